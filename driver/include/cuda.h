@@ -1,0 +1,574 @@
+/*
+ * cuda.h -- minicuda's look-alike of the CUDA 13.0 Driver API header ("libcuda").
+ *
+ * Ordinary CUDA host code that includes <cuda.h> compiles against this file with a plain C or C++
+ * compiler. Names, numeric values and signatures are those of the CUDA 13.0 toolkit header; the
+ * comments are minicuda's own. Only the subset that minicuda's user-mode driver (driver/src)
+ * implements is declared:
+ *
+ *   init/version   cuInit, cuDriverGetVersion
+ *   devices        cuDeviceGet, cuDeviceGetCount, cuDeviceGetName, cuDeviceTotalMem_v2,
+ *                  cuDeviceGetAttribute, cuDeviceGetUuid_v2
+ *   primary ctx    cuDevicePrimaryCtxRetain, cuDevicePrimaryCtxRelease_v2,
+ *                  cuDevicePrimaryCtxReset_v2, cuDevicePrimaryCtxGetState
+ *   contexts       cuCtxGetCurrent, cuCtxSetCurrent, cuCtxGetDevice(_v2), cuCtxGetApiVersion,
+ *                  cuCtxSynchronize(_v2)
+ *   memory         cuMemAlloc_v2, cuMemFree_v2, cuMemGetInfo_v2, cuMemAllocHost_v2, cuMemHostAlloc,
+ *                  cuMemFreeHost, cuPointerGetAttribute, cuPointerGetAttributes
+ *   errors         cuGetErrorName, cuGetErrorString
+ *
+ * Sections: 1 version and basic types | 2 CUresult (the MINICUDA_CU_RESULTS table) |
+ *           3 enums and flags | 4 ABI-version macros (_v2 names) | 5 functions.
+ *
+ * Includable together with runtime/include/cuda_runtime.h in one translation unit: the structs
+ * both headers need (CUuuid_st, CUstream_st, CUevent_st) are declared compatibly, with the same
+ * CU_UUID_HAS_BEEN_DEFINED guard the real headers use.
+ */
+#ifndef __cuda_cuda_h__
+#define __cuda_cuda_h__
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef CUDAAPI
+#define CUDAAPI /* calling-convention marker; empty on Linux, as in the real header */
+#endif
+
+/* ============================================================================================== */
+/* 1. Version and basic types                                                                     */
+/* ============================================================================================== */
+
+/* The Driver API version this header describes: 1000 * major + 10 * minor. */
+#define CUDA_VERSION 13000
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef uint32_t cuuint32_t;
+typedef uint64_t cuuint64_t;
+
+/* A device virtual address. 64 bits wide on every platform minicuda targets. */
+typedef unsigned long long CUdeviceptr_v2;
+typedef CUdeviceptr_v2 CUdeviceptr;
+
+/* A device is named by its ordinal, 0 .. cuDeviceGetCount()-1. */
+typedef int CUdevice_v1;
+typedef CUdevice_v1 CUdevice;
+
+/* Opaque handles. The structs are defined only inside the driver. */
+typedef struct CUctx_st* CUcontext;     /* a context (primary or created) */
+typedef struct CUmod_st* CUmodule;      /* a loaded module (cuModuleLoad*) */
+typedef struct CUfunc_st* CUfunction;   /* a kernel inside a module */
+typedef struct CUlib_st* CUlibrary;     /* a context-independent library (cuLibraryLoad*) */
+typedef struct CUkern_st* CUkernel;     /* a kernel inside a library */
+typedef struct CUevent_st* CUevent;     /* an event; same struct as the runtime's cudaEvent_t */
+typedef struct CUstream_st* CUstream;   /* a stream; same struct as the runtime's cudaStream_t */
+
+/* The 16-byte device UUID. Shared with driver_types.h (cuda_runtime.h), hence the guard. */
+#ifndef CU_UUID_HAS_BEEN_DEFINED
+#define CU_UUID_HAS_BEEN_DEFINED
+typedef struct CUuuid_st {
+  char bytes[16];
+} CUuuid;
+#endif
+
+/* Special stream handles: the legacy (synchronizing) NULL stream and the per-thread default stream. */
+#define CU_STREAM_LEGACY     ((CUstream)0x1)
+#define CU_STREAM_PER_THREAD ((CUstream)0x2)
+
+/* ============================================================================================== */
+/* 2. CUresult                                                                                    */
+/* ============================================================================================== */
+
+/*
+ * MINICUDA_CU_RESULTS(X) is the one table of driver error codes: X(name, value, message) for each
+ * CUresult of CUDA 13.0, in header order. `value` is the real number; `message` is the exact text
+ * the real cuGetErrorString returns (recorded from driver 580.159.04 on an H200); cuGetErrorName
+ * returns the name itself. The enum below and the driver's cuGetErrorName / cuGetErrorString are
+ * all expanded from it, so they cannot drift apart.
+ */
+#define MINICUDA_CU_RESULTS(X) \
+  X(CUDA_SUCCESS,                              0,   "no error") \
+  X(CUDA_ERROR_INVALID_VALUE,                  1,   "invalid argument") \
+  X(CUDA_ERROR_OUT_OF_MEMORY,                  2,   "out of memory") \
+  X(CUDA_ERROR_NOT_INITIALIZED,                3,   "initialization error") \
+  X(CUDA_ERROR_DEINITIALIZED,                  4,   "driver shutting down") \
+  X(CUDA_ERROR_PROFILER_DISABLED,              5,   "profiler disabled while using external profiling tool") \
+  X(CUDA_ERROR_PROFILER_NOT_INITIALIZED,       6,   "profiler not initialized: call cudaProfilerInitialize()") \
+  X(CUDA_ERROR_PROFILER_ALREADY_STARTED,       7,   "profiler already started") \
+  X(CUDA_ERROR_PROFILER_ALREADY_STOPPED,       8,   "profiler already stopped") \
+  X(CUDA_ERROR_STUB_LIBRARY,                   34,  "CUDA driver is a stub library") \
+  X(CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER,     36,  "API call is not supported in the installed CUDA driver") \
+  X(CUDA_ERROR_DEVICE_UNAVAILABLE,             46,  "CUDA-capable device(s) is/are busy or unavailable") \
+  X(CUDA_ERROR_NO_DEVICE,                      100, "no CUDA-capable device is detected") \
+  X(CUDA_ERROR_INVALID_DEVICE,                 101, "invalid device ordinal") \
+  X(CUDA_ERROR_DEVICE_NOT_LICENSED,            102, "device doesn't have valid Grid license") \
+  X(CUDA_ERROR_INVALID_IMAGE,                  200, "device kernel image is invalid") \
+  X(CUDA_ERROR_INVALID_CONTEXT,                201, "invalid device context") \
+  X(CUDA_ERROR_CONTEXT_ALREADY_CURRENT,        202, "context already current") \
+  X(CUDA_ERROR_MAP_FAILED,                     205, "mapping of buffer object failed") \
+  X(CUDA_ERROR_UNMAP_FAILED,                   206, "unmapping of buffer object failed") \
+  X(CUDA_ERROR_ARRAY_IS_MAPPED,                207, "array is mapped") \
+  X(CUDA_ERROR_ALREADY_MAPPED,                 208, "resource already mapped") \
+  X(CUDA_ERROR_NO_BINARY_FOR_GPU,              209, "no kernel image is available for execution on the device") \
+  X(CUDA_ERROR_ALREADY_ACQUIRED,               210, "resource already acquired") \
+  X(CUDA_ERROR_NOT_MAPPED,                     211, "resource not mapped") \
+  X(CUDA_ERROR_NOT_MAPPED_AS_ARRAY,            212, "resource not mapped as array") \
+  X(CUDA_ERROR_NOT_MAPPED_AS_POINTER,          213, "resource not mapped as pointer") \
+  X(CUDA_ERROR_ECC_UNCORRECTABLE,              214, "uncorrectable ECC error encountered") \
+  X(CUDA_ERROR_UNSUPPORTED_LIMIT,              215, "limit is not supported on this architecture") \
+  X(CUDA_ERROR_CONTEXT_ALREADY_IN_USE,         216, "exclusive-thread device already in use by a different thread") \
+  X(CUDA_ERROR_PEER_ACCESS_UNSUPPORTED,        217, "peer access is not supported between these two devices") \
+  X(CUDA_ERROR_INVALID_PTX,                    218, "a PTX JIT compilation failed") \
+  X(CUDA_ERROR_INVALID_GRAPHICS_CONTEXT,       219, "invalid OpenGL or DirectX context") \
+  X(CUDA_ERROR_NVLINK_UNCORRECTABLE,           220, "uncorrectable NVLink error detected during the execution") \
+  X(CUDA_ERROR_JIT_COMPILER_NOT_FOUND,         221, "PTX JIT compiler library not found") \
+  X(CUDA_ERROR_UNSUPPORTED_PTX_VERSION,        222, "the provided PTX was compiled with an unsupported toolchain.") \
+  X(CUDA_ERROR_JIT_COMPILATION_DISABLED,       223, "PTX JIT compilation was disabled") \
+  X(CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY,      224, "the provided execution affinity is not supported") \
+  X(CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC,       225, "the provided PTX contains unsupported call to cudaDeviceSynchronize") \
+  X(CUDA_ERROR_CONTAINED,                      226, "Invalid access of peer GPU memory over nvlink or a hardware error") \
+  X(CUDA_ERROR_INVALID_SOURCE,                 300, "device kernel image is invalid") \
+  X(CUDA_ERROR_FILE_NOT_FOUND,                 301, "file not found") \
+  X(CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND, 302, "shared object symbol not found") \
+  X(CUDA_ERROR_SHARED_OBJECT_INIT_FAILED,      303, "shared object initialization failed") \
+  X(CUDA_ERROR_OPERATING_SYSTEM,               304, "OS call failed or operation not supported on this OS") \
+  X(CUDA_ERROR_INVALID_HANDLE,                 400, "invalid resource handle") \
+  X(CUDA_ERROR_ILLEGAL_STATE,                  401, "the operation cannot be performed in the present state") \
+  X(CUDA_ERROR_LOSSY_QUERY,                    402, "attempted introspection would be semantically lossy") \
+  X(CUDA_ERROR_NOT_FOUND,                      500, "named symbol not found") \
+  X(CUDA_ERROR_NOT_READY,                      600, "device not ready") \
+  X(CUDA_ERROR_ILLEGAL_ADDRESS,                700, "an illegal memory access was encountered") \
+  X(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES,        701, "too many resources requested for launch") \
+  X(CUDA_ERROR_LAUNCH_TIMEOUT,                 702, "the launch timed out and was terminated") \
+  X(CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING,  703, "launch uses incompatible texturing mode") \
+  X(CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED,    704, "peer access is already enabled") \
+  X(CUDA_ERROR_PEER_ACCESS_NOT_ENABLED,        705, "peer access has not been enabled") \
+  X(CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE,         708, "cannot set while device is active in this process") \
+  X(CUDA_ERROR_CONTEXT_IS_DESTROYED,           709, "context is destroyed") \
+  X(CUDA_ERROR_ASSERT,                         710, "device-side assert triggered") \
+  X(CUDA_ERROR_TOO_MANY_PEERS,                 711, "peer mapping resources exhausted") \
+  X(CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED, 712, "part or all of the requested memory range is already mapped") \
+  X(CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED,     713, "pointer does not correspond to a registered memory region") \
+  X(CUDA_ERROR_HARDWARE_STACK_ERROR,           714, "hardware stack error") \
+  X(CUDA_ERROR_ILLEGAL_INSTRUCTION,            715, "an illegal instruction was encountered") \
+  X(CUDA_ERROR_MISALIGNED_ADDRESS,             716, "misaligned address") \
+  X(CUDA_ERROR_INVALID_ADDRESS_SPACE,          717, "operation not supported on global/shared address space") \
+  X(CUDA_ERROR_INVALID_PC,                     718, "invalid program counter") \
+  X(CUDA_ERROR_LAUNCH_FAILED,                  719, "unspecified launch failure") \
+  X(CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE,   720, "too many blocks in cooperative launch") \
+  X(CUDA_ERROR_TENSOR_MEMORY_LEAK,             721, "tensor memory not completely freed") \
+  X(CUDA_ERROR_NOT_PERMITTED,                  800, "operation not permitted") \
+  X(CUDA_ERROR_NOT_SUPPORTED,                  801, "operation not supported") \
+  X(CUDA_ERROR_SYSTEM_NOT_READY,               802, "system not yet initialized") \
+  X(CUDA_ERROR_SYSTEM_DRIVER_MISMATCH,         803, "system has unsupported display driver / cuda driver combination") \
+  X(CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE, 804, "forward compatibility was attempted on non supported HW") \
+  X(CUDA_ERROR_MPS_CONNECTION_FAILED,          805, "MPS client failed to connect to the MPS control daemon or the MPS server") \
+  X(CUDA_ERROR_MPS_RPC_FAILURE,                806, "the remote procedural call between the MPS server and the MPS client failed") \
+  X(CUDA_ERROR_MPS_SERVER_NOT_READY,           807, "MPS server is not ready to accept new MPS client requests") \
+  X(CUDA_ERROR_MPS_MAX_CLIENTS_REACHED,        808, "the hardware resources required to create MPS client have been exhausted") \
+  X(CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED,    809, "the hardware resources required to support device connections have been exhausted") \
+  X(CUDA_ERROR_MPS_CLIENT_TERMINATED,          810, "the MPS client has been terminated by the server") \
+  X(CUDA_ERROR_CDP_NOT_SUPPORTED,              811, "is using CUDA Dynamic Parallelism, but the current configuration, like MPS, does not support it") \
+  X(CUDA_ERROR_CDP_VERSION_MISMATCH,           812, "unsupported interaction between different versions of CUDA Dynamic Parallelism") \
+  X(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,     900, "operation not permitted when stream is capturing") \
+  X(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED,     901, "operation failed due to a previous error during capture") \
+  X(CUDA_ERROR_STREAM_CAPTURE_MERGE,           902, "operation would result in a merge of separate capture sequences") \
+  X(CUDA_ERROR_STREAM_CAPTURE_UNMATCHED,       903, "capture was not ended in the same stream as it began") \
+  X(CUDA_ERROR_STREAM_CAPTURE_UNJOINED,        904, "capturing stream has unjoined work") \
+  X(CUDA_ERROR_STREAM_CAPTURE_ISOLATION,       905, "dependency created on uncaptured work in another stream") \
+  X(CUDA_ERROR_STREAM_CAPTURE_IMPLICIT,        906, "operation would make the legacy stream depend on a capturing blocking stream") \
+  X(CUDA_ERROR_CAPTURED_EVENT,                 907, "operation not permitted on an event last recorded in a capturing stream") \
+  X(CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD,    908, "attempt to terminate a thread-local capture sequence from another thread") \
+  X(CUDA_ERROR_TIMEOUT,                        909, "wait operation timed out") \
+  X(CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE,      910, "the graph update was not performed because it included changes which violated constraints specific to instantiated graph update") \
+  X(CUDA_ERROR_EXTERNAL_DEVICE,                911, "an async error has occured in external entity outside of CUDA") \
+  X(CUDA_ERROR_INVALID_CLUSTER_SIZE,           912, "a kernel launch error has occurred due to cluster misconfiguration") \
+  X(CUDA_ERROR_FUNCTION_NOT_LOADED,            913, "the function handle is not loaded when calling an API that requires a loaded function") \
+  X(CUDA_ERROR_INVALID_RESOURCE_TYPE,          914, "one or more resources passed in are not valid resource types for the operation") \
+  X(CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION, 915, "one or more resources are insufficient or non-applicable for the operation") \
+  X(CUDA_ERROR_KEY_ROTATION,                   916, "an error happened during the key rotation sequence") \
+  X(CUDA_ERROR_UNKNOWN,                        999, "unknown error")
+
+#define MINICUDA_CU_RESULT_ENUMERATOR_(name, value, message) name = value,
+typedef enum cudaError_enum {
+  MINICUDA_CU_RESULTS(MINICUDA_CU_RESULT_ENUMERATOR_)
+} CUresult;
+#undef MINICUDA_CU_RESULT_ENUMERATOR_
+
+/* ============================================================================================== */
+/* 3. Enums and flags                                                                             */
+/* ============================================================================================== */
+
+/*
+ * Device attributes for cuDeviceGetAttribute, with the CUDA 13.0 ids (1 .. 147). Where two names
+ * share an id, the later one is the current name and the other is kept for old code.
+ */
+typedef enum CUdevice_attribute_enum {
+  CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK                         = 1,
+  CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X                               = 2,
+  CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y                               = 3,
+  CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z                               = 4,
+  CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X                                = 5,
+  CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y                                = 6,
+  CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z                                = 7,
+  CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK                   = 8,
+  CU_DEVICE_ATTRIBUTE_SHARED_MEMORY_PER_BLOCK                       = 8,  /* deprecated */
+  CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY                         = 9,
+  CU_DEVICE_ATTRIBUTE_WARP_SIZE                                     = 10,
+  CU_DEVICE_ATTRIBUTE_MAX_PITCH                                     = 11,
+  CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK                       = 12,
+  CU_DEVICE_ATTRIBUTE_REGISTERS_PER_BLOCK                           = 12,  /* deprecated */
+  CU_DEVICE_ATTRIBUTE_CLOCK_RATE                                    = 13,
+  CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT                             = 14,
+  CU_DEVICE_ATTRIBUTE_GPU_OVERLAP                                   = 15,  /* deprecated */
+  CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT                          = 16,
+  CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT                           = 17,
+  CU_DEVICE_ATTRIBUTE_INTEGRATED                                    = 18,
+  CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY                           = 19,
+  CU_DEVICE_ATTRIBUTE_COMPUTE_MODE                                  = 20,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH                       = 21,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH                       = 22,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT                      = 23,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH                       = 24,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT                      = 25,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH                       = 26,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH               = 27,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT              = 28,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS              = 29,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_WIDTH                 = 27,  /* deprecated */
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_HEIGHT                = 28,  /* deprecated */
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_NUMSLICES             = 29,  /* deprecated */
+  CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT                             = 30,
+  CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS                            = 31,
+  CU_DEVICE_ATTRIBUTE_ECC_ENABLED                                   = 32,
+  CU_DEVICE_ATTRIBUTE_PCI_BUS_ID                                    = 33,
+  CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID                                 = 34,
+  CU_DEVICE_ATTRIBUTE_TCC_DRIVER                                    = 35,
+  CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE                             = 36,
+  CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH                       = 37,
+  CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE                                 = 38,
+  CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR                = 39,
+  CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT                            = 40,
+  CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING                            = 41,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH               = 42,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS              = 43,
+  CU_DEVICE_ATTRIBUTE_CAN_TEX2D_GATHER                              = 44,  /* deprecated */
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH                = 45,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT               = 46,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE             = 47,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE            = 48,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE             = 49,
+  CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID                                 = 50,
+  CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT                       = 51,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH                  = 52,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH          = 53,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS         = 54,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH                       = 55,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH                       = 56,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT                      = 57,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH                       = 58,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT                      = 59,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH                       = 60,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH               = 61,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS              = 62,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH               = 63,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT              = 64,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS              = 65,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH                  = 66,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH          = 67,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS         = 68,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH                = 69,  /* deprecated */
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH                = 70,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT               = 71,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH                = 72,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH             = 73,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT            = 74,
+  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR                      = 75,
+  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR                      = 76,
+  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH             = 77,
+  CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED                   = 78,
+  CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED                     = 79,
+  CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED                      = 80,
+  CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR          = 81,
+  CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR              = 82,
+  CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY                                = 83,
+  CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD                               = 84,
+  CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID                      = 85,
+  CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED                  = 86,
+  CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO         = 87,
+  CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS                        = 88,
+  CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS                     = 89,
+  CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED                  = 90,
+  CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM       = 91,
+  CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1                     = 92,  /* deprecated */
+  CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1              = 93,  /* deprecated */
+  CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1              = 94,  /* deprecated */
+  CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH                            = 95,
+  CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH               = 96,  /* deprecated */
+  CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN             = 97,
+  CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES                       = 98,
+  CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED                       = 99,
+  CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES  = 100,
+  CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST           = 101,
+  CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED          = 102,  /* deprecated */
+  CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED           = 102,
+  CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED   = 103,
+  CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_HANDLE_SUPPORTED            = 104,
+  CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_KMT_HANDLE_SUPPORTED        = 105,
+  CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR                 = 106,
+  CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED                 = 107,
+  CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE                  = 108,
+  CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE                 = 109,
+  CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED       = 110,
+  CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK              = 111,
+  CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED                   = 112,
+  CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED             = 113,
+  CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED          = 114,
+  CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED                        = 115,
+  CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED                     = 116,
+  CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS          = 117,
+  CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING               = 118,
+  CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES                = 119,
+  CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH                                = 120,
+  CU_DEVICE_ATTRIBUTE_DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED         = 121,
+  CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS                 = 122,
+  CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR                 = 123,
+  CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED                             = 124,
+  CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED                           = 125,
+  CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT                         = 126,
+  CU_DEVICE_ATTRIBUTE_TENSOR_MAP_ACCESS_SUPPORTED                   = 127,
+  CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED                  = 128,
+  CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS                     = 129,
+  CU_DEVICE_ATTRIBUTE_NUMA_CONFIG                                   = 130,
+  CU_DEVICE_ATTRIBUTE_NUMA_ID                                       = 131,
+  CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED                           = 132,
+  CU_DEVICE_ATTRIBUTE_MPS_ENABLED                                   = 133,
+  CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID                                  = 134,
+  CU_DEVICE_ATTRIBUTE_D3D12_CIG_SUPPORTED                           = 135,
+  CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_ALGORITHM_MASK                 = 136,
+  CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_MAXIMUM_LENGTH                 = 137,
+  CU_DEVICE_ATTRIBUTE_VULKAN_CIG_SUPPORTED                          = 138,
+  CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID                             = 139,
+  CU_DEVICE_ATTRIBUTE_GPU_PCI_SUBSYSTEM_ID                          = 140,
+  CU_DEVICE_ATTRIBUTE_HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED = 141,
+  CU_DEVICE_ATTRIBUTE_HOST_NUMA_MEMORY_POOLS_SUPPORTED              = 142,
+  CU_DEVICE_ATTRIBUTE_HOST_NUMA_MULTINODE_IPC_SUPPORTED             = 143,
+  CU_DEVICE_ATTRIBUTE_HOST_MEMORY_POOLS_SUPPORTED                   = 144,
+  CU_DEVICE_ATTRIBUTE_HOST_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED      = 145,
+  CU_DEVICE_ATTRIBUTE_HOST_ALLOC_DMA_BUF_SUPPORTED                  = 146,
+  CU_DEVICE_ATTRIBUTE_ONLY_PARTIAL_HOST_NATIVE_ATOMIC_SUPPORTED     = 147,
+  CU_DEVICE_ATTRIBUTE_MAX
+} CUdevice_attribute;
+
+/* Where the memory behind an address lives (CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CUDA_MEMCPY2D...). */
+typedef enum CUmemorytype_enum {
+  CU_MEMORYTYPE_HOST    = 0x01,  /* page-locked host memory */
+  CU_MEMORYTYPE_DEVICE  = 0x02,  /* device memory */
+  CU_MEMORYTYPE_ARRAY   = 0x03,  /* a CUDA array */
+  CU_MEMORYTYPE_UNIFIED = 0x04   /* managed (unified) memory */
+} CUmemorytype;
+
+/* What cuPointerGetAttribute(s) can report about an address. The type of *data is noted. */
+typedef enum CUpointer_attribute_enum {
+  CU_POINTER_ATTRIBUTE_CONTEXT                    = 1,   /* CUcontext of the allocation */
+  CU_POINTER_ATTRIBUTE_MEMORY_TYPE                = 2,   /* unsigned int holding a CUmemorytype */
+  CU_POINTER_ATTRIBUTE_DEVICE_POINTER             = 3,   /* CUdeviceptr usable on the device */
+  CU_POINTER_ATTRIBUTE_HOST_POINTER               = 4,   /* void* usable on the host (or NULL) */
+  CU_POINTER_ATTRIBUTE_P2P_TOKENS                 = 5,   /* CUDA_POINTER_ATTRIBUTE_P2P_TOKENS */
+  CU_POINTER_ATTRIBUTE_SYNC_MEMOPS                = 6,   /* int (settable) */
+  CU_POINTER_ATTRIBUTE_BUFFER_ID                  = 7,   /* unsigned long long, unique per allocation */
+  CU_POINTER_ATTRIBUTE_IS_MANAGED                 = 8,   /* int: 1 for managed memory */
+  CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL             = 9,   /* int: device of the allocation */
+  CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE = 10,  /* int */
+  CU_POINTER_ATTRIBUTE_RANGE_START_ADDR           = 11,  /* CUdeviceptr: start of the allocation */
+  CU_POINTER_ATTRIBUTE_RANGE_SIZE                 = 12,  /* size_t: size of the allocation */
+  CU_POINTER_ATTRIBUTE_MAPPED                     = 13,  /* int: 1 if backed by memory */
+  CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES       = 14,  /* bitmask of CUmemAllocationHandleType */
+  CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE = 15,  /* int */
+  CU_POINTER_ATTRIBUTE_ACCESS_FLAGS               = 16,  /* CUmemAccess_flags of the current device */
+  CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE             = 17,  /* CUmemoryPool or NULL */
+  CU_POINTER_ATTRIBUTE_MAPPING_SIZE               = 18,  /* size_t: size of the underlying mapping */
+  CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR          = 19,  /* void*: start of the underlying mapping */
+  CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID            = 20,  /* unsigned long long: physical block id */
+  CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE   = 21   /* int */
+} CUpointer_attribute;
+
+/* Context creation / primary-context flags (cuDevicePrimaryCtxGetState reports these). */
+typedef enum CUctx_flags_enum {
+  CU_CTX_SCHED_AUTO           = 0x00,  /* spin if more contexts than cores, else yield */
+  CU_CTX_SCHED_SPIN           = 0x01,  /* busy-wait for results */
+  CU_CTX_SCHED_YIELD          = 0x02,  /* yield the CPU while waiting */
+  CU_CTX_SCHED_BLOCKING_SYNC  = 0x04,  /* block on a sync primitive while waiting */
+  CU_CTX_BLOCKING_SYNC        = 0x04,  /* deprecated spelling of SCHED_BLOCKING_SYNC */
+  CU_CTX_SCHED_MASK           = 0x07,
+  CU_CTX_MAP_HOST             = 0x08,  /* deprecated: always on since CUDA 3.2 */
+  CU_CTX_LMEM_RESIZE_TO_MAX   = 0x10,  /* keep the local-memory allocation after a launch */
+  CU_CTX_COREDUMP_ENABLE      = 0x20,
+  CU_CTX_USER_COREDUMP_ENABLE = 0x40,
+  CU_CTX_SYNC_MEMOPS          = 0x80,
+  CU_CTX_FLAGS_MASK           = 0xFF
+} CUctx_flags;
+
+/* Flags for cuMemHostAlloc. */
+#define CU_MEMHOSTALLOC_PORTABLE      0x01  /* pinned for every context, not just the current one */
+#define CU_MEMHOSTALLOC_DEVICEMAP     0x02  /* also map it into the device address space */
+#define CU_MEMHOSTALLOC_WRITECOMBINED 0x04  /* write-combined: fast to write from host, slow to read */
+
+/* ============================================================================================== */
+/* 4. ABI-version macros                                                                          */
+/* ============================================================================================== */
+
+/*
+ * As in the real header, a plain API name is a macro for the current ABI version of the entry
+ * point, so `cuMemAlloc(&p, n)` calls the exported symbol cuMemAlloc_v2. The list is the real
+ * header's, minus the texture, array, graphics-interop, linker and graph entries that minicuda
+ * does not model. The real header wraps the stream-ordered ones in __CUDA_API_PTDS/PTSZ for the
+ * per-thread default stream; minicuda has no such mode, so they map to the plain _v2 symbol.
+ * Functions that have a _v2 with a different signature (cuCtxGetDevice_v2, cuCtxSynchronize_v2)
+ * are not remapped: both forms are declared below.
+ */
+#define cuDeviceTotalMem           cuDeviceTotalMem_v2
+#define cuDeviceGetUuid            cuDeviceGetUuid_v2
+#define cuDevicePrimaryCtxRelease  cuDevicePrimaryCtxRelease_v2
+#define cuDevicePrimaryCtxReset    cuDevicePrimaryCtxReset_v2
+#define cuDevicePrimaryCtxSetFlags cuDevicePrimaryCtxSetFlags_v2
+#define cuCtxCreate                cuCtxCreate_v4
+#define cuCtxDestroy               cuCtxDestroy_v2
+#define cuCtxPopCurrent            cuCtxPopCurrent_v2
+#define cuCtxPushCurrent           cuCtxPushCurrent_v2
+#define cuModuleGetGlobal          cuModuleGetGlobal_v2
+#define cuMemGetInfo               cuMemGetInfo_v2
+#define cuMemAlloc                 cuMemAlloc_v2
+#define cuMemAllocPitch            cuMemAllocPitch_v2
+#define cuMemFree                  cuMemFree_v2
+#define cuMemGetAddressRange       cuMemGetAddressRange_v2
+#define cuMemAllocHost             cuMemAllocHost_v2
+#define cuMemHostGetDevicePointer  cuMemHostGetDevicePointer_v2
+#define cuMemHostRegister          cuMemHostRegister_v2
+#define cuMemAdvise                cuMemAdvise_v2
+#define cuMemPrefetchAsync         cuMemPrefetchAsync_v2
+#define cuMemcpyHtoD               cuMemcpyHtoD_v2
+#define cuMemcpyDtoH               cuMemcpyDtoH_v2
+#define cuMemcpyDtoD               cuMemcpyDtoD_v2
+#define cuMemcpyHtoDAsync          cuMemcpyHtoDAsync_v2
+#define cuMemcpyDtoHAsync          cuMemcpyDtoHAsync_v2
+#define cuMemcpyDtoDAsync          cuMemcpyDtoDAsync_v2
+#define cuMemcpy2D                 cuMemcpy2D_v2
+#define cuMemcpy2DAsync            cuMemcpy2DAsync_v2
+#define cuMemcpy3D                 cuMemcpy3D_v2
+#define cuMemcpy3DAsync            cuMemcpy3DAsync_v2
+#define cuMemsetD8                 cuMemsetD8_v2
+#define cuMemsetD16                cuMemsetD16_v2
+#define cuMemsetD32                cuMemsetD32_v2
+#define cuMemsetD2D8               cuMemsetD2D8_v2
+#define cuMemsetD2D16              cuMemsetD2D16_v2
+#define cuMemsetD2D32              cuMemsetD2D32_v2
+#define cuStreamDestroy            cuStreamDestroy_v2
+#define cuStreamBeginCapture       cuStreamBeginCapture_v2
+#define cuStreamGetCaptureInfo     cuStreamGetCaptureInfo_v3
+#define cuEventDestroy             cuEventDestroy_v2
+#define cuEventElapsedTime         cuEventElapsedTime_v2
+#define cuIpcOpenMemHandle         cuIpcOpenMemHandle_v2
+#define cuGetProcAddress           cuGetProcAddress_v2
+
+/* ============================================================================================== */
+/* 5. Functions                                                                                   */
+/* ============================================================================================== */
+/* Every function returns CUDA_SUCCESS or an error code; outputs are written only on success.
+ * Any call except cuInit, cuDriverGetVersion and cuGetError* returns CUDA_ERROR_NOT_INITIALIZED
+ * before cuInit(0). A sticky error (illegal address, device assert, launch failure...) poisons the
+ * context: later calls that use it return the same error until the process exits. */
+
+/* --- Errors --- */
+
+/* *pStr = the message of `error` (table above). Unknown code: CUDA_ERROR_INVALID_VALUE, *pStr = NULL. */
+CUresult CUDAAPI cuGetErrorString(CUresult error, const char** pStr);
+/* *pStr = the enumerator's name, e.g. "CUDA_ERROR_INVALID_VALUE". Unknown: as cuGetErrorString. */
+CUresult CUDAAPI cuGetErrorName(CUresult error, const char** pStr);
+
+/* --- Initialization and version --- */
+
+/* Opens the driver (/dev/nvidiactl...) and enumerates devices. Flags must be 0, else
+ * CUDA_ERROR_INVALID_VALUE. No GPU: CUDA_ERROR_NO_DEVICE. Calling it again is harmless. */
+CUresult CUDAAPI cuInit(unsigned int Flags);
+/* *driverVersion = the newest CUDA version the driver supports (13000). Works before cuInit. */
+CUresult CUDAAPI cuDriverGetVersion(int* driverVersion);
+
+/* --- Devices --- */
+
+/* *device = the handle of ordinal `ordinal`; out of range: CUDA_ERROR_INVALID_DEVICE. */
+CUresult CUDAAPI cuDeviceGet(CUdevice* device, int ordinal);
+/* *count = number of usable devices (0 is a success here). */
+CUresult CUDAAPI cuDeviceGetCount(int* count);
+/* Copies the marketing name ("NVIDIA H200"), NUL-terminated and truncated to len bytes. */
+CUresult CUDAAPI cuDeviceGetName(char* name, int len, CUdevice dev);
+/* *bytes = total device memory in bytes. */
+CUresult CUDAAPI cuDeviceTotalMem_v2(size_t* bytes, CUdevice dev);
+/* *pi = the value of `attrib`; an unknown attribute is CUDA_ERROR_INVALID_VALUE. */
+CUresult CUDAAPI cuDeviceGetAttribute(int* pi, CUdevice_attribute attrib, CUdevice dev);
+/* *uuid = the device's 16-byte UUID (the "GPU-..." id of nvidia-smi). */
+CUresult CUDAAPI cuDeviceGetUuid_v2(CUuuid* uuid, CUdevice dev);
+
+/* --- Primary context (the one per device per process that the runtime uses) --- */
+
+/* *pctx = the device's primary context, creating it on first use; adds a reference. Does not make
+ * it current. */
+CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext* pctx, CUdevice dev);
+/* Drops one reference; the context is reset when the last one goes. Never retained:
+ * CUDA_ERROR_INVALID_CONTEXT. Unlike cuCtxDestroy it never pops the context. */
+CUresult CUDAAPI cuDevicePrimaryCtxRelease_v2(CUdevice dev);
+/* Destroys the primary context now (all its allocations and streams), whatever the reference
+ * count; the next Retain makes a fresh one. */
+CUresult CUDAAPI cuDevicePrimaryCtxReset_v2(CUdevice dev);
+/* *flags = the CU_CTX_* flags; *active = 1 if the primary context currently exists. */
+CUresult CUDAAPI cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int* flags, int* active);
+
+/* --- Contexts --- */
+
+/* *pctx = this host thread's current context, or NULL if none (still CUDA_SUCCESS). */
+CUresult CUDAAPI cuCtxGetCurrent(CUcontext* pctx);
+/* Makes ctx current for this thread (replaces the top of the thread's context stack); NULL
+ * unbinds. */
+CUresult CUDAAPI cuCtxSetCurrent(CUcontext ctx);
+/* *device = device of the current context; no current context: CUDA_ERROR_INVALID_CONTEXT. */
+CUresult CUDAAPI cuCtxGetDevice(CUdevice* device);
+/* As cuCtxGetDevice, for `ctx` (NULL = the current context). The runtime calls this form. */
+CUresult CUDAAPI cuCtxGetDevice_v2(CUdevice* device, CUcontext ctx);
+/* *version = the API version of ctx (NULL = current context), e.g. 3020; not the driver version. */
+CUresult CUDAAPI cuCtxGetApiVersion(CUcontext ctx, unsigned int* version);
+/* Blocks until all work in the current context has finished; returns a pending sticky error. */
+CUresult CUDAAPI cuCtxSynchronize(void);
+/* As cuCtxSynchronize, for `ctx` (NULL = the current context). The runtime calls this form. */
+CUresult CUDAAPI cuCtxSynchronize_v2(CUcontext ctx);
+
+/* --- Memory --- */
+
+/* *free / *total = free and total device memory of the current context's device, in bytes. */
+CUresult CUDAAPI cuMemGetInfo_v2(size_t* free, size_t* total);
+/* Allocates bytesize bytes of device memory in the current context, suitably aligned for any
+ * type, not cleared. bytesize 0: CUDA_ERROR_INVALID_VALUE. No room: CUDA_ERROR_OUT_OF_MEMORY. */
+CUresult CUDAAPI cuMemAlloc_v2(CUdeviceptr* dptr, size_t bytesize);
+/* Frees memory from cuMemAlloc. dptr must be the start of a live allocation, else
+ * CUDA_ERROR_INVALID_VALUE. May synchronize with pending work. */
+CUresult CUDAAPI cuMemFree_v2(CUdeviceptr dptr);
+/* Allocates bytesize bytes of page-locked host memory that the device can access. */
+CUresult CUDAAPI cuMemAllocHost_v2(void** pp, size_t bytesize);
+/* Allocates page-locked host memory; Flags is a mask of CU_MEMHOSTALLOC_*. */
+CUresult CUDAAPI cuMemHostAlloc(void** pp, size_t bytesize, unsigned int Flags);
+/* Frees memory from cuMemAllocHost / cuMemHostAlloc; anything else: CUDA_ERROR_INVALID_VALUE. */
+CUresult CUDAAPI cuMemFreeHost(void* p);
+/* Writes one attribute of the memory containing ptr into *data (type per CUpointer_attribute).
+ * An address CUDA does not know: CUDA_ERROR_INVALID_VALUE. */
+CUresult CUDAAPI cuPointerGetAttribute(void* data, CUpointer_attribute attribute, CUdeviceptr ptr);
+/* Several attributes at once; data[i] receives attributes[i]. Unlike the single form, an unknown
+ * address succeeds, with zeroed/NULL results (MEMORY_TYPE 0, CONTEXT NULL). */
+CUresult CUDAAPI cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute* attributes,
+                                        void** data, CUdeviceptr ptr);
+
+#ifdef __cplusplus
+}  /* extern "C" */
+#endif
+
+#endif /* __cuda_cuda_h__ */

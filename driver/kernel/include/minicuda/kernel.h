@@ -1,0 +1,208 @@
+// minicuda::kernel: the simulated operating-system kernel, the one public header of
+// driver/kernel/ (the nvidia_ko module lives in the same library and registers through it).
+//
+// What user-mode code (the simulated libc and libcuda) sees is the system-call boundary:
+//   sys_open / sys_close / sys_ioctl / sys_mmap / sys_munmap / sys_brk
+// each returning what the raw Linux system call returns (a value >= 0, or -errno). Behind it:
+//   - a Process per simulated process: a file-descriptor table and an address space (a brk heap
+//     and an mmap area inside a window of real, reserved host memory, so returned pointers work);
+//   - character devices that drivers register with a table of file operations;
+//   - copy_from_user / copy_to_user, which refuse bad user pointers with -EFAULT.
+// Every system call is a trace scope on trace::Layer::Kernel (the user -> kernel crossing).
+#pragma once
+
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace minicuda::kernel {
+
+// Linux errno values (asm-generic/errno-base.h), returned negated by system calls.
+inline constexpr long kEPERM = EPERM, kENOENT = ENOENT, kEBADF = EBADF, kENOMEM = ENOMEM,
+                      kEFAULT = EFAULT, kEBUSY = EBUSY, kENODEV = ENODEV, kEINVAL = EINVAL,
+                      kEMFILE = EMFILE, kENOTTY = ENOTTY, kEBADFD = EBADFD;
+// The name of an errno value ("EFAULT"), for the trace.
+std::string_view errno_name(long err);
+
+// mmap prot / flags with the Linux values (sys/mman.h).
+inline constexpr int kProtNone = 0x0, kProtRead = 0x1, kProtWrite = 0x2;
+inline constexpr int kMapShared = 0x01, kMapPrivate = 0x02, kMapFixed = 0x10, kMapAnonymous = 0x20;
+// open flags
+inline constexpr int kORdWr = 02, kOCloexec = 02000000;
+
+inline constexpr uint64_t kPageSize = 4096;
+
+class Process;
+struct File;
+
+// A mapping of a device file, handed to the driver's mmap operation (the vm_area_struct).
+struct Vma {
+  uint64_t start = 0;   // host address chosen by the kernel (page aligned)
+  uint64_t length = 0;  // page aligned
+  int prot = 0;
+  uint64_t offset = 0;  // the mmap offset argument
+};
+
+// The operations a character-device driver implements (struct file_operations).
+struct FileOperations {
+  const char* name;
+  // Called on open(); may set file.private_data. Returns 0 or -errno.
+  long (*open)(File& file);
+  // Called when the last descriptor for the file is closed.
+  void (*release)(File& file);
+  // ioctl(fd, cmd, arg): arg is a user pointer. Returns >= 0 or -errno.
+  long (*ioctl)(File& file, unsigned long cmd, void* user_arg);
+  // Fills vma [start, start+length) with device memory. Returns 0 or -errno; may be null (-ENODEV).
+  long (*mmap)(File& file, Vma& vma);
+  // The name of an ioctl request for the trace ("NV_ESC_RM_ALLOC"), or null if unknown (strace's
+  // ioctl decoder). May be null.
+  const char* (*ioctl_name)(unsigned long cmd);
+};
+
+// An open file (struct file). Shared by nothing: one per successful open().
+struct File {
+  std::string path;
+  const FileOperations* fops = nullptr;
+  unsigned major = 0, minor = 0;
+  Process* process = nullptr;  // the process that opened it
+  void* private_data = nullptr;
+  int flags = 0;
+};
+
+// Registers a character device node at path ("/dev/nvidiactl"). Returns 0, or -EBUSY if taken.
+long register_chrdev(const std::string& path, unsigned major, unsigned minor, const FileOperations* fops);
+// Removes a node (tests). Open files keep working until closed.
+void unregister_chrdev(const std::string& path);
+
+// A region of a process's address space (vm_area_struct).
+struct Mapping {
+  uint64_t start = 0, length = 0;
+  int prot = 0;
+  int flags = 0;
+  std::shared_ptr<File> file;  // null for anonymous memory
+  bool pinned = false;         // pinned by a driver (e.g. cudaHostAlloc)
+};
+
+// A process's address space: a window of reserved host memory with the brk heap at its bottom
+// and the mmap area growing down from its top, like the Linux layout.
+class AddressSpace {
+ public:
+  AddressSpace();
+  ~AddressSpace();
+  AddressSpace(const AddressSpace&) = delete;
+  AddressSpace& operator=(const AddressSpace&) = delete;
+
+  uint64_t window_base() const { return base_; }
+  uint64_t window_size() const { return size_; }
+  uint64_t start_brk() const { return start_brk_; }
+  uint64_t brk() const;
+  // Is [addr, addr+len) inside one mapping (or the heap) with at least this protection?
+  bool is_mapped(uint64_t addr, uint64_t len, int prot) const;
+  // The mapping containing addr, if any (copy).
+  bool find_mapping(uint64_t addr, Mapping* out) const;
+  // Marks [addr, addr+len) pinned / unpinned (drivers pin pages for DMA). Returns false if the
+  // range is not inside one mapping.
+  bool set_pinned(uint64_t addr, uint64_t len, bool pinned);
+  // Host bytes made accessible (heap + mappings).
+  uint64_t mapped_bytes() const;
+
+ private:
+  friend void* sys_brk(void*);
+  friend void* sys_mmap(void*, size_t, int, int, int, long);
+  friend long sys_munmap(void*, size_t);
+  uint64_t set_brk_locked(uint64_t new_brk);
+  long map_locked(uint64_t length, int prot, int flags, uint64_t hint, uint64_t* out);
+  long unmap_locked(uint64_t addr, uint64_t length, std::vector<Mapping>* removed);
+
+  uint64_t base_ = 0, size_ = 0;
+  uint64_t start_brk_ = 0;
+  uint64_t brk_ = 0;           // guarded by mutex_
+  uint64_t mmap_floor_ = 0;    // lowest address the mmap area may use; guarded by mutex_
+  std::map<uint64_t, Mapping> mappings_;  // by start address; guarded by mutex_
+  mutable std::mutex mutex_;
+};
+
+// A simulated process: pid, file-descriptor table, address space.
+class Process {
+ public:
+  explicit Process(int pid);
+  ~Process();
+  int pid() const { return pid_; }
+  AddressSpace& mm() { return mm_; }
+  // The open file behind fd, or null.
+  std::shared_ptr<File> file(int fd) const;
+  // Number of open descriptors.
+  size_t open_files() const;
+  // Closes every descriptor (process exit); drivers see release() for each file.
+  void close_all();
+
+ private:
+  friend int sys_open(const char*, int);
+  friend long sys_close(int);
+  int install(std::shared_ptr<File> file);  // lowest free fd >= 3, or -EMFILE
+  std::shared_ptr<File> remove(int fd);
+
+  int pid_;
+  AddressSpace mm_;
+  mutable std::mutex mutex_;
+  std::vector<std::shared_ptr<File>> fds_;  // guarded by mutex_; 0..2 are the console
+};
+
+// The process the calling host thread runs as. The first use creates process 1000 (the
+// "program"), so that a plain host program is one simulated process.
+Process& current();
+// Makes the calling thread run as another process until destroyed (isolation tests).
+class ProcessScope {
+ public:
+  explicit ProcessScope(Process& process);
+  ~ProcessScope();
+  ProcessScope(const ProcessScope&) = delete;
+  ProcessScope& operator=(const ProcessScope&) = delete;
+
+ private:
+  Process* previous_;
+};
+// Creates a new simulated process with the next pid.
+std::unique_ptr<Process> spawn_process();
+
+// --- system calls: what the raw syscall returns -----------------------------------------------
+
+// open(path, flags): a new descriptor for a registered device node, or -ENOENT.
+int sys_open(const char* path, int flags);
+// close(fd): 0, or -EBADF.
+long sys_close(int fd);
+// ioctl(fd, request, arg): the driver's result, or -EBADF / -ENOTTY (no ioctl operation).
+long sys_ioctl(int fd, unsigned long request, void* arg);
+// mmap(addr, length, prot, flags, fd, offset): the address, or a value in [-4095, -1] cast to a
+// pointer, like the raw syscall (MAP_FAILED is what libc makes of it). Anonymous private memory
+// is zero-filled; a device fd is handed to the driver's mmap operation.
+void* sys_mmap(void* addr, size_t length, int prot, int flags, int fd, long offset);
+// munmap(addr, length): 0, or -EINVAL.
+long sys_munmap(void* addr, size_t length);
+// brk(addr): the new program break, or the unchanged one if addr is below the heap start, would
+// run into a mapping or outside the window (the raw Linux brk never fails otherwise).
+void* sys_brk(void* addr);
+
+// Was a value returned by sys_mmap an error?
+inline bool mmap_failed(void* result) {
+  return reinterpret_cast<uintptr_t>(result) >= static_cast<uintptr_t>(-4095);
+}
+
+// --- user memory access (for drivers) --------------------------------------------------------
+
+// Copies n bytes from user space. 0, or -EFAULT if any byte is not readable user memory.
+long copy_from_user(void* dst, const void* user_src, size_t n);
+// Copies n bytes to user space. 0, or -EFAULT if any byte is not writable user memory.
+long copy_to_user(void* user_dst, const void* src, size_t n);
+
+// Loads the kernel modules (nvidia.ko and nvidia-uvm.ko) once; every sys_open calls it first, so
+// the device nodes exist as they would after boot.
+void boot();
+
+}  // namespace minicuda::kernel

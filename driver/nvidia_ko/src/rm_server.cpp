@@ -1,0 +1,163 @@
+// The resource manager's object tree (RM "resource server").
+//
+// Every RM object has a 32-bit handle, a class and a parent. A process first allocates a root
+// client (class NV01_ROOT_CLIENT, 0x41): RM picks its handle from 0xC1D00000 on. Every other
+// object lives inside a client, under a parent of a legal class (rm_class()->parents, after
+// resource_list.h), with a handle the caller chooses (libcuda uses 0x5c000001, ...) or RM picks
+// (0xcaf00000 on, RS_UNIQUE_HANDLE_BASE). Freeing an object frees its subtree, children first.
+//
+// A client belongs to the /dev/nvidiactl file it was allocated on: any other file - of another
+// process, or another open of the node - gets NV_ERR_INVALID_CLIENT, so a process can never use
+// or free another's objects.
+#include <algorithm>
+
+#include "minicuda/trace.h"
+#include "nv_internal.h"
+
+namespace minicuda::nvidia {
+
+namespace {
+constexpr NvHandle kClientHandleBase = 0xC1D00000;  // RS_CLIENT_HANDLE_BASE
+constexpr NvHandle kUniqueHandleBase = 0xCAF00000;  // RS_UNIQUE_HANDLE_BASE
+
+// guarded by nv_lock()
+std::map<NvHandle, RmClient>& clients() {
+  static std::map<NvHandle, RmClient> table;
+  return table;
+}
+NvU32 g_client_serial = 0;  // guarded by nv_lock()
+
+std::string cls(NvU32 c) {
+  const char* n = nv_class_name(c);
+  return n ? std::string(n) : fmt::format("{:#x}", c);
+}
+
+void destroy_subtree(RmClient& client, NvHandle handle) {
+  auto it = client.objects.find(handle);
+  if (it == client.objects.end()) return;
+  // Copy: destroying children edits this vector.
+  std::vector<NvHandle> children = it->second.children;
+  for (auto child = children.rbegin(); child != children.rend(); ++child) destroy_subtree(client, *child);
+  RmObject& object = client.objects.at(handle);
+  if (const RmClass* c = rm_class(object.hclass); c && c->destruct) c->destruct(object);
+  trace::note(trace::Layer::Nvidia, "rm: free {} {}", cls(object.hclass), hstr(handle));
+  NvHandle parent = object.parent;
+  client.objects.erase(handle);
+  if (auto p = client.objects.find(parent); p != client.objects.end() && parent != handle) {
+    auto& siblings = p->second.children;
+    siblings.erase(std::remove(siblings.begin(), siblings.end(), handle), siblings.end());
+  }
+}
+
+NV_STATUS alloc_client(kernel::File* file, NvHandle* hObject) {
+  NvHandle handle = *hObject;
+  if (handle == 0) {
+    handle = kClientHandleBase + (++g_client_serial);
+  } else if ((handle & 0xFFF00000) != kClientHandleBase && (handle & 0xFFF00000) != kUniqueHandleBase) {
+    return NV_ERR_INVALID_OBJECT_NEW;
+  }
+  if (clients().count(handle)) return NV_ERR_INVALID_OBJECT_NEW;
+  RmClient client;
+  client.handle = handle;
+  client.owner = file;
+  client.pid = file->process ? file->process->pid() : 0;
+  RmObject root;
+  root.handle = handle;
+  root.hclass = NV01_ROOT_CLIENT;
+  root.parent = handle;
+  client.objects[handle] = root;
+  clients()[handle] = std::move(client);
+  *hObject = handle;
+  trace::note(trace::Layer::Nvidia, "rm: new client {} for pid {}", hstr(handle), clients()[handle].pid);
+  return NV_OK;
+}
+}  // namespace
+
+std::string hstr(NvHandle h) { return fmt::format("{:#010x}", h); }
+
+RmClient* rm_client(kernel::File* file, NvHandle hClient) {
+  auto it = clients().find(hClient);
+  if (it == clients().end() || it->second.owner != file) return nullptr;
+  return &it->second;
+}
+
+const RmObject* rm_memory(kernel::File* file, NvHandle hClient, NvHandle hMemory) {
+  RmClient* client = rm_client(file, hClient);
+  if (!client) return nullptr;
+  auto it = client->objects.find(hMemory);
+  if (it == client->objects.end()) return nullptr;
+  NvU32 c = it->second.hclass;
+  if (c != NV01_MEMORY_LOCAL_USER && c != NV01_MEMORY_SYSTEM && c != NV01_MEMORY_SYSTEM_OS_DESCRIPTOR) return nullptr;
+  return &it->second;
+}
+
+NV_STATUS rm_alloc(kernel::File* file, NvHandle hClient, NvHandle hParent, NvHandle* hObject, NvU32 hClass,
+                   void* params, NvU32 params_size) {
+  // Userspace may ask for NV01_ROOT or NV01_ROOT_NON_PRIV; RM rewrites both to NV01_ROOT_CLIENT.
+  if (hClass == NV01_ROOT || hClass == NV01_ROOT_NON_PRIV) hClass = NV01_ROOT_CLIENT;
+  if (hClass == NV01_ROOT_CLIENT) return alloc_client(file, hObject);
+
+  RmClient* client = rm_client(file, hClient);
+  if (!client) return NV_ERR_INVALID_CLIENT;
+  const RmClass* c = rm_class(hClass);
+  if (!c) return NV_ERR_INVALID_CLASS;
+  auto parent = client->objects.find(hParent);
+  if (parent == client->objects.end()) return NV_ERR_INVALID_OBJECT_PARENT;
+  if (std::find(c->parents.begin(), c->parents.end(), parent->second.hclass) == c->parents.end()) {
+    trace::note(trace::Layer::Nvidia, "rm: {} may not be a child of {}", cls(hClass), cls(parent->second.hclass));
+    return NV_ERR_INVALID_OBJECT_PARENT;
+  }
+  if (params_size != 0 && params_size != c->params_size) return NV_ERR_INVALID_PARAM_STRUCT;
+  if (c->params_required && params == nullptr) return NV_ERR_INVALID_ARGUMENT;
+
+  NvHandle handle = *hObject;
+  if (handle == 0) {
+    do {
+      handle = kUniqueHandleBase + client->next_unique++;
+    } while (client->objects.count(handle));
+  }
+  if (client->objects.count(handle) || (handle & 0xFFF00000) == kClientHandleBase) return NV_ERR_INVALID_OBJECT_NEW;
+
+  RmObject object;
+  object.handle = handle;
+  object.hclass = hClass;
+  object.parent = hParent;
+  NV_STATUS status = c->construct ? c->construct(*client, object, params) : NV_OK;
+  if (status != NV_OK) return status;
+  client->objects[handle] = object;
+  client->objects[hParent].children.push_back(handle);
+  *hObject = handle;
+  return NV_OK;
+}
+
+NV_STATUS rm_free(kernel::File* file, NvHandle hClient, NvHandle hParent, NvHandle hObject) {
+  RmClient* client = rm_client(file, hClient);
+  if (!client) return NV_ERR_INVALID_CLIENT;
+  if (hObject == hClient) {
+    // Freeing the client frees everything it holds.
+    destroy_subtree(*client, hClient);
+    clients().erase(hClient);
+    trace::note(trace::Layer::Nvidia, "rm: client {} freed", hstr(hClient));
+    return NV_OK;
+  }
+  auto it = client->objects.find(hObject);
+  if (it == client->objects.end()) return NV_ERR_INVALID_OBJECT_HANDLE;
+  // NVOS00's hObjectParent must name the object's real parent (0 is tolerated, as RM does).
+  if (hParent != 0 && it->second.parent != hParent) return NV_ERR_INVALID_OBJECT_PARENT;
+  destroy_subtree(*client, hObject);
+  return NV_OK;
+}
+
+void rm_free_file_clients(kernel::File* file) {
+  std::vector<NvHandle> owned;
+  for (auto& [handle, client] : clients()) {
+    if (client.owner == file) owned.push_back(handle);
+  }
+  for (NvHandle h : owned) {
+    trace::note(trace::Layer::Nvidia, "rm: file closed: freeing client {}", hstr(h));
+    destroy_subtree(clients().at(h), h);
+    clients().erase(h);
+  }
+}
+
+}  // namespace minicuda::nvidia

@@ -1,0 +1,278 @@
+// nvidia-uvm.ko: /dev/nvidia-uvm, the unified-memory driver, as far as cudaMalloc needs it.
+//
+// libcuda opens the node twice (UVM_INITIALIZE on the first fd, UVM_MM_INITIALIZE on the second),
+// registers the GPU and its VA space, and then, for every vidmem or pinned allocation:
+//   UVM_CREATE_EXTERNAL_RANGE {base, length}   reserve [base, base+length) in this VA space
+//   UVM_MAP_EXTERNAL_ALLOCATION {base, length, offset, rmCtrlFd, hClient, hMemory}
+//                                              write GPU page-table entries for the RM object
+//   UVM_FREE {base}                            unmap and forget the range
+// UVM request numbers are raw integers, not _IOC-encoded, so the table here carries the
+// argument size; every argument ends with an rmStatus the handler fills. Before UVM_INITIALIZE
+// every other call answers NV_ERR_ILLEGAL_ACTION.
+#include <cstring>
+#include <set>
+
+#include "minicuda/trace.h"
+#include "nv_internal.h"
+
+namespace minicuda::nvidia {
+
+namespace {
+
+struct UvmMapping {
+  uint64_t va = 0, length = 0;
+  const RmObject* memory = nullptr;  // the RM object whose pages are mapped
+};
+
+struct UvmRange {
+  uint64_t base = 0, length = 0;
+  std::vector<UvmMapping> mappings;
+};
+
+// file.private_data of /dev/nvidia-uvm (uvm_va_space_t).
+struct UvmFile {
+  bool initialized = false;
+  NvU64 flags = 0;
+  bool mm_file = false;          // the second fd, bound by UVM_MM_INITIALIZE
+  bool gpu_registered = false;
+  bool vaspace_registered = false;
+  std::map<uint64_t, UvmRange> ranges;  // by base
+};
+
+// guarded by nv_lock()
+std::set<UvmFile*>& uvm_files() {
+  static std::set<UvmFile*> files;
+  return files;
+}
+
+UvmFile& ufile(kernel::File& f) { return *static_cast<UvmFile*>(f.private_data); }
+
+bool same_uuid(const NvProcessorUuid& u) { return std::memcmp(u.uuid, nv_device().properties().uuid, 16) == 0; }
+
+kernel::File* ctl_of_fd(int fd) {
+  std::shared_ptr<kernel::File> f = kernel::current().file(fd);
+  if (!f || f->fops == nullptr || std::strcmp(f->fops->name, "nvidia") != 0 || f->minor != 255) return nullptr;
+  return f.get();
+}
+
+void unmap_range(UvmRange& range) {
+  for (const UvmMapping& m : range.mappings) nv_device().mmu().unmap(m.va, m.length);
+  range.mappings.clear();
+}
+
+// --- handlers: each fills the params' rmStatus ----------------------------------------------
+
+NV_STATUS initialize(UvmFile& u, void* arg) {
+  auto* p = static_cast<UVM_INITIALIZE_PARAMS*>(arg);
+  if (u.initialized) return p->flags == u.flags ? NV_OK : NV_ERR_INVALID_ARGUMENT;
+  if (u.mm_file) return NV_ERR_ILLEGAL_ACTION;
+  u.initialized = true;
+  u.flags = p->flags;
+  return NV_OK;
+}
+
+NV_STATUS mm_initialize(UvmFile& u, void* arg) {
+  auto* p = static_cast<UVM_MM_INITIALIZE_PARAMS*>(arg);
+  std::shared_ptr<kernel::File> f = kernel::current().file(p->uvmFd);
+  if (u.initialized || u.mm_file) return NV_ERR_INVALID_STATE;
+  if (!f || f->fops == nullptr || std::strcmp(f->fops->name, "nvidia-uvm") != 0) return NV_ERR_INVALID_ARGUMENT;
+  if (!ufile(*f).initialized) return NV_ERR_INVALID_ARGUMENT;
+  u.mm_file = true;
+  return NV_OK;
+}
+
+NV_STATUS pageable_mem_access(UvmFile&, void* arg) {
+  static_cast<UVM_PAGEABLE_MEM_ACCESS_PARAMS*>(arg)->pageableMemAccess = NV_FALSE;  // no HMM/ATS
+  return NV_OK;
+}
+
+NV_STATUS register_gpu(UvmFile& u, void* arg) {
+  auto* p = static_cast<UVM_REGISTER_GPU_PARAMS*>(arg);
+  if (!same_uuid(p->gpu_uuid)) return NV_ERR_GPU_UUID_NOT_FOUND;
+  kernel::File* ctl = ctl_of_fd(p->rmCtrlFd);
+  if (!ctl || !rm_client(ctl, p->hClient)) return NV_ERR_INVALID_CLIENT;
+  if (u.gpu_registered) return NV_ERR_INVALID_DEVICE;
+  u.gpu_registered = true;
+  p->numaEnabled = NV_FALSE;
+  p->numaNodeId = -1;
+  return NV_OK;
+}
+
+NV_STATUS register_gpu_vaspace(UvmFile& u, void* arg) {
+  auto* p = static_cast<UVM_REGISTER_GPU_VASPACE_PARAMS*>(arg);
+  if (!same_uuid(p->gpuUuid) || !u.gpu_registered) return NV_ERR_INVALID_DEVICE;
+  kernel::File* ctl = ctl_of_fd(p->rmCtrlFd);
+  RmClient* client = ctl ? rm_client(ctl, p->hClient) : nullptr;
+  if (!client) return NV_ERR_INVALID_CLIENT;
+  auto it = client->objects.find(p->hVaSpace);
+  if (it == client->objects.end() || it->second.hclass != FERMI_VASPACE_A) return NV_ERR_OBJECT_NOT_FOUND;
+  if (u.vaspace_registered) return NV_ERR_INVALID_DEVICE;
+  u.vaspace_registered = true;
+  return NV_OK;
+}
+
+NV_STATUS create_external_range(UvmFile& u, void* arg) {
+  auto* p = static_cast<UVM_CREATE_EXTERNAL_RANGE_PARAMS*>(arg);
+  if (p->length == 0 || p->base % kernel::kPageSize || p->length % kernel::kPageSize || p->base + p->length < p->base) {
+    return NV_ERR_INVALID_ADDRESS;
+  }
+  auto next = u.ranges.lower_bound(p->base);
+  if (next != u.ranges.end() && next->first < p->base + p->length) return NV_ERR_UVM_ADDRESS_IN_USE;
+  if (next != u.ranges.begin()) {
+    auto prev = std::prev(next);
+    if (prev->first + prev->second.length > p->base) return NV_ERR_UVM_ADDRESS_IN_USE;
+  }
+  u.ranges[p->base] = UvmRange{p->base, p->length, {}};
+  return NV_OK;
+}
+
+NV_STATUS map_external_allocation(UvmFile& u, void* arg) {
+  auto* p = static_cast<UVM_MAP_EXTERNAL_ALLOCATION_PARAMS*>(arg);
+  auto it = u.ranges.upper_bound(p->base);
+  if (it == u.ranges.begin()) return NV_ERR_INVALID_ADDRESS;
+  UvmRange& range = std::prev(it)->second;
+  if (p->length == 0 || p->base + p->length > range.base + range.length || p->base + p->length < p->base) {
+    return NV_ERR_INVALID_ADDRESS;
+  }
+  if (p->gpuAttributesCount == 0 || p->gpuAttributesCount > UVM_MAX_GPUS) return NV_ERR_INVALID_ARGUMENT;
+  for (NvU64 i = 0; i < p->gpuAttributesCount; ++i) {
+    if (!same_uuid(p->perGpuAttributes[i].gpuUuid) || !u.vaspace_registered) return NV_ERR_INVALID_DEVICE;
+  }
+  kernel::File* ctl = ctl_of_fd(p->rmCtrlFd);
+  if (!ctl || !rm_client(ctl, p->hClient)) return NV_ERR_INVALID_CLIENT;
+  const RmObject* mem = rm_memory(ctl, p->hClient, p->hMemory);
+  if (!mem) return NV_ERR_OBJECT_NOT_FOUND;
+  if (p->offset + p->length > mem->size || p->offset + p->length < p->offset) return NV_ERR_INVALID_LIMIT;
+  bool writable = p->perGpuAttributes[0].gpuMappingType != UvmGpuMappingTypeReadOnly;
+  gpu::Mmu& mmu = nv_device().mmu();
+  bool ok = false;
+  if (mem->hclass == NV01_MEMORY_LOCAL_USER) {
+    ok = mmu.map_vidmem(p->base, mem->phys + p->offset, p->length, writable);
+  } else if (mem->hclass == NV01_MEMORY_SYSTEM_OS_DESCRIPTOR) {
+    // Pinned user pages: the GPU sees them at the address the process sees them (UVA).
+    if (p->base != mem->phys + p->offset) return NV_ERR_INVALID_ADDRESS;
+    ok = mmu.map_sysmem(p->base, p->length, writable);
+  } else {
+    return NV_ERR_NOT_SUPPORTED;
+  }
+  if (!ok) return NV_ERR_INVALID_ADDRESS;
+  range.mappings.push_back(UvmMapping{p->base, p->length, mem});
+  return NV_OK;
+}
+
+NV_STATUS free_range(UvmFile& u, void* arg) {
+  auto* p = static_cast<UVM_FREE_PARAMS*>(arg);
+  auto it = u.ranges.find(p->base);
+  if (it == u.ranges.end()) return NV_ERR_INVALID_ADDRESS;
+  unmap_range(it->second);
+  u.ranges.erase(it);
+  return NV_OK;
+}
+
+struct UvmIoctl {
+  uint64_t request;
+  uint32_t size;
+  int status_offset;
+  bool needs_init;
+  NV_STATUS (*handler)(UvmFile& u, void* arg);
+};
+
+#define UVM_ROW(name, type, init, fn) {name, sizeof(type), offsetof(type, rmStatus), init, fn}
+const UvmIoctl kUvmIoctls[] = {
+    UVM_ROW(UVM_INITIALIZE, UVM_INITIALIZE_PARAMS, false, initialize),
+    UVM_ROW(UVM_MM_INITIALIZE, UVM_MM_INITIALIZE_PARAMS, false, mm_initialize),
+    UVM_ROW(UVM_PAGEABLE_MEM_ACCESS, UVM_PAGEABLE_MEM_ACCESS_PARAMS, true, pageable_mem_access),
+    UVM_ROW(UVM_REGISTER_GPU, UVM_REGISTER_GPU_PARAMS, true, register_gpu),
+    UVM_ROW(UVM_REGISTER_GPU_VASPACE, UVM_REGISTER_GPU_VASPACE_PARAMS, true, register_gpu_vaspace),
+    UVM_ROW(UVM_CREATE_EXTERNAL_RANGE, UVM_CREATE_EXTERNAL_RANGE_PARAMS, true, create_external_range),
+    UVM_ROW(UVM_MAP_EXTERNAL_ALLOCATION, UVM_MAP_EXTERNAL_ALLOCATION_PARAMS, true, map_external_allocation),
+    UVM_ROW(UVM_FREE, UVM_FREE_PARAMS, true, free_range),
+};
+#undef UVM_ROW
+
+std::string describe(uint64_t request, const void* arg) {
+  switch (request) {
+    case UVM_CREATE_EXTERNAL_RANGE: {
+      auto* p = static_cast<const UVM_CREATE_EXTERNAL_RANGE_PARAMS*>(arg);
+      return fmt::format("base={:#x}, length={:#x}", p->base, p->length);
+    }
+    case UVM_MAP_EXTERNAL_ALLOCATION: {
+      auto* p = static_cast<const UVM_MAP_EXTERNAL_ALLOCATION_PARAMS*>(arg);
+      return fmt::format("base={:#x}, length={:#x}, offset={:#x}, hClient={}, hMemory={}", p->base, p->length,
+                         p->offset, hstr(p->hClient), hstr(p->hMemory));
+    }
+    case UVM_FREE: return fmt::format("base={:#x}", static_cast<const UVM_FREE_PARAMS*>(arg)->base);
+    default: return "";
+  }
+}
+
+long uvm_open(kernel::File& file) {
+  std::lock_guard lock(nv_lock());
+  auto* u = new UvmFile;
+  file.private_data = u;
+  uvm_files().insert(u);
+  return 0;
+}
+
+void uvm_release(kernel::File& file) {
+  std::lock_guard lock(nv_lock());
+  auto* u = static_cast<UvmFile*>(file.private_data);
+  for (auto& [base, range] : u->ranges) unmap_range(range);
+  uvm_files().erase(u);
+  delete u;
+}
+
+// Contract: the nvidia-uvm ioctl entry (uvm_unlocked_ioctl). Returns 0 with rmStatus filled,
+// -EINVAL for an unknown request (as the real UVM does), -EFAULT for an unreadable argument.
+long uvm_ioctl(kernel::File& file, unsigned long request, void* user_arg) {
+  const UvmIoctl* entry = nullptr;
+  for (const UvmIoctl& e : kUvmIoctls) {
+    if (e.request == request) entry = &e;
+  }
+  if (!entry) {
+    trace::note(trace::Layer::Uvm, "uvm: unknown ioctl {:#x}: -EINVAL", request);
+    return -kernel::kEINVAL;
+  }
+  std::vector<unsigned char> arg(entry->size);
+  if (kernel::copy_from_user(arg.data(), user_arg, arg.size()) != 0) return -kernel::kEFAULT;
+  std::lock_guard lock(nv_lock());
+  UvmFile& u = ufile(file);
+  trace::Scope scope(trace::Layer::Uvm, "{}({})", uvm_ioctl_name(request), describe(request, arg.data()));
+  NV_STATUS status = (entry->needs_init && !u.initialized) ? NV_ERR_ILLEGAL_ACTION : entry->handler(u, arg.data());
+  std::memcpy(arg.data() + entry->status_offset, &status, sizeof status);
+  scope.result("{}", nv_status_name(status));
+  if (kernel::copy_to_user(user_arg, arg.data(), arg.size()) != 0) return -kernel::kEFAULT;
+  return 0;
+}
+
+const char* uvm_name(unsigned long request) { return uvm_ioctl_name(request); }
+
+const kernel::FileOperations kUvmFops = {"nvidia-uvm", uvm_open, uvm_release, uvm_ioctl, nullptr, uvm_name};
+
+}  // namespace
+
+void uvm_memory_freed(const RmObject& memory) {
+  // RM is freeing an object UVM may still map (a process that frees before UVM_FREE, or exits):
+  // drop those PTEs so the GPU can never reach the released pages.
+  for (UvmFile* u : uvm_files()) {
+    for (auto& [base, range] : u->ranges) {
+      auto& maps = range.mappings;
+      for (auto m = maps.begin(); m != maps.end();) {
+        if (m->memory == &memory) {
+          nv_device().mmu().unmap(m->va, m->length);
+          m = maps.erase(m);
+        } else {
+          ++m;
+        }
+      }
+    }
+  }
+}
+
+void uvm_register_device() { kernel::register_chrdev("/dev/nvidia-uvm", 511, 0, &kUvmFops); }
+
+}  // namespace minicuda::nvidia
+
+namespace minicuda::kernel {
+void nvidia_uvm_module_init() { nvidia::uvm_register_device(); }
+}  // namespace minicuda::kernel

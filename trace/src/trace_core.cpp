@@ -1,0 +1,237 @@
+// The trace core: sequence numbers, the per-thread scope stack, the sink list, and the
+// configuration read from the environment (MINICUDA_TRACE, MINICUDA_TRACE_FILE,
+// MINICUDA_TRACE_FORMAT). Sinks are called under sinks_mutex, so a sink needs no lock of its own
+// for state it only touches from begin/end/note.
+#include "minicuda/trace.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "sinks.h"
+
+namespace minicuda::trace {
+
+namespace {
+
+struct OpenScope {
+  uint64_t seq;
+  Layer layer;
+  uint64_t root;
+  Event event;  // kept so that end() can hand the whole event to the sinks
+};
+
+struct ThreadStack {
+  uint32_t thread = 0;
+  std::vector<OpenScope> open;
+};
+
+std::atomic<uint64_t> g_seq{0};
+std::atomic<uint32_t> g_threads{0};
+
+ThreadStack& this_thread() {
+  thread_local ThreadStack stack;
+  if (stack.thread == 0) stack.thread = g_threads.fetch_add(1) + 1;
+  return stack;
+}
+
+std::mutex& sinks_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+// guarded by sinks_mutex()
+std::vector<Sink*>& sinks() {
+  static std::vector<Sink*> list;
+  return list;
+}
+
+// The sink made from the environment; guarded by sinks_mutex().
+std::unique_ptr<Sink>& env_sink() {
+  static std::unique_ptr<Sink> sink;
+  return sink;
+}
+
+uint32_t parse_layers(const char* spec) {
+  if (spec == nullptr || *spec == '\0') return 0;
+  std::string_view s(spec);
+  if (s == "0" || s == "off" || s == "none") return 0;
+  if (s == "1" || s == "all" || s == "on") return kAllLayers;
+  uint32_t mask = 0;
+  while (!s.empty()) {
+    size_t comma = s.find(',');
+    std::string_view item = s.substr(0, comma);
+    for (unsigned i = 0; i < static_cast<unsigned>(Layer::Count); ++i) {
+      if (item == layer_name(static_cast<Layer>(i))) mask |= 1u << i;
+    }
+    // Friendly aliases for the layers students know by their library names.
+    if (item == "runtime") mask |= 1u << static_cast<unsigned>(Layer::Cudart);
+    if (item == "driver") mask |= 1u << static_cast<unsigned>(Layer::Libcuda);
+    if (item == "nvidia.ko" || item == "rm") mask |= 1u << static_cast<unsigned>(Layer::Nvidia);
+    if (item == "device" || item == "gpu") mask |= 1u << static_cast<unsigned>(Layer::Gpu);
+    if (comma == std::string_view::npos) break;
+    s.remove_prefix(comma + 1);
+  }
+  return mask;
+}
+
+// Builds the environment's sink; called with sinks_mutex() held.
+void install_env_sink_locked(uint32_t mask) {
+  auto& list = sinks();
+  if (env_sink()) {
+    list.erase(std::remove(list.begin(), list.end(), env_sink().get()), list.end());
+    env_sink().reset();
+  }
+  if (mask == 0) return;
+  const char* file = std::getenv("MINICUDA_TRACE_FILE");
+  const char* format = std::getenv("MINICUDA_TRACE_FORMAT");
+  std::string path = file ? file : "";
+  if (format && std::strcmp(format, "json") == 0) {
+    env_sink() = make_json_sink(path);
+  } else {
+    env_sink() = make_text_sink(path);
+  }
+  list.push_back(env_sink().get());
+}
+
+// Recorders force every layer on; remembered so that reconfigure() keeps them working.
+std::atomic<int> g_recorders{0};
+
+}  // namespace
+
+std::string_view layer_name(Layer layer) {
+  switch (layer) {
+    case Layer::App: return "app";
+    case Layer::Cudart: return "cudart";
+    case Layer::Libc: return "libc";
+    case Layer::Libcuda: return "libcuda";
+    case Layer::Kernel: return "kernel";
+    case Layer::Nvidia: return "nvidia";
+    case Layer::Uvm: return "uvm";
+    case Layer::Gpu: return "gpu";
+    case Layer::Count: break;
+  }
+  return "?";
+}
+
+std::string_view mode_name(Mode mode) {
+  switch (mode) {
+    case Mode::User: return "user";
+    case Mode::Kernel: return "kernel";
+    case Mode::Device: return "device";
+  }
+  return "?";
+}
+
+namespace detail {
+
+uint32_t configure_from_environment() {
+  std::lock_guard lock(sinks_mutex());
+  uint32_t current = g_mask.load(std::memory_order_relaxed);
+  if (!(current & kUnconfigured)) return current;  // another thread won the race
+  uint32_t mask = parse_layers(std::getenv("MINICUDA_TRACE"));
+  install_env_sink_locked(mask);
+  if (g_recorders.load() > 0) mask = kAllLayers;
+  g_mask.store(mask, std::memory_order_relaxed);
+  return mask;
+}
+
+uint64_t open_scope(Layer layer, std::string text) {
+  ThreadStack& ts = this_thread();
+  Event e;
+  e.seq = g_seq.fetch_add(1, std::memory_order_relaxed) + 1;
+  e.thread = ts.thread;
+  e.layer = layer;
+  e.mode = mode_of(layer);
+  e.kind = Kind::Call;
+  e.text = std::move(text);
+  if (ts.open.empty()) {
+    e.parent = 0;
+    e.root = e.seq;
+    e.parent_mode = e.mode;
+  } else {
+    const OpenScope& top = ts.open.back();
+    e.parent = top.seq;
+    e.root = top.root;
+    e.parent_mode = mode_of(top.layer);
+  }
+  e.depth = static_cast<uint32_t>(ts.open.size());
+  {
+    std::lock_guard lock(sinks_mutex());
+    for (Sink* s : sinks()) s->begin(e);
+  }
+  uint64_t seq = e.seq;
+  ts.open.push_back(OpenScope{seq, layer, e.root, std::move(e)});
+  return seq;
+}
+
+void close_scope(uint64_t seq, std::string result) {
+  ThreadStack& ts = this_thread();
+  // Scopes are RAII objects, so the one closing is the innermost open one.
+  if (ts.open.empty() || ts.open.back().seq != seq) return;
+  OpenScope top = std::move(ts.open.back());
+  ts.open.pop_back();
+  top.event.result = std::move(result);
+  std::lock_guard lock(sinks_mutex());
+  for (Sink* s : sinks()) s->end(top.event);
+}
+
+void emit_note(Layer layer, std::string text) {
+  ThreadStack& ts = this_thread();
+  Event e;
+  e.seq = g_seq.fetch_add(1, std::memory_order_relaxed) + 1;
+  e.thread = ts.thread;
+  e.layer = layer;
+  e.mode = mode_of(layer);
+  e.kind = Kind::Note;
+  e.text = std::move(text);
+  e.depth = static_cast<uint32_t>(ts.open.size());
+  e.parent = ts.open.empty() ? 0 : ts.open.back().seq;
+  e.root = ts.open.empty() ? e.seq : ts.open.back().root;
+  e.parent_mode = ts.open.empty() ? e.mode : mode_of(ts.open.back().layer);
+  std::lock_guard lock(sinks_mutex());
+  for (Sink* s : sinks()) s->note(e);
+}
+
+}  // namespace detail
+
+void reconfigure() {
+  detail::g_mask.store(detail::kUnconfigured, std::memory_order_relaxed);
+  detail::configure_from_environment();
+}
+
+void flush() {
+  std::lock_guard lock(sinks_mutex());
+  if (env_sink()) flush_sink(env_sink().get());
+}
+
+void add_sink(Sink* sink) {
+  std::lock_guard lock(sinks_mutex());
+  sinks().push_back(sink);
+}
+
+void remove_sink(Sink* sink) {
+  std::lock_guard lock(sinks_mutex());
+  auto& list = sinks();
+  list.erase(std::remove(list.begin(), list.end(), sink), list.end());
+}
+
+uint32_t set_mask(uint32_t mask) {
+  enabled(Layer::App);  // make sure the environment has been read first
+  return detail::g_mask.exchange(mask, std::memory_order_relaxed);
+}
+
+Recorder::Recorder() {
+  enabled(Layer::App);
+  add_sink(this);
+  g_recorders.fetch_add(1);
+  previous_mask_ = set_mask(kAllLayers);
+}
+
+Recorder::~Recorder() {
+  remove_sink(this);
+  g_recorders.fetch_sub(1);
+  set_mask(previous_mask_);
+}
+
+}  // namespace minicuda::trace
