@@ -87,7 +87,7 @@ TEST(Syscalls, TraceLooksLikeStrace) {
   EXPECT_EQ(ev[1].text, fmt::format("ioctl(3</dev/minicuda-echo>, TEST_ADD_FIVE, {})", static_cast<void*>(&v)));
   EXPECT_EQ(ev[2].text, "ioctl(3</dev/minicuda-echo>, _IOC(_IOC_READ|_IOC_WRITE, 0x46, 0x2b, 0x30), NULL)");
   EXPECT_EQ(ev[2].result, "-1 EFAULT");
-  EXPECT_EQ(ev[3].text, "mmap(NULL, 8192, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0x0)");
+  EXPECT_EQ(ev[3].text, "mmap(NULL, 8192, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0)");
   EXPECT_EQ(ev[3].result, fmt::format("{}", m));
   EXPECT_EQ(ev[4].text, fmt::format("munmap({}, 8192)", m));
   EXPECT_EQ(ev[5].text, "close(3)");

@@ -134,8 +134,9 @@ long sys_ioctl(int fd, unsigned long request, void* arg) {
 }
 
 void* sys_mmap(void* addr, size_t length, int prot, int flags, int fd, long offset) {
-  trace::Scope scope(trace::Layer::Kernel, "mmap({}, {}, {}, {}, {}, {:#x})", ptr(reinterpret_cast<uint64_t>(addr)),
-                     length, prot_string(prot), map_flags_string(flags), fd, offset);
+  trace::Scope scope(trace::Layer::Kernel, "mmap({}, {}, {}, {}, {}, {})", ptr(reinterpret_cast<uint64_t>(addr)),
+                     length, prot_string(prot), map_flags_string(flags), fd,
+                     offset == 0 ? std::string("0") : fmt::format("{:#x}", offset));
   Process& process = current();
   AddressSpace& mm = process.mm();
   bool anonymous = flags & kMapAnonymous;
