@@ -50,8 +50,8 @@ DeviceProperties make_h200() {
   p.clock_khz = 1980000;
   p.async_engine_count = 3;
   p.pci_domain = 0;
-  p.pci_bus_id = 0x18;
-  p.pci_device = 0;
+  p.pci_bus_id = 0x00;  // measured: CARD_INFO and cudaDeviceProp report 0000:00:06.0
+  p.pci_device = 6;
   // A fixed, made-up UUID (GPU-6d696e69-6375-6461-8200-000000000001: "minicuda", H200, #1) so
   // that traces and tests are the same on every run.
   const uint8_t uuid[16] = {0x6d, 0x69, 0x6e, 0x69, 0x63, 0x75, 0x64, 0x61,

@@ -205,160 +205,165 @@ typedef enum cudaError_enum {
  * Device attributes for cuDeviceGetAttribute, with the CUDA 13.0 ids (1 .. 147). Where two names
  * share an id, the later one is the current name and the other is kept for old code.
  */
+#define MINICUDA_CU_DEVICE_ATTRIBUTES(X) \
+  X(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,                         1) \
+  X(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X,                               2) \
+  X(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,                               3) \
+  X(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z,                               4) \
+  X(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X,                                5) \
+  X(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y,                                6) \
+  X(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z,                                7) \
+  X(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,                   8) \
+  X(CU_DEVICE_ATTRIBUTE_SHARED_MEMORY_PER_BLOCK,                       8) /* deprecated */ \
+  X(CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY,                         9) \
+  X(CU_DEVICE_ATTRIBUTE_WARP_SIZE,                                     10) \
+  X(CU_DEVICE_ATTRIBUTE_MAX_PITCH,                                     11) \
+  X(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK,                       12) \
+  X(CU_DEVICE_ATTRIBUTE_REGISTERS_PER_BLOCK,                           12) /* deprecated */ \
+  X(CU_DEVICE_ATTRIBUTE_CLOCK_RATE,                                    13) \
+  X(CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT,                             14) \
+  X(CU_DEVICE_ATTRIBUTE_GPU_OVERLAP,                                   15) /* deprecated */ \
+  X(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,                          16) \
+  X(CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT,                           17) \
+  X(CU_DEVICE_ATTRIBUTE_INTEGRATED,                                    18) \
+  X(CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY,                           19) \
+  X(CU_DEVICE_ATTRIBUTE_COMPUTE_MODE,                                  20) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH,                       21) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH,                       22) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT,                      23) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH,                       24) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT,                      25) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH,                       26) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH,               27) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT,              28) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS,              29) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_WIDTH,                 27) /* deprecated */ \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_HEIGHT,                28) /* deprecated */ \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_NUMSLICES,             29) /* deprecated */ \
+  X(CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT,                             30) \
+  X(CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS,                            31) \
+  X(CU_DEVICE_ATTRIBUTE_ECC_ENABLED,                                   32) \
+  X(CU_DEVICE_ATTRIBUTE_PCI_BUS_ID,                                    33) \
+  X(CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID,                                 34) \
+  X(CU_DEVICE_ATTRIBUTE_TCC_DRIVER,                                    35) \
+  X(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE,                             36) \
+  X(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH,                       37) \
+  X(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE,                                 38) \
+  X(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,                39) \
+  X(CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT,                            40) \
+  X(CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING,                            41) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH,               42) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS,              43) \
+  X(CU_DEVICE_ATTRIBUTE_CAN_TEX2D_GATHER,                              44) /* deprecated */ \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH,                45) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT,               46) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE,             47) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE,            48) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE,             49) \
+  X(CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID,                                 50) \
+  X(CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT,                       51) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH,                  52) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH,          53) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS,         54) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH,                       55) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH,                       56) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT,                      57) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH,                       58) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT,                      59) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH,                       60) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH,               61) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS,              62) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH,               63) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT,              64) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS,              65) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH,                  66) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH,          67) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS,         68) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH,                69) /* deprecated */ \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH,                70) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT,               71) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH,                72) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH,             73) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT,            74) \
+  X(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,                      75) \
+  X(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,                      76) \
+  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH,             77) \
+  X(CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED,                   78) \
+  X(CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED,                     79) \
+  X(CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED,                      80) \
+  X(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,          81) \
+  X(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR,              82) \
+  X(CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY,                                83) \
+  X(CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD,                               84) \
+  X(CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID,                      85) \
+  X(CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED,                  86) \
+  X(CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO,         87) \
+  X(CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS,                        88) \
+  X(CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS,                     89) \
+  X(CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED,                  90) \
+  X(CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM,       91) \
+  X(CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1,                     92) /* deprecated */ \
+  X(CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1,              93) /* deprecated */ \
+  X(CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1,              94) /* deprecated */ \
+  X(CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH,                            95) \
+  X(CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH,               96) /* deprecated */ \
+  X(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,             97) \
+  X(CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES,                       98) \
+  X(CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED,                       99) \
+  X(CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES,  100) \
+  X(CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST,           101) \
+  X(CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED,          102) /* deprecated */ \
+  X(CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED,           102) \
+  X(CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED,   103) \
+  X(CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_HANDLE_SUPPORTED,            104) \
+  X(CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_KMT_HANDLE_SUPPORTED,        105) \
+  X(CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR,                 106) \
+  X(CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED,                 107) \
+  X(CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE,                  108) \
+  X(CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE,                 109) \
+  X(CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED,       110) \
+  X(CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK,              111) \
+  X(CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED,                   112) \
+  X(CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED,             113) \
+  X(CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED,          114) \
+  X(CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED,                        115) \
+  X(CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED,                     116) \
+  X(CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS,          117) \
+  X(CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING,               118) \
+  X(CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES,                119) \
+  X(CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH,                                120) \
+  X(CU_DEVICE_ATTRIBUTE_DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED,         121) \
+  X(CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS,                 122) \
+  X(CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR,                 123) \
+  X(CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED,                             124) \
+  X(CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED,                           125) \
+  X(CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT,                         126) \
+  X(CU_DEVICE_ATTRIBUTE_TENSOR_MAP_ACCESS_SUPPORTED,                   127) \
+  X(CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED,                  128) \
+  X(CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS,                     129) \
+  X(CU_DEVICE_ATTRIBUTE_NUMA_CONFIG,                                   130) \
+  X(CU_DEVICE_ATTRIBUTE_NUMA_ID,                                       131) \
+  X(CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED,                           132) \
+  X(CU_DEVICE_ATTRIBUTE_MPS_ENABLED,                                   133) \
+  X(CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID,                                  134) \
+  X(CU_DEVICE_ATTRIBUTE_D3D12_CIG_SUPPORTED,                           135) \
+  X(CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_ALGORITHM_MASK,                 136) \
+  X(CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_MAXIMUM_LENGTH,                 137) \
+  X(CU_DEVICE_ATTRIBUTE_VULKAN_CIG_SUPPORTED,                          138) \
+  X(CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID,                             139) \
+  X(CU_DEVICE_ATTRIBUTE_GPU_PCI_SUBSYSTEM_ID,                          140) \
+  X(CU_DEVICE_ATTRIBUTE_HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED, 141) \
+  X(CU_DEVICE_ATTRIBUTE_HOST_NUMA_MEMORY_POOLS_SUPPORTED,              142) \
+  X(CU_DEVICE_ATTRIBUTE_HOST_NUMA_MULTINODE_IPC_SUPPORTED,             143) \
+  X(CU_DEVICE_ATTRIBUTE_HOST_MEMORY_POOLS_SUPPORTED,                   144) \
+  X(CU_DEVICE_ATTRIBUTE_HOST_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED,      145) \
+  X(CU_DEVICE_ATTRIBUTE_HOST_ALLOC_DMA_BUF_SUPPORTED,                  146) \
+  X(CU_DEVICE_ATTRIBUTE_ONLY_PARTIAL_HOST_NATIVE_ATOMIC_SUPPORTED,     147)
+
 typedef enum CUdevice_attribute_enum {
-  CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK                         = 1,
-  CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X                               = 2,
-  CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y                               = 3,
-  CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z                               = 4,
-  CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X                                = 5,
-  CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y                                = 6,
-  CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z                                = 7,
-  CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK                   = 8,
-  CU_DEVICE_ATTRIBUTE_SHARED_MEMORY_PER_BLOCK                       = 8,  /* deprecated */
-  CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY                         = 9,
-  CU_DEVICE_ATTRIBUTE_WARP_SIZE                                     = 10,
-  CU_DEVICE_ATTRIBUTE_MAX_PITCH                                     = 11,
-  CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK                       = 12,
-  CU_DEVICE_ATTRIBUTE_REGISTERS_PER_BLOCK                           = 12,  /* deprecated */
-  CU_DEVICE_ATTRIBUTE_CLOCK_RATE                                    = 13,
-  CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT                             = 14,
-  CU_DEVICE_ATTRIBUTE_GPU_OVERLAP                                   = 15,  /* deprecated */
-  CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT                          = 16,
-  CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT                           = 17,
-  CU_DEVICE_ATTRIBUTE_INTEGRATED                                    = 18,
-  CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY                           = 19,
-  CU_DEVICE_ATTRIBUTE_COMPUTE_MODE                                  = 20,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH                       = 21,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH                       = 22,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT                      = 23,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH                       = 24,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT                      = 25,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH                       = 26,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH               = 27,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT              = 28,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS              = 29,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_WIDTH                 = 27,  /* deprecated */
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_HEIGHT                = 28,  /* deprecated */
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_NUMSLICES             = 29,  /* deprecated */
-  CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT                             = 30,
-  CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS                            = 31,
-  CU_DEVICE_ATTRIBUTE_ECC_ENABLED                                   = 32,
-  CU_DEVICE_ATTRIBUTE_PCI_BUS_ID                                    = 33,
-  CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID                                 = 34,
-  CU_DEVICE_ATTRIBUTE_TCC_DRIVER                                    = 35,
-  CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE                             = 36,
-  CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH                       = 37,
-  CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE                                 = 38,
-  CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR                = 39,
-  CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT                            = 40,
-  CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING                            = 41,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH               = 42,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS              = 43,
-  CU_DEVICE_ATTRIBUTE_CAN_TEX2D_GATHER                              = 44,  /* deprecated */
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH                = 45,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT               = 46,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE             = 47,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE            = 48,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE             = 49,
-  CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID                                 = 50,
-  CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT                       = 51,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH                  = 52,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH          = 53,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS         = 54,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH                       = 55,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH                       = 56,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT                      = 57,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH                       = 58,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT                      = 59,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH                       = 60,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH               = 61,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS              = 62,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH               = 63,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT              = 64,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS              = 65,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH                  = 66,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH          = 67,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS         = 68,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH                = 69,  /* deprecated */
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH                = 70,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT               = 71,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH                = 72,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH             = 73,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT            = 74,
-  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR                      = 75,
-  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR                      = 76,
-  CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH             = 77,
-  CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED                   = 78,
-  CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED                     = 79,
-  CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED                      = 80,
-  CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR          = 81,
-  CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR              = 82,
-  CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY                                = 83,
-  CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD                               = 84,
-  CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID                      = 85,
-  CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED                  = 86,
-  CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO         = 87,
-  CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS                        = 88,
-  CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS                     = 89,
-  CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED                  = 90,
-  CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM       = 91,
-  CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1                     = 92,  /* deprecated */
-  CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1              = 93,  /* deprecated */
-  CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1              = 94,  /* deprecated */
-  CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH                            = 95,
-  CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH               = 96,  /* deprecated */
-  CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN             = 97,
-  CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES                       = 98,
-  CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED                       = 99,
-  CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES  = 100,
-  CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST           = 101,
-  CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED          = 102,  /* deprecated */
-  CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED           = 102,
-  CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED   = 103,
-  CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_HANDLE_SUPPORTED            = 104,
-  CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_KMT_HANDLE_SUPPORTED        = 105,
-  CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR                 = 106,
-  CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED                 = 107,
-  CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE                  = 108,
-  CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE                 = 109,
-  CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED       = 110,
-  CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK              = 111,
-  CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED                   = 112,
-  CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED             = 113,
-  CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED          = 114,
-  CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED                        = 115,
-  CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED                     = 116,
-  CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS          = 117,
-  CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING               = 118,
-  CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES                = 119,
-  CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH                                = 120,
-  CU_DEVICE_ATTRIBUTE_DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED         = 121,
-  CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS                 = 122,
-  CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR                 = 123,
-  CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED                             = 124,
-  CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED                           = 125,
-  CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT                         = 126,
-  CU_DEVICE_ATTRIBUTE_TENSOR_MAP_ACCESS_SUPPORTED                   = 127,
-  CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED                  = 128,
-  CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS                     = 129,
-  CU_DEVICE_ATTRIBUTE_NUMA_CONFIG                                   = 130,
-  CU_DEVICE_ATTRIBUTE_NUMA_ID                                       = 131,
-  CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED                           = 132,
-  CU_DEVICE_ATTRIBUTE_MPS_ENABLED                                   = 133,
-  CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID                                  = 134,
-  CU_DEVICE_ATTRIBUTE_D3D12_CIG_SUPPORTED                           = 135,
-  CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_ALGORITHM_MASK                 = 136,
-  CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_MAXIMUM_LENGTH                 = 137,
-  CU_DEVICE_ATTRIBUTE_VULKAN_CIG_SUPPORTED                          = 138,
-  CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID                             = 139,
-  CU_DEVICE_ATTRIBUTE_GPU_PCI_SUBSYSTEM_ID                          = 140,
-  CU_DEVICE_ATTRIBUTE_HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED = 141,
-  CU_DEVICE_ATTRIBUTE_HOST_NUMA_MEMORY_POOLS_SUPPORTED              = 142,
-  CU_DEVICE_ATTRIBUTE_HOST_NUMA_MULTINODE_IPC_SUPPORTED             = 143,
-  CU_DEVICE_ATTRIBUTE_HOST_MEMORY_POOLS_SUPPORTED                   = 144,
-  CU_DEVICE_ATTRIBUTE_HOST_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED      = 145,
-  CU_DEVICE_ATTRIBUTE_HOST_ALLOC_DMA_BUF_SUPPORTED                  = 146,
-  CU_DEVICE_ATTRIBUTE_ONLY_PARTIAL_HOST_NATIVE_ATOMIC_SUPPORTED     = 147,
+#define MINICUDA_ENUM_ROW(name, value) name = value,
+  MINICUDA_CU_DEVICE_ATTRIBUTES(MINICUDA_ENUM_ROW)
+#undef MINICUDA_ENUM_ROW
   CU_DEVICE_ATTRIBUTE_MAX
 } CUdevice_attribute;
 
@@ -371,28 +376,33 @@ typedef enum CUmemorytype_enum {
 } CUmemorytype;
 
 /* What cuPointerGetAttribute(s) can report about an address. The type of *data is noted. */
+#define MINICUDA_CU_POINTER_ATTRIBUTES(X) \
+  X(CU_POINTER_ATTRIBUTE_CONTEXT,                    1) /* CUcontext of the allocation */ \
+  X(CU_POINTER_ATTRIBUTE_MEMORY_TYPE,                2) /* unsigned int holding a CUmemorytype */ \
+  X(CU_POINTER_ATTRIBUTE_DEVICE_POINTER,             3) /* CUdeviceptr usable on the device */ \
+  X(CU_POINTER_ATTRIBUTE_HOST_POINTER,               4) /* void* usable on the host (or NULL) */ \
+  X(CU_POINTER_ATTRIBUTE_P2P_TOKENS,                 5) /* CUDA_POINTER_ATTRIBUTE_P2P_TOKENS */ \
+  X(CU_POINTER_ATTRIBUTE_SYNC_MEMOPS,                6) /* int (settable) */ \
+  X(CU_POINTER_ATTRIBUTE_BUFFER_ID,                  7) /* unsigned long long, unique per allocation */ \
+  X(CU_POINTER_ATTRIBUTE_IS_MANAGED,                 8) /* int: 1 for managed memory */ \
+  X(CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,             9) /* int: device of the allocation */ \
+  X(CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE, 10) /* int */ \
+  X(CU_POINTER_ATTRIBUTE_RANGE_START_ADDR,           11) /* CUdeviceptr: start of the allocation */ \
+  X(CU_POINTER_ATTRIBUTE_RANGE_SIZE,                 12) /* size_t: size of the allocation */ \
+  X(CU_POINTER_ATTRIBUTE_MAPPED,                     13) /* int: 1 if backed by memory */ \
+  X(CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES,       14) /* bitmask of CUmemAllocationHandleType */ \
+  X(CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE, 15) /* int */ \
+  X(CU_POINTER_ATTRIBUTE_ACCESS_FLAGS,               16) /* CUmemAccess_flags of the current device */ \
+  X(CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE,             17) /* CUmemoryPool or NULL */ \
+  X(CU_POINTER_ATTRIBUTE_MAPPING_SIZE,               18) /* size_t: size of the underlying mapping */ \
+  X(CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR,          19) /* void*: start of the underlying mapping */ \
+  X(CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID,            20) /* unsigned long long: physical block id */ \
+  X(CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE,   21) /* int */
+
 typedef enum CUpointer_attribute_enum {
-  CU_POINTER_ATTRIBUTE_CONTEXT                    = 1,   /* CUcontext of the allocation */
-  CU_POINTER_ATTRIBUTE_MEMORY_TYPE                = 2,   /* unsigned int holding a CUmemorytype */
-  CU_POINTER_ATTRIBUTE_DEVICE_POINTER             = 3,   /* CUdeviceptr usable on the device */
-  CU_POINTER_ATTRIBUTE_HOST_POINTER               = 4,   /* void* usable on the host (or NULL) */
-  CU_POINTER_ATTRIBUTE_P2P_TOKENS                 = 5,   /* CUDA_POINTER_ATTRIBUTE_P2P_TOKENS */
-  CU_POINTER_ATTRIBUTE_SYNC_MEMOPS                = 6,   /* int (settable) */
-  CU_POINTER_ATTRIBUTE_BUFFER_ID                  = 7,   /* unsigned long long, unique per allocation */
-  CU_POINTER_ATTRIBUTE_IS_MANAGED                 = 8,   /* int: 1 for managed memory */
-  CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL             = 9,   /* int: device of the allocation */
-  CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE = 10,  /* int */
-  CU_POINTER_ATTRIBUTE_RANGE_START_ADDR           = 11,  /* CUdeviceptr: start of the allocation */
-  CU_POINTER_ATTRIBUTE_RANGE_SIZE                 = 12,  /* size_t: size of the allocation */
-  CU_POINTER_ATTRIBUTE_MAPPED                     = 13,  /* int: 1 if backed by memory */
-  CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES       = 14,  /* bitmask of CUmemAllocationHandleType */
-  CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE = 15,  /* int */
-  CU_POINTER_ATTRIBUTE_ACCESS_FLAGS               = 16,  /* CUmemAccess_flags of the current device */
-  CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE             = 17,  /* CUmemoryPool or NULL */
-  CU_POINTER_ATTRIBUTE_MAPPING_SIZE               = 18,  /* size_t: size of the underlying mapping */
-  CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR          = 19,  /* void*: start of the underlying mapping */
-  CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID            = 20,  /* unsigned long long: physical block id */
-  CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE   = 21   /* int */
+#define MINICUDA_ENUM_ROW(name, value) name = value,
+  MINICUDA_CU_POINTER_ATTRIBUTES(MINICUDA_ENUM_ROW)
+#undef MINICUDA_ENUM_ROW
 } CUpointer_attribute;
 
 /* Context creation / primary-context flags (cuDevicePrimaryCtxGetState reports these). */
@@ -566,6 +576,22 @@ CUresult CUDAAPI cuPointerGetAttribute(void* data, CUpointer_attribute attribute
  * address succeeds, with zeroed/NULL results (MEMORY_TYPE 0, CONTEXT NULL). */
 CUresult CUDAAPI cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute* attributes,
                                         void** data, CUdeviceptr ptr);
+
+/* --- Export tables ("dark API") --- */
+
+/* The real libcudart reaches libcuda through private function tables fetched with
+ * cuGetExportTable (an exported but undocumented call). minicuda keeps the mechanism and
+ * documents its one table: CU_ETID_MinicudaRuntime gives the runtime the primary context's handle
+ * before it is retained, so that lazy initialisation can run in the measured order
+ * (cuCtxGetCurrent -> cuCtxSetCurrent -> cuDevicePrimaryCtxRetain). */
+typedef struct CUetblMinicudaRuntime_st {
+  size_t size; /* sizeof(CUetblMinicudaRuntime) */
+  /* *pctx = the primary context of dev, whether or not it has been retained. */
+  CUresult (*PrimaryCtxGetHandle)(CUcontext* pctx, CUdevice dev);
+} CUetblMinicudaRuntime;
+extern const CUuuid CU_ETID_MinicudaRuntime;
+/* *ppExportTable = the table with this id. NULL arguments or an unknown id: CUDA_ERROR_INVALID_VALUE. */
+CUresult CUDAAPI cuGetExportTable(const void** ppExportTable, const CUuuid* pExportTableId);
 
 #ifdef __cplusplus
 }  /* extern "C" */

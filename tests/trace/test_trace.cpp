@@ -155,3 +155,22 @@ TEST(Trace, TextSinkWritesTheTreeToAFile) {
   EXPECT_NE(ss.str().find("libcuda  cuMemAlloc_v2(bytesize=64)\n"), std::string::npos) << ss.str();
   EXPECT_NE(ss.str().find("kernel   ├─ ioctl(fd=3, NV_ESC_RM_ALLOC) = 0  [syscall]\n"), std::string::npos) << ss.str();
 }
+
+TEST(Trace, RunsOfTheSameLeafCallFoldIntoTwoLines) {
+  trace::Recorder rec;
+  {
+    trace::Scope top(Layer::Cudart, "lazy()");
+    for (int i = 1; i <= 5; ++i) {
+      trace::Scope s(Layer::Libcuda, "cuDeviceGetAttribute(attrib={})", i);
+      s.result("CUDA_SUCCESS, *pi={}", i * 10);
+    }
+    trace::Scope other(Layer::Libcuda, "cuDeviceGetUuid_v2()");
+    other.result("CUDA_SUCCESS");
+  }
+  std::string tree = rec.tree();
+  EXPECT_NE(tree.find("├─ cuDeviceGetAttribute(attrib=1) = CUDA_SUCCESS, *pi=10\n"), std::string::npos) << tree;
+  EXPECT_NE(tree.find("├─ … 4 more cuDeviceGetAttribute calls = CUDA_SUCCESS\n"), std::string::npos) << tree;
+  EXPECT_EQ(tree.find("attrib=2"), std::string::npos) << tree;
+  EXPECT_NE(tree.find("├─ cuDeviceGetUuid_v2() = CUDA_SUCCESS\n"), std::string::npos) << tree;
+  EXPECT_EQ(rec.events().size(), 7u);  // the recording itself keeps every call
+}

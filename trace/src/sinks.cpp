@@ -35,7 +35,11 @@ class TextSink : public Sink {
   void begin(const Event& e) override { renderer_.begin(e); }
   void end(const Event& e) override { renderer_.end(e); }
   void note(const Event& e) override { renderer_.note(e); }
-  void flush() { logger_->flush(); }
+  ~TextSink() override { renderer_.finish(); }
+  void flush() {
+    renderer_.finish();
+    logger_->flush();
+  }
 
  private:
   static void emit(void* ctx, std::string_view line) {
@@ -158,6 +162,7 @@ std::string Recorder::tree() const {
       case Entry::Op::Note: renderer.note(entry.event); break;
     }
   }
+  renderer.finish();
   return text;
 }
 

@@ -88,6 +88,8 @@ class Sink {
 // Renders events as the indented text tree of docs/architecture.md, one line at a time.
 // A call without children is printed on one line ("call = result"); a call with children
 // prints its line first, its children indented under "├─", and its result under "└─ =".
+// Consecutive one-line calls of the same function with the same status fold into one line and
+// a "… N more" line; sinks that keep every event (JSON, Recorder::events) are not affected.
 class TextRenderer {
  public:
   using LineFn = void (*)(void* ctx, std::string_view line);
@@ -95,19 +97,33 @@ class TextRenderer {
   void begin(const Event& event);
   void end(const Event& event);
   void note(const Event& event);
+  // Prints what is held back (a pending "… N more" line); call at the end of output.
+  void finish();
 
  private:
   struct Open {
     Event event;
     bool printed = false;
   };
+  // A run of one-line sibling calls of the same function with the same status, printed as its
+  // first line plus "… N more" (the runtime's ~100 cuDeviceGetAttribute calls read as two lines).
+  struct Fold {
+    bool active = false;
+    uint32_t depth = 0;
+    std::string key;  // function name + status
+    Event first;
+    uint32_t more = 0;
+  };
   struct ThreadState {
     uint32_t thread = 0;
     std::vector<Open> open;
+    Fold fold;
   };
   ThreadState& state(uint32_t thread);
   void flush_open(ThreadState& ts);
-  void line(const Event& event, std::string_view tree, std::string_view body);
+  void flush_fold(ThreadState& ts);
+  void leaf(ThreadState& ts, const Event& event);
+  void line(ThreadState& ts, const Event& event, std::string_view tree, std::string_view body);
 
   LineFn emit_;
   void* ctx_;

@@ -1,0 +1,280 @@
+// Contexts: the primary context of each device, and which context each host thread uses.
+//
+// A primary context is created the first time it is retained. Creating it is where a process
+// first meets the GPU's memory system (measured order, chain_full.txt):
+//   open("/dev/nvidia-uvm") twice; UVM_INITIALIZE on the first, UVM_MM_INITIALIZE on the second
+//   UVM_PAGEABLE_MEM_ACCESS; UVM_REGISTER_GPU
+//   RM_ALLOC FERMI_VASPACE_A: the GPU virtual address space (its range is the UVA window)
+//   UVM_REGISTER_GPU_VASPACE
+// and then the memory pool is ready (empty: the first cuMemAlloc grows it). Channels, the
+// doorbell and the engines' objects come with the execution engine (a later stage).
+#include <cstring>
+
+#include "libcuda.h"
+#include "pool.h"
+
+namespace minicuda::libcuda {
+
+namespace {
+
+thread_local CUcontext t_current = nullptr;
+
+CUresult build(CUctx_st& ctx) {
+  Driver& d = driver();
+  const DeviceInfo& dev = *device_info(ctx.device);
+  trace::note(trace::Layer::Libcuda, "primary context: open UVM, make the GPU VA space, start the memory pool");
+  ctx.uvm_fd = kernel::sys_open("/dev/nvidia-uvm", kernel::kORdWr | kernel::kOCloexec);
+  ctx.uvm_mm_fd = kernel::sys_open("/dev/nvidia-uvm", kernel::kORdWr | kernel::kOCloexec);
+  if (ctx.uvm_fd < 0 || ctx.uvm_mm_fd < 0) return CUDA_ERROR_NOT_INITIALIZED;
+
+  UVM_INITIALIZE_PARAMS init{};
+  if (uvm_call(ctx.uvm_fd, UVM_INITIALIZE, &init) != NV_OK) return CUDA_ERROR_UNKNOWN;
+  UVM_MM_INITIALIZE_PARAMS mm{};
+  mm.uvmFd = ctx.uvm_fd;
+  if (uvm_call(ctx.uvm_mm_fd, UVM_MM_INITIALIZE, &mm) != NV_OK) return CUDA_ERROR_UNKNOWN;
+  UVM_PAGEABLE_MEM_ACCESS_PARAMS pageable{};
+  if (uvm_call(ctx.uvm_fd, UVM_PAGEABLE_MEM_ACCESS, &pageable) != NV_OK) return CUDA_ERROR_UNKNOWN;
+  UVM_REGISTER_GPU_PARAMS gpu{};
+  std::memcpy(gpu.gpu_uuid.uuid, dev.uuid.bytes, 16);
+  gpu.rmCtrlFd = d.ctl_fd;
+  gpu.hClient = d.hClient;
+  if (NV_STATUS s = uvm_call(ctx.uvm_fd, UVM_REGISTER_GPU, &gpu); s != NV_OK) return to_cu_result(s);
+
+  NV_VASPACE_ALLOCATION_PARAMETERS va{};
+  va.index = NV_VASPACE_ALLOCATION_INDEX_GPU_NEW;
+  va.flags = NV_VASPACE_ALLOCATION_FLAGS_ENABLE_PAGE_FAULTING;
+  ctx.hVaSpace = next_handle();
+  if (NV_STATUS s = rm_alloc(d.hClient, dev.hDevice, &ctx.hVaSpace, FERMI_VASPACE_A, &va, sizeof va); s != NV_OK) {
+    return to_cu_result(s);
+  }
+  ctx.va_base = va.vaBase;
+  ctx.va_size = va.vaSize;
+  UVM_REGISTER_GPU_VASPACE_PARAMS reg{};
+  std::memcpy(reg.gpuUuid.uuid, dev.uuid.bytes, 16);
+  reg.rmCtrlFd = d.ctl_fd;
+  reg.hClient = d.hClient;
+  reg.hVaSpace = ctx.hVaSpace;
+  if (NV_STATUS s = uvm_call(ctx.uvm_fd, UVM_REGISTER_GPU_VASPACE, &reg); s != NV_OK) return to_cu_result(s);
+  ctx.pool = new Pool(ctx);
+  ctx.active = true;
+  return CUDA_SUCCESS;
+}
+
+// Gives every resource of the context back: allocations, pinned memory, VA space, UVM fds.
+void teardown(CUctx_st& ctx) {
+  Driver& d = driver();
+  const DeviceInfo& dev = *device_info(ctx.device);
+  if (ctx.pool) ctx.pool->release_all();
+  delete ctx.pool;
+  ctx.pool = nullptr;
+  for (auto& [addr, host] : ctx.host_allocs) {
+    UVM_FREE_PARAMS fr{};
+    fr.base = addr;
+    uvm_call(ctx.uvm_fd, UVM_FREE, &fr);
+    rm_free(d.hClient, dev.hDevice, host.hMemory);
+    kernel::sys_munmap(reinterpret_cast<void*>(addr), host.size);
+  }
+  ctx.host_allocs.clear();
+  if (ctx.hVaSpace) rm_free(d.hClient, dev.hDevice, ctx.hVaSpace);
+  ctx.hVaSpace = 0;
+  if (ctx.uvm_mm_fd >= 0) kernel::sys_close(ctx.uvm_mm_fd);
+  if (ctx.uvm_fd >= 0) kernel::sys_close(ctx.uvm_fd);
+  ctx.uvm_fd = ctx.uvm_mm_fd = -1;
+  ctx.active = false;
+}
+
+}  // namespace
+
+CUcontext current_context() { return t_current; }
+
+bool valid_context(CUcontext ctx) {
+  for (CUcontext c : driver().primary) {
+    if (c == ctx) return true;
+  }
+  return false;
+}
+
+CUresult require_context(CUcontext* ctx) {
+  if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return r;
+  CUcontext c = t_current;
+  if (c == nullptr || !valid_context(c) || !c->active) return CUDA_ERROR_INVALID_CONTEXT;
+  *ctx = c;
+  return CUDA_SUCCESS;
+}
+
+CUcontext primary_context(CUdevice dev) { return driver().primary.at(static_cast<size_t>(dev)); }
+
+}  // namespace minicuda::libcuda
+
+using namespace minicuda;
+using namespace minicuda::libcuda;
+
+// Contract: *pctx = the device's primary context, creating its resources if it has none, and
+// counts one more user. The context is not made current. NULL pctx: CUDA_ERROR_INVALID_VALUE;
+// bad device: CUDA_ERROR_INVALID_DEVICE; before cuInit: CUDA_ERROR_NOT_INITIALIZED; creation
+// failures as the kernel reports them (CUDA_ERROR_OUT_OF_MEMORY, ...).
+CUresult cuDevicePrimaryCtxRetain(CUcontext* pctx, CUdevice dev) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuDevicePrimaryCtxRetain(pctx={}, dev={})", static_cast<void*>(pctx), dev);
+  std::lock_guard lock(driver_mutex());
+  if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
+  if (pctx == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  if (!device_info(dev)) return done(scope, CUDA_ERROR_INVALID_DEVICE);
+  CUcontext ctx = primary_context(dev);
+  if (!ctx->active) {
+    if (CUresult r = build(*ctx); r != CUDA_SUCCESS) {
+      teardown(*ctx);
+      return done(scope, r);
+    }
+  }
+  ++ctx->retain_count;
+  *pctx = ctx;
+  if (scope.active()) scope.result("CUDA_SUCCESS, *pctx={}", static_cast<void*>(ctx));
+  return CUDA_SUCCESS;
+}
+
+// Contract: one user fewer; the last release destroys the context's resources.
+// Not retained: CUDA_ERROR_INVALID_CONTEXT; bad device: CUDA_ERROR_INVALID_DEVICE.
+CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuDevicePrimaryCtxRelease_v2(dev={})", dev);
+  std::lock_guard lock(driver_mutex());
+  if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
+  if (!device_info(dev)) return done(scope, CUDA_ERROR_INVALID_DEVICE);
+  CUcontext ctx = primary_context(dev);
+  if (ctx->retain_count == 0) return done(scope, CUDA_ERROR_INVALID_CONTEXT);
+  if (--ctx->retain_count == 0 && ctx->active) teardown(*ctx);
+  return done(scope, CUDA_SUCCESS);
+}
+
+// Contract: destroys every resource of the primary context now (allocations, pinned memory, the
+// VA space); the next retain or use creates it again. Bad device: CUDA_ERROR_INVALID_DEVICE.
+CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuDevicePrimaryCtxReset_v2(dev={})", dev);
+  std::lock_guard lock(driver_mutex());
+  if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
+  if (!device_info(dev)) return done(scope, CUDA_ERROR_INVALID_DEVICE);
+  CUcontext ctx = primary_context(dev);
+  if (ctx->active) teardown(*ctx);
+  ctx->retain_count = 0;
+  return done(scope, CUDA_SUCCESS);
+}
+
+// Contract: *flags = the context flags, *active = 1 if the primary context has resources.
+// NULL pointers: CUDA_ERROR_INVALID_VALUE; bad device: CUDA_ERROR_INVALID_DEVICE.
+CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int* flags, int* active) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuDevicePrimaryCtxGetState(dev={})", dev);
+  std::lock_guard lock(driver_mutex());
+  if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
+  if (!device_info(dev)) return done(scope, CUDA_ERROR_INVALID_DEVICE);
+  if (flags == nullptr || active == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  CUcontext ctx = primary_context(dev);
+  *flags = ctx->flags;
+  *active = ctx->active ? 1 : 0;
+  return done(scope, CUDA_SUCCESS);
+}
+
+// Contract: *pctx = the calling thread's current context, NULL if none (still CUDA_SUCCESS).
+// NULL pctx: CUDA_ERROR_INVALID_VALUE; before cuInit: CUDA_ERROR_NOT_INITIALIZED.
+CUresult cuCtxGetCurrent(CUcontext* pctx) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuCtxGetCurrent(pctx={})", static_cast<void*>(pctx));
+  std::lock_guard lock(driver_mutex());
+  if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
+  if (pctx == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  *pctx = valid_context(t_current) ? t_current : nullptr;
+  if (scope.active()) scope.result("CUDA_SUCCESS, *pctx={}", static_cast<void*>(*pctx));
+  return CUDA_SUCCESS;
+}
+
+// Contract: makes ctx the calling thread's current context (NULL: none). A handle this driver
+// did not make: CUDA_ERROR_INVALID_CONTEXT.
+CUresult cuCtxSetCurrent(CUcontext ctx) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuCtxSetCurrent(ctx={})", static_cast<void*>(ctx));
+  std::lock_guard lock(driver_mutex());
+  if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
+  if (ctx != nullptr && !valid_context(ctx)) return done(scope, CUDA_ERROR_INVALID_CONTEXT);
+  t_current = ctx;
+  return done(scope, CUDA_SUCCESS);
+}
+
+namespace {
+CUresult context_device(CUdevice* device, CUcontext ctx) {
+  if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return r;
+  if (device == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  if (ctx == nullptr) ctx = t_current;
+  if (ctx == nullptr || !valid_context(ctx)) return CUDA_ERROR_INVALID_CONTEXT;
+  *device = ctx->device;
+  return CUDA_SUCCESS;
+}
+}  // namespace
+
+// Contract: *device = the device of the current context. No current context:
+// CUDA_ERROR_INVALID_CONTEXT; NULL device: CUDA_ERROR_INVALID_VALUE.
+CUresult cuCtxGetDevice(CUdevice* device) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuCtxGetDevice(device={})", static_cast<void*>(device));
+  std::lock_guard lock(driver_mutex());
+  return done(scope, context_device(device, nullptr));
+}
+
+// Contract: as cuCtxGetDevice, for ctx (NULL: the current context).
+CUresult cuCtxGetDevice_v2(CUdevice* device, CUcontext ctx) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuCtxGetDevice_v2(device={}, ctx={})", static_cast<void*>(device),
+                     static_cast<void*>(ctx));
+  std::lock_guard lock(driver_mutex());
+  return done(scope, context_device(device, ctx));
+}
+
+// Contract: *version = the API version of ctx (NULL: current), 3020 for contexts of this
+// driver. No context: CUDA_ERROR_INVALID_CONTEXT; NULL version: CUDA_ERROR_INVALID_VALUE.
+CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int* version) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuCtxGetApiVersion(ctx={})", static_cast<void*>(ctx));
+  std::lock_guard lock(driver_mutex());
+  if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
+  if (version == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  *version = 0;  // measured: written even when there is no context
+  if (ctx == nullptr) ctx = t_current;
+  if (ctx == nullptr || !valid_context(ctx)) return done(scope, CUDA_ERROR_INVALID_CONTEXT);
+  *version = 3020;
+  return done(scope, CUDA_SUCCESS);
+}
+
+// Contract: waits until the context has no pending device work and returns CUDA_SUCCESS. Until
+// the execution engine exists nothing is ever pending, so this only checks the context.
+CUresult cuCtxSynchronize_v2(CUcontext ctx) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuCtxSynchronize_v2(ctx={})", static_cast<void*>(ctx));
+  std::lock_guard lock(driver_mutex());
+  if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
+  if (ctx == nullptr) ctx = t_current;
+  if (ctx == nullptr || !valid_context(ctx) || !ctx->active) return done(scope, CUDA_ERROR_INVALID_CONTEXT);
+  return done(scope, CUDA_SUCCESS);
+}
+
+// Contract: cuCtxSynchronize_v2 on the current context.
+CUresult cuCtxSynchronize(void) { return cuCtxSynchronize_v2(nullptr); }
+
+// --- the export table the runtime uses (cuda.h: CU_ETID_MinicudaRuntime) ----------------------
+
+namespace {
+CUresult primary_ctx_get_handle(CUcontext* pctx, CUdevice dev) {
+  std::lock_guard lock(driver_mutex());
+  if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return r;
+  if (pctx == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  if (!device_info(dev)) return CUDA_ERROR_INVALID_DEVICE;
+  *pctx = primary_context(dev);
+  return CUDA_SUCCESS;
+}
+const CUetblMinicudaRuntime kRuntimeTable = {sizeof(CUetblMinicudaRuntime), primary_ctx_get_handle};
+}  // namespace
+
+extern "C" const CUuuid CU_ETID_MinicudaRuntime = {{'m', 'i', 'n', 'i', 'c', 'u', 'd', 'a', '-', 'c', 'u', 'd', 'a', 'r', 't', 0}};
+
+// Contract: *ppExportTable = the private table with this id (only CU_ETID_MinicudaRuntime).
+// NULL arguments or an unknown id: CUDA_ERROR_INVALID_VALUE.
+CUresult cuGetExportTable(const void** ppExportTable, const CUuuid* pExportTableId) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuGetExportTable(ppExportTable={}, pExportTableId={})",
+                     static_cast<void*>(ppExportTable), static_cast<const void*>(pExportTableId));
+  if (ppExportTable == nullptr || pExportTableId == nullptr ||
+      std::memcmp(pExportTableId, &CU_ETID_MinicudaRuntime, sizeof(CUuuid)) != 0) {
+    return done(scope, CUDA_ERROR_INVALID_VALUE);
+  }
+  *ppExportTable = &kRuntimeTable;
+  return done(scope, CUDA_SUCCESS);
+}

@@ -1,0 +1,211 @@
+// cuInit: how libcuda finds the GPUs.
+//
+//   open("/dev/nvidiactl")                        the control node
+//   ioctl NV_ESC_SYS_PARAMS, NV_ESC_CARD_INFO     which GPUs the kernel module probed
+//   RM_ALLOC NV01_ROOT                            this process's RM client (0xc1d0000N)
+//   RM_CONTROL GET_BUILD_VERSION                  driver/library version handshake
+//   RM_CONTROL GPU_GET_ATTACHED_IDS, ID_INFO_V2   the GPU ids and their device instances
+//   open("/dev/nvidia0") + NV_ESC_REGISTER_FD     the GPU node, bound to the control fd
+//   RM_ALLOC NV01_DEVICE_0, NV20_SUBDEVICE_0      the GPU's objects in the client
+//   RM_CONTROL name, FB, arch, GR, GID, PCI, engines: the properties cuDeviceGetAttribute reports
+//
+// After cuInit, cuDevice* queries answer from memory: they make no system call.
+#include <cstring>
+
+#include "libcuda.h"
+
+namespace minicuda::libcuda {
+
+namespace {
+
+struct ProcessDrivers {
+  std::map<int, std::unique_ptr<Driver>> by_pid;  // guarded by driver_mutex()
+};
+ProcessDrivers& drivers() {
+  static ProcessDrivers* d = new ProcessDrivers;  // outlives static destruction
+  return *d;
+}
+
+template <typename T>
+NV_STATUS control(NvHandle hObject, NvU32 cmd, T* params) {
+  return rm_control(driver().hClient, hObject, cmd, params, sizeof(T));
+}
+
+NV_STATUS fb_info(NvHandle hSubdevice, std::initializer_list<NvU32> indices, std::vector<uint64_t>* kib) {
+  NV2080_CTRL_FB_GET_INFO_V2_PARAMS p{};
+  for (NvU32 index : indices) p.fbInfoList[p.fbInfoListSize++].index = index;
+  NV_STATUS s = control(hSubdevice, NV2080_CTRL_CMD_FB_GET_INFO_V2, &p);
+  for (NvU32 i = 0; i < p.fbInfoListSize; ++i) kib->push_back(p.fbInfoList[i].data);
+  return s;
+}
+
+// Reads one GPU's properties through RM controls on its subdevice.
+NV_STATUS read_properties(DeviceInfo& dev) {
+  NV_STATUS s;
+  NV2080_CTRL_GPU_GET_NAME_STRING_PARAMS name{};
+  name.gpuNameStringFlags = NV2080_CTRL_GPU_GET_NAME_STRING_FLAGS_TYPE_ASCII;
+  if ((s = control(dev.hSubdevice, NV2080_CTRL_CMD_GPU_GET_NAME_STRING, &name)) != NV_OK) return s;
+  dev.name = reinterpret_cast<const char*>(name.gpuNameString.ascii);
+
+  std::vector<uint64_t> fb;
+  s = fb_info(dev.hSubdevice,
+              {NV2080_CTRL_FB_INFO_INDEX_RAM_SIZE, NV2080_CTRL_FB_INFO_INDEX_HEAP_SIZE,
+               NV2080_CTRL_FB_INFO_INDEX_BUS_WIDTH, NV2080_CTRL_FB_INFO_INDEX_L2CACHE_SIZE},
+              &fb);
+  if (s != NV_OK) return s;
+  dev.vram_bytes = fb[0] << 10;
+  dev.total_mem = fb[1] << 10;
+  dev.memory_bus_width = static_cast<int>(fb[2]);
+  dev.l2_cache_bytes = static_cast<int>(fb[3]);
+
+  NV2080_CTRL_GR_INFO gr[4] = {{NV2080_CTRL_GR_INFO_INDEX_SM_VERSION, 0},
+                               {NV2080_CTRL_GR_INFO_INDEX_MAX_WARPS_PER_SM, 0},
+                               {NV2080_CTRL_GR_INFO_INDEX_SHADER_PIPE_SUB_COUNT, 0},
+                               {NV2080_CTRL_GR_INFO_INDEX_LITTER_NUM_SM_PER_TPC, 0}};
+  NV2080_CTRL_GR_GET_INFO_PARAMS grp{};
+  grp.grInfoListSize = 4;
+  grp.grInfoList = nv_ptr_to_p64(gr);
+  if ((s = control(dev.hSubdevice, NV2080_CTRL_CMD_GR_GET_INFO, &grp)) != NV_OK) return s;
+  dev.major = static_cast<int>(gr[0].data >> 8);
+  dev.minor = static_cast<int>(gr[0].data & 0xff);
+  dev.max_warps_per_sm = static_cast<int>(gr[1].data);
+  dev.sm_count = static_cast<int>(gr[2].data * gr[3].data);
+
+  NV2080_CTRL_GPU_GET_GID_INFO_PARAMS gid{};
+  gid.flags = NV2080_GPU_CMD_GPU_GET_GID_FLAGS_FORMAT_BINARY;
+  if ((s = control(dev.hSubdevice, NV2080_CTRL_CMD_GPU_GET_GID_INFO, &gid)) != NV_OK) return s;
+  std::memcpy(dev.uuid.bytes, gid.data, sizeof dev.uuid.bytes);
+
+  NV2080_CTRL_BUS_GET_PCI_INFO_PARAMS pci{};
+  if ((s = control(dev.hSubdevice, NV2080_CTRL_CMD_BUS_GET_PCI_INFO, &pci)) != NV_OK) return s;
+  dev.pci_device_id = static_cast<int>(pci.pciDeviceId >> 16);
+
+  NV2080_CTRL_GPU_GET_ENGINES_V2_PARAMS engines{};
+  if ((s = control(dev.hSubdevice, NV2080_CTRL_CMD_GPU_GET_ENGINES_V2, &engines)) != NV_OK) return s;
+  for (NvU32 i = 0; i < engines.engineCount; ++i) {
+    if (engines.engineList[i] >= NV2080_ENGINE_TYPE_COPY0 && engines.engineList[i] < NV2080_ENGINE_TYPE_COPY0 + 10) {
+      ++dev.copy_engines;
+    }
+  }
+  return NV_OK;
+}
+
+// The body of cuInit; returns CUDA_ERROR_NO_DEVICE when there is no driver or no GPU.
+CUresult initialize(Driver& d) {
+  d.ctl_fd = kernel::sys_open("/dev/nvidiactl", kernel::kORdWr | kernel::kOCloexec);
+  if (d.ctl_fd < 0) return CUDA_ERROR_NO_DEVICE;
+
+  nv_ioctl_sys_params_t sys{};
+  sys.memblock_size = 128ull << 20;  // /sys/devices/system/memory/block_size_bytes
+  if (kernel::sys_ioctl(d.ctl_fd, NV_IOWR(NV_ESC_SYS_PARAMS, sizeof sys), &sys) < 0) return CUDA_ERROR_NO_DEVICE;
+
+  nv_ioctl_card_info_t cards[NV_CARD_INFO_LIBCUDA_ENTRIES]{};
+  if (kernel::sys_ioctl(d.ctl_fd, NV_IOWR(NV_ESC_CARD_INFO, sizeof cards), cards) < 0) return CUDA_ERROR_NO_DEVICE;
+
+  NvHandle client = 0;
+  if (rm_alloc(0, 0, &client, NV01_ROOT, nullptr, 0) != NV_OK) return CUDA_ERROR_NO_DEVICE;
+  d.hClient = client;
+
+  char version[64] = {};
+  NV0000_CTRL_SYSTEM_GET_BUILD_VERSION_PARAMS build{};
+  build.sizeOfStrings = sizeof version;
+  build.pDriverVersionBuffer = nv_ptr_to_p64(version);
+  if (control(d.hClient, NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION, &build) != NV_OK) return CUDA_ERROR_SYSTEM_DRIVER_MISMATCH;
+
+  NV0000_CTRL_GPU_GET_ATTACHED_IDS_PARAMS ids{};
+  if (control(d.hClient, NV0000_CTRL_CMD_GPU_GET_ATTACHED_IDS, &ids) != NV_OK) return CUDA_ERROR_NO_DEVICE;
+
+  for (NvU32 gpu_id : ids.gpuIds) {
+    if (gpu_id == NV0000_CTRL_GPU_INVALID_ID) break;
+    NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS info{};
+    info.gpuId = gpu_id;
+    if (control(d.hClient, NV0000_CTRL_CMD_GPU_GET_ID_INFO_V2, &info) != NV_OK) continue;
+    if (d.gpu_fd < 0) {
+      d.gpu_fd = kernel::sys_open("/dev/nvidia0", kernel::kORdWr | kernel::kOCloexec);
+      nv_ioctl_register_fd_t reg{d.ctl_fd};
+      if (d.gpu_fd < 0 || kernel::sys_ioctl(d.gpu_fd, NV_IOWR(NV_ESC_REGISTER_FD, sizeof reg), &reg) < 0) {
+        return CUDA_ERROR_NO_DEVICE;
+      }
+    }
+    DeviceInfo dev;
+    dev.gpu_id = gpu_id;
+    for (const auto& card : cards) {
+      if (card.valid && card.gpu_id == gpu_id) {
+        dev.pci_domain = static_cast<int>(card.pci_info.domain);
+        dev.pci_bus = card.pci_info.bus;
+        dev.pci_device = card.pci_info.slot;
+      }
+    }
+    NV0080_ALLOC_PARAMETERS device_params{};
+    device_params.deviceId = info.deviceInstance;
+    dev.hDevice = next_handle();
+    if (rm_alloc(d.hClient, d.hClient, &dev.hDevice, NV01_DEVICE_0, &device_params, sizeof device_params) != NV_OK) {
+      return CUDA_ERROR_NO_DEVICE;
+    }
+    NV2080_ALLOC_PARAMETERS subdevice_params{};
+    subdevice_params.subDeviceId = info.subDeviceInstance;
+    dev.hSubdevice = next_handle();
+    if (rm_alloc(d.hClient, dev.hDevice, &dev.hSubdevice, NV20_SUBDEVICE_0, &subdevice_params,
+                 sizeof subdevice_params) != NV_OK) {
+      return CUDA_ERROR_NO_DEVICE;
+    }
+    if (read_properties(dev) != NV_OK) return CUDA_ERROR_NO_DEVICE;
+    d.devices.push_back(dev);
+  }
+  if (d.devices.empty()) return CUDA_ERROR_NO_DEVICE;
+  for (size_t i = 0; i < d.devices.size(); ++i) {
+    auto* ctx = new CUctx_st;  // primary contexts live as long as the process
+    ctx->device = static_cast<CUdevice>(i);
+    d.primary.push_back(ctx);
+  }
+  return CUDA_SUCCESS;
+}
+
+}  // namespace
+
+std::recursive_mutex& driver_mutex() {
+  static std::recursive_mutex* m = new std::recursive_mutex;
+  return *m;
+}
+
+Driver& driver() {
+  int pid = kernel::current().pid();
+  auto& slot = drivers().by_pid[pid];
+  if (!slot) slot = std::make_unique<Driver>();
+  return *slot;
+}
+
+CUresult check_initialized() {
+  const Driver& d = driver();
+  if (!d.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  return d.init_result;
+}
+
+}  // namespace minicuda::libcuda
+
+using namespace minicuda;
+using namespace minicuda::libcuda;
+
+// Contract: initializes the driver API for this process. Flags must be 0, else
+// CUDA_ERROR_INVALID_VALUE. Without the kernel module's nodes or a GPU: CUDA_ERROR_NO_DEVICE.
+// Later calls return the first call's result without doing anything.
+CUresult cuInit(unsigned int Flags) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuInit(Flags={})", Flags);
+  std::lock_guard lock(driver_mutex());
+  if (Flags != 0) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  Driver& d = driver();
+  if (!d.initialized) {
+    d.init_result = initialize(d);
+    d.initialized = true;
+  }
+  return done(scope, d.init_result);
+}
+
+// Contract: *driverVersion = the CUDA version the driver supports (13000). NULL:
+// CUDA_ERROR_INVALID_VALUE. Needs no cuInit.
+CUresult cuDriverGetVersion(int* driverVersion) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuDriverGetVersion(driverVersion={})", static_cast<void*>(driverVersion));
+  if (driverVersion == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  *driverVersion = CUDA_VERSION;
+  return done(scope, CUDA_SUCCESS);
+}

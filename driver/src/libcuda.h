@@ -1,0 +1,146 @@
+// Private to libcuda (driver/src): the user-mode driver's state and its helpers.
+//
+//   errors.cpp    cuGetErrorName/String; to_cu_result(), the one NV_STATUS -> CUresult mapping
+//   rmapi.cpp     the only code that makes system calls: RM alloc/free/control ioctls on
+//                 /dev/nvidiactl, RM_ALLOC_MEMORY on /dev/nvidia0, the UVM ioctls
+//   init.cpp      cuInit: open the control node, find the GPUs, read their properties
+//   device.cpp    cuDevice*: answers from what cuInit read (no syscall)
+//   context.cpp   primary contexts (retain/release/reset) and the current-context stack
+//   va_space.cpp  the context's GPU virtual-address allocator
+//   pool.cpp      the device-memory pool: 2 MiB chunks from the kernel, 512-byte slots
+//   memory.cpp    cuMemAlloc/Free/GetInfo, pinned host memory, pointer attributes
+//
+// Locking: driver_mutex() guards every field below; each cu* entry point takes it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "cuda.h"
+#include "minicuda/kernel.h"
+#include "minicuda/trace.h"
+#include "nv_uapi.h"
+
+namespace minicuda::libcuda {
+
+std::recursive_mutex& driver_mutex();
+
+// --- errors ------------------------------------------------------------------------------------
+
+// The name of a CUresult ("CUDA_ERROR_INVALID_VALUE"), or "CUresult(<n>)".
+std::string result_name(CUresult r);
+// Records r as the scope's result and returns it: `return done(scope, CUDA_SUCCESS);`.
+inline CUresult done(trace::Scope& scope, CUresult r) {
+  if (scope.active()) scope.result("{}", result_name(r));
+  return r;
+}
+// "CU_DEVICE_ATTRIBUTE_WARP_SIZE", from cuda.h's table; the number if unknown.
+std::string attribute_name(CUdevice_attribute attribute);
+// "CU_POINTER_ATTRIBUTE_MEMORY_TYPE"; the number if unknown.
+std::string pointer_attribute_name(CUpointer_attribute attribute);
+// The one place an RM status becomes a CUresult.
+CUresult to_cu_result(NV_STATUS status);
+
+// --- the kernel interface (rmapi.cpp) ----------------------------------------------------------
+
+// Allocates an RM object with NV_ESC_RM_ALLOC (the 48-byte NVOS64 form, as libcuda does).
+// On NV_OK *handle holds the new handle. An ioctl failure (errno) is reported as NV_ERR_GENERIC.
+NV_STATUS rm_alloc(NvHandle hClient, NvHandle hParent, NvHandle* handle, NvU32 hClass, void* params,
+                   NvU32 params_size);
+NV_STATUS rm_free(NvHandle hClient, NvHandle hParent, NvHandle hObject);
+NV_STATUS rm_control(NvHandle hClient, NvHandle hObject, NvU32 cmd, void* params, NvU32 params_size);
+// NV_ESC_RM_ALLOC_MEMORY of an OS descriptor on the registered /dev/nvidia0.
+NV_STATUS rm_alloc_os_descriptor(NvHandle hClient, NvHandle hDevice, NvHandle handle, void* address, uint64_t size);
+// One UVM ioctl (raw request number) on a /dev/nvidia-uvm fd; returns the params' rmStatus, or
+// NV_ERR_GENERIC if the ioctl itself failed.
+template <typename Params>
+NV_STATUS uvm_call(int uvm_fd, uint64_t request, Params* params) {
+  long r = kernel::sys_ioctl(uvm_fd, request, params);
+  return r < 0 ? NV_ERR_GENERIC : params->rmStatus;
+}
+// A handle for a new object of this process ("0x5c000001", "0x5c000002", ...).
+NvHandle next_handle();
+
+// --- devices (init.cpp, device.cpp) ------------------------------------------------------------
+
+// What cuInit learnt about one GPU (from CARD_INFO and the RM controls).
+struct DeviceInfo {
+  NvU32 gpu_id = 0;
+  NvHandle hDevice = 0, hSubdevice = 0;
+  std::string name;
+  uint64_t vram_bytes = 0;        // FB RAM_SIZE
+  uint64_t total_mem = 0;         // FB HEAP_SIZE: what cuDeviceTotalMem reports
+  int major = 0, minor = 0;       // GR SM_VERSION
+  int sm_count = 0;               // TPCs x SMs per TPC
+  int max_warps_per_sm = 0;
+  int memory_bus_width = 0;
+  int l2_cache_bytes = 0;
+  int copy_engines = 0;
+  int pci_domain = 0, pci_bus = 0, pci_device = 0;
+  int pci_device_id = 0;
+  CUuuid uuid{};
+};
+
+struct Driver {
+  bool initialized = false;
+  CUresult init_result = CUDA_ERROR_NOT_INITIALIZED;
+  int ctl_fd = -1;        // /dev/nvidiactl
+  int gpu_fd = -1;        // /dev/nvidia0, registered to ctl_fd
+  NvHandle hClient = 0;   // the process's RM client
+  NvHandle next_handle = 0x5c000001;  // the handles libcuda picks for its objects (measured)
+  std::vector<DeviceInfo> devices;
+  std::vector<CUcontext> primary;     // one primary context per device, made by cuInit
+};
+// The driver state of the calling thread's simulated process (libcuda is per process).
+Driver& driver();
+
+// CUDA_SUCCESS if cuInit has succeeded, else CUDA_ERROR_NOT_INITIALIZED (or cuInit's failure).
+CUresult check_initialized();
+// The device for an ordinal, or null (CUDA_ERROR_INVALID_DEVICE).
+DeviceInfo* device_info(CUdevice dev);
+// Writes an attribute's value; false if the attribute is not one minicuda knows.
+bool device_attribute(const DeviceInfo& dev, CUdevice_attribute attribute, int* value);
+
+}  // namespace minicuda::libcuda
+
+// --- contexts (context.cpp) --------------------------------------------------------------------
+
+namespace minicuda::libcuda {
+class Pool;
+}
+
+// The struct behind CUcontext (declared opaque in cuda.h).
+struct CUctx_st {
+  CUdevice device = 0;
+  bool active = false;          // resources built (a primary context can be retained but reset)
+  int retain_count = 0;
+  unsigned flags = 0;
+  // RM / UVM objects of the context
+  NvHandle hVaSpace = 0;
+  int uvm_fd = -1, uvm_mm_fd = -1;
+  uint64_t va_base = 0, va_size = 0;
+  minicuda::libcuda::Pool* pool = nullptr;  // owned: made by build(), deleted by teardown()
+  // Pinned host allocations: host address -> (size, RM handle)
+  struct HostAlloc {
+    uint64_t size = 0;
+    NvHandle hMemory = 0;
+  };
+  std::map<uint64_t, HostAlloc> host_allocs;
+};
+
+namespace minicuda::libcuda {
+
+// The calling thread's current context, or null.
+CUcontext current_context();
+// CUDA_SUCCESS and *ctx = the current, active context; else CUDA_ERROR_INVALID_CONTEXT.
+CUresult require_context(CUcontext* ctx);
+// The primary context of a device (whether or not active).
+CUcontext primary_context(CUdevice dev);
+// Is ctx a context this driver made?
+bool valid_context(CUcontext ctx);
+
+}  // namespace minicuda::libcuda

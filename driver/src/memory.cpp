@@ -1,0 +1,251 @@
+// Device and pinned host memory: cuMemAlloc_v2 / cuMemFree_v2 (through the context's pool),
+// cuMemGetInfo_v2 (an RM control), cuMemHostAlloc / cuMemFreeHost (pinned pages) and the pointer
+// attribute queries, which answer from libcuda's own records (no system call).
+#include <cstring>
+
+#include "libcuda.h"
+#include "pool.h"
+
+namespace minicuda::libcuda {
+
+namespace {
+
+struct PointerInfo {
+  CUcontext ctx = nullptr;
+  CUmemorytype type = static_cast<CUmemorytype>(0);
+  uint64_t start = 0, size = 0;
+  uint64_t mapping_base = 0, mapping_size = 0;  // the pool chunk (or pinned range) behind it
+};
+
+// What libcuda knows about an address: a device allocation, pinned host memory, or nothing.
+bool lookup(uint64_t addr, PointerInfo* out) {
+  for (CUcontext ctx : driver().primary) {
+    if (!ctx->active) continue;
+    if (ctx->pool && ctx->pool->find(addr, &out->start, &out->size, &out->mapping_base, &out->mapping_size)) {
+      out->ctx = ctx;
+      out->type = CU_MEMORYTYPE_DEVICE;
+      return true;
+    }
+    auto it = ctx->host_allocs.upper_bound(addr);
+    if (it != ctx->host_allocs.begin()) {
+      --it;
+      if (addr < it->first + it->second.size) {
+        out->ctx = ctx;
+        out->type = CU_MEMORYTYPE_HOST;
+        out->start = out->mapping_base = it->first;
+        out->size = out->mapping_size = it->second.size;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// Writes one attribute for a known pointer. False if the attribute is not supported.
+bool write_attribute(const PointerInfo& info, CUpointer_attribute attribute, uint64_t ptr, void* data) {
+  switch (attribute) {
+    case CU_POINTER_ATTRIBUTE_CONTEXT: *static_cast<CUcontext*>(data) = info.ctx; return true;
+    case CU_POINTER_ATTRIBUTE_MEMORY_TYPE: *static_cast<unsigned int*>(data) = info.type; return true;
+    case CU_POINTER_ATTRIBUTE_DEVICE_POINTER: *static_cast<CUdeviceptr*>(data) = info.ctx ? ptr : 0; return true;
+    case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+      // Device memory has no host address: the single query fails (measured), the plural one
+      // reports NULL.
+      if (info.type == CU_MEMORYTYPE_DEVICE) return false;
+      *static_cast<void**>(data) = info.type == CU_MEMORYTYPE_HOST ? reinterpret_cast<void*>(ptr) : nullptr;
+      return true;
+    case CU_POINTER_ATTRIBUTE_IS_MANAGED: *static_cast<int*>(data) = 0; return true;
+    case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: *static_cast<int*>(data) = info.ctx ? info.ctx->device : -2; return true;
+    case CU_POINTER_ATTRIBUTE_BUFFER_ID: *static_cast<unsigned long long*>(data) = info.start; return true;
+    case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR: *static_cast<CUdeviceptr*>(data) = info.start; return true;
+    case CU_POINTER_ATTRIBUTE_RANGE_SIZE: *static_cast<size_t*>(data) = info.size; return true;
+    case CU_POINTER_ATTRIBUTE_MAPPED: *static_cast<int*>(data) = info.ctx ? 1 : 0; return true;
+    case CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR: *static_cast<void**>(data) = reinterpret_cast<void*>(info.mapping_base); return true;
+    case CU_POINTER_ATTRIBUTE_MAPPING_SIZE: *static_cast<size_t*>(data) = info.mapping_size; return true;
+    default: return false;
+  }
+}
+
+uint64_t page_up(uint64_t v) { return (v + kernel::kPageSize - 1) & ~(kernel::kPageSize - 1); }
+
+}  // namespace
+
+}  // namespace minicuda::libcuda
+
+using namespace minicuda;
+using namespace minicuda::libcuda;
+
+// Contract: allocates bytesize bytes of device memory in the current context from its pool
+// (pool.h); *dptr = its address, 512-byte aligned, contents undefined. NULL dptr or bytesize 0:
+// CUDA_ERROR_INVALID_VALUE; no current context: CUDA_ERROR_INVALID_CONTEXT; no room:
+// CUDA_ERROR_OUT_OF_MEMORY (not sticky).
+CUresult cuMemAlloc_v2(CUdeviceptr* dptr, size_t bytesize) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuMemAlloc_v2(dptr={}, bytesize={})", static_cast<void*>(dptr), bytesize);
+  std::lock_guard lock(driver_mutex());
+  if (dptr != nullptr) *dptr = 0;  // a failed allocation leaves 0 behind (measured)
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  if (dptr == nullptr || bytesize == 0) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  CUdeviceptr p = 0;
+  CUresult r = ctx->pool->alloc(bytesize, &p);
+  if (r != CUDA_SUCCESS) return done(scope, r);
+  *dptr = p;
+  if (scope.active()) scope.result("CUDA_SUCCESS, *dptr={:#x}", p);
+  return CUDA_SUCCESS;
+}
+
+// Contract: frees an allocation of cuMemAlloc_v2. 0 does nothing and succeeds, even without a
+// context (measured). Otherwise dptr must be the start of a live allocation: unknown, interior or
+// already-freed pointers are CUDA_ERROR_INVALID_VALUE and change nothing.
+CUresult cuMemFree_v2(CUdeviceptr dptr) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuMemFree_v2(dptr={:#x})", dptr);
+  std::lock_guard lock(driver_mutex());
+  if (dptr == 0) return done(scope, check_initialized());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  return done(scope, ctx->pool->free(dptr));
+}
+
+// Contract: *free = device memory not yet allocated (asks the kernel module: one RM control),
+// *total = what cuDeviceTotalMem reports; either pointer may be NULL (measured). No current
+// context: CUDA_ERROR_INVALID_CONTEXT.
+CUresult cuMemGetInfo_v2(size_t* free, size_t* total) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuMemGetInfo_v2(free={}, total={})", static_cast<void*>(free),
+                     static_cast<void*>(total));
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  const DeviceInfo& dev = *device_info(ctx->device);
+  NV2080_CTRL_FB_GET_INFO_V2_PARAMS p{};
+  p.fbInfoListSize = 1;
+  p.fbInfoList[0].index = NV2080_CTRL_FB_INFO_INDEX_HEAP_FREE;
+  NV_STATUS s = rm_control(driver().hClient, dev.hSubdevice, NV2080_CTRL_CMD_FB_GET_INFO_V2, &p, sizeof p);
+  if (s != NV_OK) return done(scope, to_cu_result(s));
+  size_t free_bytes = static_cast<size_t>(p.fbInfoList[0].data) << 10;
+  if (free) *free = free_bytes;
+  if (total) *total = dev.total_mem;
+  if (scope.active()) scope.result("CUDA_SUCCESS, free={}, total={}", free_bytes, dev.total_mem);
+  return CUDA_SUCCESS;
+}
+
+// Contract: allocates bytesize bytes of page-locked host memory the GPU can reach at the same
+// address (UVA): anonymous pages from mmap, pinned by an NV01_MEMORY_SYSTEM_OS_DESCRIPTOR
+// (NV_ESC_RM_ALLOC_MEMORY on /dev/nvidia0), mapped into the GPU VA space by nvidia-uvm.
+// bytesize 0: CUDA_SUCCESS with *pp = NULL (measured). NULL pp or unknown Flags bits:
+// CUDA_ERROR_INVALID_VALUE; no room:
+// CUDA_ERROR_OUT_OF_MEMORY; no current context: CUDA_ERROR_INVALID_CONTEXT.
+CUresult cuMemHostAlloc(void** pp, size_t bytesize, unsigned int Flags) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuMemHostAlloc(pp={}, bytesize={}, Flags={:#x})", static_cast<void*>(pp),
+                     bytesize, Flags);
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  constexpr unsigned kKnown = CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_WRITECOMBINED;
+  if (pp == nullptr || (Flags & ~kKnown)) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  *pp = nullptr;
+  if (bytesize == 0) return done(scope, CUDA_SUCCESS);
+  uint64_t size = page_up(bytesize);
+  if (size < bytesize) return done(scope, CUDA_ERROR_OUT_OF_MEMORY);
+  void* host = kernel::sys_mmap(nullptr, size, kernel::kProtRead | kernel::kProtWrite,
+                                kernel::kMapPrivate | kernel::kMapAnonymous, -1, 0);
+  if (kernel::mmap_failed(host)) return done(scope, CUDA_ERROR_OUT_OF_MEMORY);
+  Driver& d = driver();
+  const DeviceInfo& dev = *device_info(ctx->device);
+  NvHandle hMemory = next_handle();
+  NV_STATUS s = rm_alloc_os_descriptor(d.hClient, dev.hDevice, hMemory, host, size);
+  uint64_t va = reinterpret_cast<uint64_t>(host);
+  bool ranged = false;
+  if (s == NV_OK) {
+    UVM_CREATE_EXTERNAL_RANGE_PARAMS range{};
+    range.base = va;
+    range.length = size;
+    s = uvm_call(ctx->uvm_fd, UVM_CREATE_EXTERNAL_RANGE, &range);
+    ranged = s == NV_OK;
+  }
+  if (s == NV_OK) {
+    static UVM_MAP_EXTERNAL_ALLOCATION_PARAMS map;  // 9 KiB; guarded by driver_mutex()
+    std::memset(&map, 0, sizeof map);
+    map.base = va;
+    map.length = size;
+    std::memcpy(map.perGpuAttributes[0].gpuUuid.uuid, dev.uuid.bytes, 16);
+    map.perGpuAttributes[0].gpuMappingType = UvmGpuMappingTypeReadWriteAtomic;
+    map.gpuAttributesCount = 1;
+    map.rmCtrlFd = d.ctl_fd;
+    map.hClient = d.hClient;
+    map.hMemory = hMemory;
+    s = uvm_call(ctx->uvm_fd, UVM_MAP_EXTERNAL_ALLOCATION, &map);
+  }
+  if (s != NV_OK) {
+    if (ranged) {
+      UVM_FREE_PARAMS fr{};
+      fr.base = va;
+      uvm_call(ctx->uvm_fd, UVM_FREE, &fr);
+    }
+    rm_free(d.hClient, dev.hDevice, hMemory);
+    kernel::sys_munmap(host, size);
+    return done(scope, s == NV_ERR_GENERIC ? CUDA_ERROR_UNKNOWN : CUDA_ERROR_OUT_OF_MEMORY);
+  }
+  ctx->host_allocs[va] = CUctx_st::HostAlloc{size, hMemory};
+  *pp = host;
+  if (scope.active()) scope.result("CUDA_SUCCESS, *pp={}", host);
+  return CUDA_SUCCESS;
+}
+
+// Contract: cuMemHostAlloc(pp, bytesize, 0).
+CUresult cuMemAllocHost_v2(void** pp, size_t bytesize) { return cuMemHostAlloc(pp, bytesize, 0); }
+
+// Contract: frees memory of cuMemHostAlloc / cuMemAllocHost: unmaps it from the GPU, unpins it
+// (RM_FREE) and returns the pages (munmap). NULL: nothing, CUDA_SUCCESS (measured). Any other
+// pointer: CUDA_ERROR_INVALID_VALUE.
+CUresult cuMemFreeHost(void* p) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuMemFreeHost(p={})", p);
+  std::lock_guard lock(driver_mutex());
+  if (p == nullptr) return done(scope, check_initialized());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  auto it = ctx->host_allocs.find(reinterpret_cast<uint64_t>(p));
+  if (it == ctx->host_allocs.end()) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  Driver& d = driver();
+  UVM_FREE_PARAMS fr{};
+  fr.base = it->first;
+  uvm_call(ctx->uvm_fd, UVM_FREE, &fr);
+  rm_free(d.hClient, device_info(ctx->device)->hDevice, it->second.hMemory);
+  kernel::sys_munmap(p, it->second.size);
+  ctx->host_allocs.erase(it);
+  return done(scope, CUDA_SUCCESS);
+}
+
+// Contract: *data = one attribute of the allocation containing ptr (type per
+// CUpointer_attribute). NULL data, an address no context knows, or an unsupported attribute:
+// CUDA_ERROR_INVALID_VALUE.
+CUresult cuPointerGetAttribute(void* data, CUpointer_attribute attribute, CUdeviceptr ptr) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuPointerGetAttribute(data={}, attribute={}, ptr={:#x})", data,
+                     pointer_attribute_name(attribute), ptr);
+  std::lock_guard lock(driver_mutex());
+  if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
+  PointerInfo info;
+  if (data == nullptr || !lookup(ptr, &info)) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  if (!write_attribute(info, attribute, ptr, data)) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  return done(scope, CUDA_SUCCESS);
+}
+
+// Contract: data[i] = attributes[i] of the allocation containing ptr. Unlike the single form, an
+// unknown address succeeds with "not CUDA memory" answers (type 0, context NULL, ordinal -2).
+// NULL arrays or an unsupported attribute: CUDA_ERROR_INVALID_VALUE.
+CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute* attributes, void** data,
+                                CUdeviceptr ptr) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuPointerGetAttributes(numAttributes={}, ptr={:#x})", numAttributes, ptr);
+  std::lock_guard lock(driver_mutex());
+  if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
+  if (attributes == nullptr || data == nullptr || numAttributes == 0) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  PointerInfo info;
+  lookup(ptr, &info);
+  for (unsigned i = 0; i < numAttributes; ++i) {
+    if (data[i] == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
+    if (attributes[i] == CU_POINTER_ATTRIBUTE_HOST_POINTER && info.type == CU_MEMORYTYPE_DEVICE) {
+      *static_cast<void**>(data[i]) = nullptr;
+      continue;
+    }
+    if (!write_attribute(info, attributes[i], ptr, data[i])) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  }
+  return done(scope, CUDA_SUCCESS);
+}

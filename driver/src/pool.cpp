@@ -1,0 +1,209 @@
+// The device-memory pool (see pool.h for the policy and why it mirrors malloc).
+#include "pool.h"
+
+#include <cstring>
+
+namespace minicuda::libcuda {
+
+namespace {
+uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+std::string size_str(uint64_t bytes) {
+  if (bytes >= (1ull << 20) && bytes % (1ull << 20) == 0) return fmt::format("{} MiB", bytes >> 20);
+  if (bytes >= 1024 && bytes % 1024 == 0) return fmt::format("{} KiB", bytes >> 10);
+  return fmt::format("{} B", bytes);
+}
+}  // namespace
+
+VaAllocator::VaAllocator(uint64_t base, uint64_t size) {
+  if (size) free_[base] = size;
+}
+
+uint64_t VaAllocator::reserve(uint64_t size) {
+  for (auto it = free_.begin(); it != free_.end(); ++it) {
+    if (it->second < size) continue;
+    uint64_t va = it->first;
+    uint64_t rest = it->second - size;
+    free_.erase(it);
+    if (rest) free_[va + size] = rest;
+    return va;
+  }
+  return 0;
+}
+
+void VaAllocator::release(uint64_t va, uint64_t size) {
+  auto [it, inserted] = free_.emplace(va, size);
+  auto next = std::next(it);
+  if (next != free_.end() && it->first + it->second == next->first) {
+    it->second += next->second;
+    free_.erase(next);
+  }
+  if (it != free_.begin()) {
+    auto prev = std::prev(it);
+    if (prev->first + prev->second == it->first) {
+      prev->second += it->second;
+      free_.erase(it);
+    }
+  }
+}
+
+Pool::Pool(CUctx_st& ctx) : ctx_(ctx), va_(ctx.va_base, ctx.va_size) {}
+
+int Pool::find_run(const Chunk& chunk, uint32_t n) {
+  uint32_t run = 0;
+  for (uint32_t i = 0; i < kSlotsPerChunk; ++i) {
+    run = chunk.used[i] ? 0 : run + 1;
+    if (run == n) return static_cast<int>(i + 1 - n);
+  }
+  return -1;
+}
+
+// Gets `size` bytes of VRAM from the kernel and maps them at a fresh VA: the pool's "brk".
+CUresult Pool::grow(uint64_t size, bool dedicated, uint64_t* va_out) {
+  Driver& d = driver();
+  const DeviceInfo& dev = *device_info(ctx_.device);
+  uint64_t va = va_.reserve(size);
+  if (va == 0) return CUDA_ERROR_OUT_OF_MEMORY;
+
+  NV_MEMORY_ALLOCATION_PARAMS mem{};
+  mem.type = NVOS32_TYPE_IMAGE;
+  mem.flags = NVOS32_ALLOC_FLAGS_ALIGNMENT_FORCE | NVOS32_ALLOC_FLAGS_MAP_NOT_REQUIRED;
+  mem.attr = nv_field_num(NVOS32_ATTR_LOCATION_SHIFT, NVOS32_ATTR_LOCATION_MASK, NVOS32_ATTR_LOCATION_VIDMEM) |
+             nv_field_num(NVOS32_ATTR_PAGE_SIZE_SHIFT, NVOS32_ATTR_PAGE_SIZE_MASK, NVOS32_ATTR_PAGE_SIZE_HUGE);
+  mem.attr2 = nv_field_num(NVOS32_ATTR2_PAGE_SIZE_HUGE_SHIFT, NVOS32_ATTR2_PAGE_SIZE_HUGE_MASK,
+                           NVOS32_ATTR2_PAGE_SIZE_HUGE_2MB);
+  mem.size = size;
+  mem.alignment = kChunkSize;
+  NvHandle hMemory = next_handle();
+  NV_STATUS s = rm_alloc(d.hClient, dev.hDevice, &hMemory, NV01_MEMORY_LOCAL_USER, &mem, sizeof mem);
+  if (s != NV_OK) {
+    va_.release(va, size);
+    return to_cu_result(s);
+  }
+
+  UVM_CREATE_EXTERNAL_RANGE_PARAMS range{};
+  range.base = va;
+  range.length = size;
+  s = uvm_call(ctx_.uvm_fd, UVM_CREATE_EXTERNAL_RANGE, &range);
+  if (s == NV_OK) {
+    static UVM_MAP_EXTERNAL_ALLOCATION_PARAMS map;  // 9 KiB: too big for the stack; guarded by driver_mutex()
+    std::memset(&map, 0, sizeof map);
+    map.base = va;
+    map.length = size;
+    map.offset = 0;
+    std::memcpy(map.perGpuAttributes[0].gpuUuid.uuid, dev.uuid.bytes, 16);
+    map.perGpuAttributes[0].gpuMappingType = UvmGpuMappingTypeReadWriteAtomic;
+    map.gpuAttributesCount = 1;
+    map.rmCtrlFd = d.ctl_fd;
+    map.hClient = d.hClient;
+    map.hMemory = hMemory;
+    s = uvm_call(ctx_.uvm_fd, UVM_MAP_EXTERNAL_ALLOCATION, &map);
+    if (s != NV_OK) {
+      UVM_FREE_PARAMS fr{};
+      fr.base = va;
+      uvm_call(ctx_.uvm_fd, UVM_FREE, &fr);
+    }
+  }
+  if (s != NV_OK) {
+    rm_free(d.hClient, dev.hDevice, hMemory);
+    va_.release(va, size);
+    return to_cu_result(s);
+  }
+  Chunk chunk;
+  chunk.size = size;
+  chunk.hMemory = hMemory;
+  chunk.dedicated = dedicated;
+  chunks_[va] = chunk;
+  *va_out = va;
+  return CUDA_SUCCESS;
+}
+
+void Pool::release_chunk(uint64_t va) {
+  Driver& d = driver();
+  auto it = chunks_.find(va);
+  UVM_FREE_PARAMS fr{};
+  fr.base = va;
+  uvm_call(ctx_.uvm_fd, UVM_FREE, &fr);
+  rm_free(d.hClient, device_info(ctx_.device)->hDevice, it->second.hMemory);
+  va_.release(va, it->second.size);
+  chunks_.erase(it);
+}
+
+CUresult Pool::alloc(uint64_t bytes, CUdeviceptr* out) {
+  if (bytes > kDedicatedAbove) {
+    uint64_t size = round_up(bytes, kChunkSize);
+    if (size < bytes) return CUDA_ERROR_OUT_OF_MEMORY;
+    trace::note(trace::Layer::Libcuda, "pool: {} > 1 MiB: a 2 MiB-aligned chunk of its own ({})", size_str(bytes),
+                size_str(size));
+    uint64_t va = 0;
+    if (CUresult r = grow(size, /*dedicated=*/true, &va); r != CUDA_SUCCESS) return r;
+    allocs_[va] = Allocation{bytes, va, 0, 0};
+    *out = va;
+    return CUDA_SUCCESS;
+  }
+  uint32_t slots = static_cast<uint32_t>(round_up(bytes, kSlotSize) / kSlotSize);
+  for (auto& [va, chunk] : chunks_) {
+    if (chunk.dedicated) continue;
+    int first = find_run(chunk, slots);
+    if (first < 0) continue;
+    for (uint32_t i = 0; i < slots; ++i) chunk.used.set(static_cast<size_t>(first) + i);
+    chunk.used_slots += slots;
+    uint64_t addr = va + static_cast<uint64_t>(first) * kSlotSize;
+    allocs_[addr] = Allocation{bytes, va, static_cast<uint32_t>(first), slots};
+    trace::note(trace::Layer::Libcuda, "pool: {} slot{} of 512 B at chunk {:#x}+{:#x}, no syscall", slots,
+                slots == 1 ? "" : "s", va, static_cast<uint64_t>(first) * kSlotSize);
+    *out = addr;
+    return CUDA_SUCCESS;
+  }
+  trace::note(trace::Layer::Libcuda, "pool: no free run of {} slot{}: grow by one 2 MiB chunk", slots, slots == 1 ? "" : "s");
+  uint64_t va = 0;
+  if (CUresult r = grow(kChunkSize, /*dedicated=*/false, &va); r != CUDA_SUCCESS) return r;
+  Chunk& chunk = chunks_[va];
+  for (uint32_t i = 0; i < slots; ++i) chunk.used.set(i);
+  chunk.used_slots = slots;
+  allocs_[va] = Allocation{bytes, va, 0, slots};
+  *out = va;
+  return CUDA_SUCCESS;
+}
+
+CUresult Pool::free(CUdeviceptr ptr) {
+  auto it = allocs_.find(ptr);
+  if (it == allocs_.end()) return CUDA_ERROR_INVALID_VALUE;
+  Allocation a = it->second;
+  allocs_.erase(it);
+  Chunk& chunk = chunks_.at(a.chunk_va);
+  if (chunk.dedicated) {
+    trace::note(trace::Layer::Libcuda, "pool: free the dedicated {} chunk", size_str(chunk.size));
+    release_chunk(a.chunk_va);
+    return CUDA_SUCCESS;
+  }
+  for (uint32_t i = 0; i < a.slots; ++i) chunk.used.reset(a.first_slot + i);
+  chunk.used_slots -= a.slots;
+  if (chunk.used_slots == 0) {
+    trace::note(trace::Layer::Libcuda, "pool: chunk {:#x} is empty: give it back to the kernel", a.chunk_va);
+    release_chunk(a.chunk_va);
+  } else {
+    trace::note(trace::Layer::Libcuda, "pool: {} slot{} back to chunk {:#x}, no syscall", a.slots,
+                a.slots == 1 ? "" : "s", a.chunk_va);
+  }
+  return CUDA_SUCCESS;
+}
+
+bool Pool::find(uint64_t addr, uint64_t* start, uint64_t* size, uint64_t* chunk_va, uint64_t* chunk_size) const {
+  auto it = allocs_.upper_bound(addr);
+  if (it == allocs_.begin()) return false;
+  --it;
+  if (addr >= it->first + it->second.size) return false;
+  *start = it->first;
+  *size = it->second.size;
+  *chunk_va = it->second.chunk_va;
+  *chunk_size = chunks_.at(it->second.chunk_va).size;
+  return true;
+}
+
+void Pool::release_all() {
+  while (!chunks_.empty()) release_chunk(chunks_.begin()->first);
+  allocs_.clear();
+}
+
+}  // namespace minicuda::libcuda

@@ -1,0 +1,83 @@
+// Private to libcuda: the device-memory pool of a context (the libc-heap analogy).
+//
+// Like malloc on top of brk, cuMemAlloc_v2 gets device memory from the kernel in big pieces and
+// carves small requests out of them with no system call:
+//   - a request below 2 MiB takes ceil(size / 512) consecutive 512-byte slots of a 2 MiB chunk,
+//     first fit (so every pointer is 512-byte aligned, more than the 256 CUDA promises, and
+//     sizes 1..512 all cost one slot, as measured on an H200: probe.txt malloc.size_*);
+//   - when no chunk has a long enough free run, the pool grows by one chunk: RM_ALLOC of
+//     NV01_MEMORY_LOCAL_USER (2 MiB of VRAM), UVM_CREATE_EXTERNAL_RANGE for a 2 MiB-aligned VA,
+//     UVM_MAP_EXTERNAL_ALLOCATION to write the GPU page table;
+//   - a request over 1 MiB gets a chunk of its own, rounded up to 2 MiB (like a big malloc getting
+//     its own mmap): measured, 1 MiB still shared a chunk, 1.5 MiB and 2 MiB did not, and 3 MiB
+//     cost 4 MiB (tests/data/h200/probe_extra.txt, drv.pool.*);
+//   - when a chunk has no allocation left, it goes back to the kernel (UVM_FREE + RM_FREE), as
+//     the measured cudaFree of the last 256 KiB block did (chain_full.txt).
+#pragma once
+
+#include <bitset>
+#include <cstdint>
+#include <map>
+
+#include "libcuda.h"
+
+namespace minicuda::libcuda {
+
+// First-fit allocator of 2 MiB-aligned GPU virtual addresses inside the context's VA space.
+class VaAllocator {
+ public:
+  VaAllocator(uint64_t base, uint64_t size);
+  // A free range of size bytes (a multiple of 2 MiB), or 0.
+  uint64_t reserve(uint64_t size);
+  void release(uint64_t va, uint64_t size);
+
+ private:
+  std::map<uint64_t, uint64_t> free_;  // va -> length
+};
+
+class Pool {
+ public:
+  static constexpr uint64_t kChunkSize = 2ull << 20;
+  static constexpr uint64_t kSlotSize = 512;
+  static constexpr uint32_t kSlotsPerChunk = kChunkSize / kSlotSize;
+  static constexpr uint64_t kDedicatedAbove = 1ull << 20;  // larger requests get their own chunk
+
+  explicit Pool(CUctx_st& ctx);
+
+  // cuMemAlloc_v2's work. CUDA_ERROR_OUT_OF_MEMORY when the VA space or VRAM is exhausted.
+  CUresult alloc(uint64_t bytes, CUdeviceptr* out);
+  // cuMemFree_v2's work. CUDA_ERROR_INVALID_VALUE unless ptr starts a live allocation.
+  CUresult free(CUdeviceptr ptr);
+  // The allocation containing addr (interior pointers too): its start and requested size, and the
+  // chunk behind it (CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR / _SIZE).
+  bool find(uint64_t addr, uint64_t* start, uint64_t* size, uint64_t* chunk_va, uint64_t* chunk_size) const;
+  // Returns every chunk to the kernel (context teardown).
+  void release_all();
+  uint64_t chunk_count() const { return chunks_.size(); }
+
+ private:
+  struct Chunk {
+    uint64_t size = 0;      // 2 MiB, or more for a dedicated chunk
+    NvHandle hMemory = 0;
+    bool dedicated = false;
+    std::bitset<kSlotsPerChunk> used;
+    uint32_t used_slots = 0;
+  };
+  struct Allocation {
+    uint64_t size = 0;       // what the caller asked for
+    uint64_t chunk_va = 0;
+    uint32_t first_slot = 0, slots = 0;
+  };
+
+  CUresult grow(uint64_t size, bool dedicated, uint64_t* va);
+  void release_chunk(uint64_t va);
+  // First free run of n slots in a chunk, or -1.
+  static int find_run(const Chunk& chunk, uint32_t n);
+
+  CUctx_st& ctx_;
+  VaAllocator va_;
+  std::map<uint64_t, Chunk> chunks_;       // by GPU VA
+  std::map<uint64_t, Allocation> allocs_;  // by start address
+};
+
+}  // namespace minicuda::libcuda

@@ -1,0 +1,73 @@
+// The user-mode side of the ioctl ABI: every system call libcuda makes goes through here.
+//
+// Each function fills the real parameter struct (driver/uapi), makes one sys_ioctl on the right
+// node and returns the RM status the kernel wrote back into the struct. A failed ioctl (a
+// negative errno: wrong size, bad pointer, closed fd) means libcuda itself is broken; it is
+// reported as NV_ERR_GENERIC so the caller's translation gives CUDA_ERROR_UNKNOWN.
+#include <cstring>
+
+#include "libcuda.h"
+#include "minicuda/kernel.h"
+#include "minicuda/trace.h"
+
+namespace minicuda::libcuda {
+
+namespace {
+template <typename T>
+NV_STATUS ioctl_status(int fd, uint32_t nr, T* params, NV_STATUS T::*status) {
+  long r = kernel::sys_ioctl(fd, NV_IOWR(nr, sizeof(T)), params);
+  if (r < 0) return NV_ERR_GENERIC;
+  return params->*status;
+}
+}  // namespace
+
+NvHandle next_handle() { return driver().next_handle++; }
+
+NV_STATUS rm_alloc(NvHandle hClient, NvHandle hParent, NvHandle* handle, NvU32 hClass, void* params,
+                   NvU32 params_size) {
+  NVOS64_PARAMETERS p{};
+  p.hRoot = hClient;
+  p.hObjectParent = hParent;
+  p.hObjectNew = *handle;
+  p.hClass = hClass;
+  p.pAllocParms = nv_ptr_to_p64(params);
+  p.paramsSize = params_size;
+  NV_STATUS s = ioctl_status(driver().ctl_fd, NV_ESC_RM_ALLOC, &p, &NVOS64_PARAMETERS::status);
+  if (s == NV_OK) *handle = p.hObjectNew;
+  return s;
+}
+
+NV_STATUS rm_free(NvHandle hClient, NvHandle hParent, NvHandle hObject) {
+  NVOS00_PARAMETERS p{};
+  p.hRoot = hClient;
+  p.hObjectParent = hParent;
+  p.hObjectOld = hObject;
+  return ioctl_status(driver().ctl_fd, NV_ESC_RM_FREE, &p, &NVOS00_PARAMETERS::status);
+}
+
+NV_STATUS rm_control(NvHandle hClient, NvHandle hObject, NvU32 cmd, void* params, NvU32 params_size) {
+  NVOS54_PARAMETERS p{};
+  p.hClient = hClient;
+  p.hObject = hObject;
+  p.cmd = cmd;
+  p.params = nv_ptr_to_p64(params);
+  p.paramsSize = params_size;
+  return ioctl_status(driver().ctl_fd, NV_ESC_RM_CONTROL, &p, &NVOS54_PARAMETERS::status);
+}
+
+NV_STATUS rm_alloc_os_descriptor(NvHandle hClient, NvHandle hDevice, NvHandle handle, void* address, uint64_t size) {
+  nv_ioctl_nvos02_parameters_with_fd p{};
+  p.params.hRoot = hClient;
+  p.params.hObjectParent = hDevice;
+  p.params.hObjectNew = handle;
+  p.params.hClass = NV01_MEMORY_SYSTEM_OS_DESCRIPTOR;
+  p.params.flags = NVOS02_FLAGS_LIBCUDA_HOST_ALLOC;
+  p.params.pMemory = nv_ptr_to_p64(address);
+  p.params.limit = size - 1;
+  p.fd = driver().gpu_fd;
+  long r = kernel::sys_ioctl(driver().gpu_fd, NV_IOWR(NV_ESC_RM_ALLOC_MEMORY, sizeof p), &p);
+  if (r < 0) return NV_ERR_GENERIC;
+  return p.params.status;
+}
+
+}  // namespace minicuda::libcuda

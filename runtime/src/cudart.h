@@ -1,0 +1,47 @@
+// Private to libcudart (runtime/src): the runtime's state and helpers.
+//
+//   errors.cpp   cudaGetErrorName/String, the last-error slot, to_cuda_error() (the one CUresult ->
+//                cudaError_t mapping)
+//   init.cpp     lazy initialisation, devices, cudaSetDevice/GetDevice/DeviceReset, versions
+//   device.cpp   cudaGetDeviceProperties, cudaDeviceGetAttribute
+//   memory.cpp   cudaMalloc/Free, pinned host memory, cudaMemGetInfo, cudaPointerGetAttributes
+//
+// Every cuda* entry point looks alike: open a trace scope, validate, make the driver call(s),
+// translate the result with to_cuda_error(), and pass it through finish(), which stores errors
+// in the calling thread's last-error slot.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cuda.h"
+#include "cuda_runtime.h"
+#include "minicuda/trace.h"
+
+namespace minicuda::cudart {
+
+// "cudaErrorInvalidValue"
+const char* error_name(cudaError_t e);
+// The one place a CUresult becomes a cudaError_t.
+cudaError_t to_cuda_error(CUresult r);
+// Records e in the last-error slot when it is an error and returns it; sets the scope's result.
+cudaError_t finish(trace::Scope& scope, cudaError_t e);
+
+// Runs lazy initialisation (cuInit and the device queries) once per process.
+// cudaSuccess, or cudaErrorNoDevice / cudaErrorInitializationError...
+cudaError_t ensure_initialized();
+// Makes sure the calling thread's device has its primary context retained and current (the
+// measured order: cuCtxGetCurrent -> cuCtxSetCurrent -> cuDevicePrimaryCtxRetain).
+cudaError_t ensure_context();
+// The calling thread's device (cudaSetDevice; 0 by default).
+int current_device();
+// Makes device the calling thread's device (cudaSetDevice checked the ordinal).
+void set_device(int device);
+// Forgets the runtime's retain of a device's primary context (after cudaDeviceReset).
+void forget_context(int device);
+// The number of devices found by lazy init.
+int device_count();
+// The cached properties of a device (filled by lazy init); null if the ordinal is bad.
+const cudaDeviceProp* device_properties(int device);
+
+}  // namespace minicuda::cudart
