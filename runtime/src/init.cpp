@@ -45,6 +45,7 @@ thread_local int t_device = 0;
 // call needs no driver call at all, as the measured second cudaMalloc shows (chain_cupti.txt).
 thread_local int t_ready_device = -1;
 thread_local uint64_t t_ready_generation = 0;
+thread_local int t_ready_pid = 0;  // the runtime is per process (pids are never reused)
 std::atomic<uint64_t> g_generation{1};
 
 int attr(CUdevice dev, CUdevice_attribute a) {
@@ -209,7 +210,8 @@ cudaError_t ensure_initialized() {
 }
 
 cudaError_t ensure_context() {
-  if (t_ready_device == t_device && t_ready_generation == g_generation.load(std::memory_order_acquire)) {
+  if (t_ready_device == t_device && t_ready_pid == kernel::current().pid() &&
+      t_ready_generation == g_generation.load(std::memory_order_acquire)) {
     return cudaSuccess;
   }
   if (cudaError_t e = ensure_initialized(); e != cudaSuccess) return e;
@@ -229,6 +231,7 @@ cudaError_t ensure_context() {
     rt.context_ready[static_cast<size_t>(dev)] = true;
   }
   t_ready_device = dev;
+  t_ready_pid = kernel::current().pid();
   t_ready_generation = g_generation.load(std::memory_order_acquire);
   return cudaSuccess;
 }
