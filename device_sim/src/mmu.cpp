@@ -61,9 +61,9 @@ std::string pte_text(uint64_t count) {
 // Reserves `size` bytes of host address space, 2 MiB aligned, preferably at kPreferredUvaBase.
 // If that range is taken (another Mmu, a sanitizer's shadow memory), lets the kernel choose:
 // over-reserve by one big page and trim both ends to the alignment.
-uint64_t reserve_uva_window(uint64_t size) {
+uint64_t reserve_uva_window(uint64_t size, bool preferred) {
   void* want = reinterpret_cast<void*>(kPreferredUvaBase);
-  void* got = mmap(want, size, PROT_NONE, kReserveFlags | MAP_FIXED_NOREPLACE, -1, 0);
+  void* got = preferred ? mmap(want, size, PROT_NONE, kReserveFlags | MAP_FIXED_NOREPLACE, -1, 0) : MAP_FAILED;
   if (got == want) return kPreferredUvaBase;
   if (got != MAP_FAILED) munmap(got, size);  // a kernel before 4.17 took the address as a hint
 
@@ -102,14 +102,39 @@ bool overlaps(const std::map<uint64_t, Pte>& ptes, uint64_t va, uint64_t length)
 // space left for it.
 Mmu::Mmu(Vram& vram, uint64_t uva_size) : vram_(vram), uva_size_(uva_size) {
   assert(uva_size != 0 && uva_size % kBigPage == 0 && "UVA window must be whole 2 MiB pages");
-  uva_base_ = reserve_uva_window(uva_size);
+  uva_base_ = reserve_uva_window(uva_size, /*preferred=*/true);
   trace::note(trace::Layer::Gpu, "mmu: reserve UVA window {:#x}..+{} (PROT_NONE)", uva_base_,
               size_text(uva_size_));
 }
 
 // Releases the whole window, with every VRAM mapping in it. Sysmem pages are the process's own
 // memory and are left alone.
-Mmu::~Mmu() { munmap(reinterpret_cast<void*>(uva_base_), uva_size_); }
+Mmu::~Mmu() {
+  munmap(reinterpret_cast<void*>(uva_base_), uva_size_);
+  for (uint64_t base : extra_windows_) munmap(reinterpret_cast<void*>(base), uva_size_);
+}
+
+uint64_t Mmu::add_window() {
+  uint64_t base = reserve_uva_window(uva_size_, /*preferred=*/false);
+  std::lock_guard<std::mutex> lock(mutex_);
+  extra_windows_.push_back(base);
+  trace::note(trace::Layer::Gpu, "mmu: reserve another UVA window {:#x}..+{} (PROT_NONE)", base, size_text(uva_size_));
+  return base;
+}
+
+bool Mmu::in_window(uint64_t va, uint64_t length) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return in_window_locked(va, length);
+}
+
+bool Mmu::in_window_locked(uint64_t va, uint64_t length) const {
+  auto inside = [&](uint64_t base) { return va >= base && va - base <= uva_size_ && length <= uva_size_ - (va - base); };
+  if (inside(uva_base_)) return true;
+  for (uint64_t base : extra_windows_) {
+    if (inside(base)) return true;
+  }
+  return false;
+}
 
 // Writes 2 MiB vidmem PTEs for [va, va+length) -> VRAM [vram_offset, ...) and maps those VRAM
 // pages at va in the host (read-write, or read-only if !writable).
@@ -123,7 +148,7 @@ bool Mmu::map_vidmem(uint64_t va, uint64_t vram_offset, uint64_t length, bool wr
     refused = "empty range";
   else if (va % kBigPage != 0 || vram_offset % kBigPage != 0 || length % kBigPage != 0)
     refused = "not 2 MiB aligned";
-  else if (va < uva_base_ || va - uva_base_ > uva_size_ || length > uva_size_ - (va - uva_base_))
+  else if (!in_window_locked(va, length))
     refused = "outside the UVA window";
   else if (vram_offset > vram_.size() || length > vram_.size() - vram_offset)
     refused = "beyond the end of VRAM";

@@ -48,11 +48,10 @@ bool write_attribute(const PointerInfo& info, CUpointer_attribute attribute, uin
     case CU_POINTER_ATTRIBUTE_MEMORY_TYPE: *static_cast<unsigned int*>(data) = info.type; return true;
     case CU_POINTER_ATTRIBUTE_DEVICE_POINTER: *static_cast<CUdeviceptr*>(data) = info.ctx ? ptr : 0; return true;
     case CU_POINTER_ATTRIBUTE_HOST_POINTER:
-      // Device memory has no host address: the single query fails (measured), the plural one
-      // reports NULL.
-      if (info.type == CU_MEMORYTYPE_DEVICE) return false;
+      // Device memory has no host address: the single query writes NULL and fails (measured:
+      // drv.ptrAttr.hostPointer.device), the plural one reports NULL.
       *static_cast<void**>(data) = info.type == CU_MEMORYTYPE_HOST ? reinterpret_cast<void*>(ptr) : nullptr;
-      return true;
+      return info.type != CU_MEMORYTYPE_DEVICE;
     case CU_POINTER_ATTRIBUTE_IS_MANAGED: *static_cast<int*>(data) = 0; return true;
     case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: *static_cast<int*>(data) = info.ctx ? info.ctx->device : -2; return true;
     case CU_POINTER_ATTRIBUTE_BUFFER_ID: *static_cast<unsigned long long*>(data) = info.start; return true;
@@ -130,8 +129,8 @@ CUresult cuMemGetInfo_v2(size_t* free, size_t* total) {
 // Contract: allocates bytesize bytes of page-locked host memory the GPU can reach at the same
 // address (UVA): anonymous pages from mmap, pinned by an NV01_MEMORY_SYSTEM_OS_DESCRIPTOR
 // (NV_ESC_RM_ALLOC_MEMORY on /dev/nvidia0), mapped into the GPU VA space by nvidia-uvm.
-// bytesize 0: CUDA_SUCCESS with *pp = NULL (measured). NULL pp or unknown Flags bits:
-// CUDA_ERROR_INVALID_VALUE; no room:
+// bytesize 0: CUDA_SUCCESS with *pp = NULL (measured). NULL pp: CUDA_ERROR_INVALID_VALUE;
+// unknown Flags bits: CUDA_ERROR_INVALID_VALUE with *pp = NULL (measured); no room:
 // CUDA_ERROR_OUT_OF_MEMORY; no current context: CUDA_ERROR_INVALID_CONTEXT.
 CUresult cuMemHostAlloc(void** pp, size_t bytesize, unsigned int Flags) {
   trace::Scope scope(trace::Layer::Libcuda, "cuMemHostAlloc(pp={}, bytesize={}, Flags={:#x})", static_cast<void*>(pp),
@@ -140,8 +139,9 @@ CUresult cuMemHostAlloc(void** pp, size_t bytesize, unsigned int Flags) {
   CUcontext ctx = nullptr;
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   constexpr unsigned kKnown = CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_WRITECOMBINED;
-  if (pp == nullptr || (Flags & ~kKnown)) return done(scope, CUDA_ERROR_INVALID_VALUE);
-  *pp = nullptr;
+  if (pp == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  *pp = nullptr;  // measured: NULL after a refused request too (drv.memHostAlloc.flags0x80.h)
+  if (Flags & ~kKnown) return done(scope, CUDA_ERROR_INVALID_VALUE);
   if (bytesize == 0) return done(scope, CUDA_SUCCESS);
   uint64_t size = page_up(bytesize);
   if (size < bytesize) return done(scope, CUDA_ERROR_OUT_OF_MEMORY);

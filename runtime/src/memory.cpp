@@ -7,15 +7,13 @@ using namespace minicuda::cudart;
 
 // Contract: *devPtr = size bytes of device memory (256-byte aligned or better, not cleared).
 // size 0: cudaSuccess with *devPtr = NULL (measured); NULL devPtr: cudaErrorInvalidValue; no room:
-// cudaErrorMemoryAllocation, recorded as the last error but not sticky.
+// cudaErrorMemoryAllocation with *devPtr = NULL, recorded as the last error but not sticky.
 cudaError_t cudaMalloc(void** devPtr, size_t size) {
   trace::Scope scope(trace::Layer::Cudart, "cudaMalloc(devPtr={}, size={})", static_cast<void*>(devPtr), size);
   if (devPtr == nullptr) return finish(scope, cudaErrorInvalidValue);
+  *devPtr = nullptr;  // measured: NULL after a failed allocation too (probe_extra.txt rt.oom.malloc.p)
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return finish(scope, e);
-  if (size == 0) {
-    *devPtr = nullptr;
-    return finish(scope, cudaSuccess);
-  }
+  if (size == 0) return finish(scope, cudaSuccess);
   CUdeviceptr p = 0;
   CUresult r = cuMemAlloc_v2(&p, size);
   if (r == CUDA_ERROR_OUT_OF_MEMORY) return finish(scope, cudaErrorMemoryAllocation);
@@ -35,12 +33,14 @@ cudaError_t cudaFree(void* devPtr) {
 }
 
 // Contract: *pHost = size bytes of page-locked host memory the device can reach; flags is a mask
-// of cudaHostAlloc{Portable,Mapped,WriteCombined}. NULL pHost or unknown flags:
-// cudaErrorInvalidValue; size 0: cudaSuccess and *pHost = NULL; no room: cudaErrorMemoryAllocation.
+// of cudaHostAlloc{Portable,Mapped,WriteCombined}. NULL pHost: cudaErrorInvalidValue; unknown
+// flags: cudaErrorInvalidValue with *pHost = NULL (measured); size 0: cudaSuccess and
+// *pHost = NULL; no room: cudaErrorMemoryAllocation.
 cudaError_t cudaHostAlloc(void** pHost, size_t size, unsigned int flags) {
   trace::Scope scope(trace::Layer::Cudart, "cudaHostAlloc(pHost={}, size={}, flags={:#x})", static_cast<void*>(pHost), size, flags);
   if (pHost == nullptr) return finish(scope, cudaErrorInvalidValue);
   if (flags & ~static_cast<unsigned>(cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined)) {
+    *pHost = nullptr;  // measured: rt.hostAlloc.flags0x80.h = null
     return finish(scope, cudaErrorInvalidValue);
   }
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return finish(scope, e);

@@ -49,6 +49,23 @@ TEST_F(MmuTest, WindowIsReservedAndAligned) {
   EXPECT_EQ(mmu_.translate(base()), std::nullopt);
 }
 
+TEST_F(MmuTest, AnotherWindowIsDisjointAndMappable) {
+  uint64_t second = mmu_.add_window();
+  EXPECT_EQ(second % kBigPage, 0u);
+  EXPECT_TRUE(second + mmu_.uva_size() <= base() || base() + mmu_.uva_size() <= second);
+  EXPECT_TRUE(mmu_.in_window(second, kBigPage));
+  EXPECT_TRUE(mmu_.in_window(base() + kBigPage, kBigPage));
+  EXPECT_FALSE(mmu_.in_window(second + mmu_.uva_size(), kBigPage));
+  // Both windows map VRAM independently: another VA space's pointers never collide.
+  ASSERT_TRUE(mmu_.map_vidmem(base(), 0, kBigPage));
+  ASSERT_TRUE(mmu_.map_vidmem(second, kBigPage, kBigPage));
+  ptr(second)[0] = 7;
+  EXPECT_EQ(ptr(base())[0], 0);
+  EXPECT_EQ(mmu_.translate(second)->phys, kBigPage);
+  EXPECT_EQ(mmu_.unmap(second, kBigPage), 1u);
+  EXPECT_FALSE(host_readable(second));
+}
+
 TEST_F(MmuTest, VidmemIsReadableAndWritableFromTheHost) {
   ASSERT_TRUE(mmu_.map_vidmem(base(), 0, 2 * kBigPage));
   EXPECT_EQ(mmu_.pte_count(), 2u);

@@ -25,6 +25,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 #include <string_view>
 
 namespace minicuda::gpu {
@@ -116,6 +117,13 @@ class Mmu {
   uint64_t uva_base() const { return uva_base_; }
   uint64_t uva_size() const { return uva_size_; }
 
+  // Reserves one more window of uva_size() bytes, for another GPU virtual address space: every
+  // simulated process has its own VA space, but all of them live in the one host process, so
+  // their device pointers must not collide. Returns its base (2 MiB aligned, host-chosen).
+  uint64_t add_window();
+  // Is [va, va+length) inside one window?
+  bool in_window(uint64_t va, uint64_t length) const;
+
   // Maps [va, va+length) to VRAM [vram_offset, ...) with 2 MiB PTEs. va, vram_offset and length
   // must be 2 MiB aligned and va inside the UVA window; returns false (nothing mapped) otherwise
   // or if any page is already mapped. Also maps the VRAM pages at va in the host (MAP_SHARED of
@@ -137,6 +145,8 @@ class Mmu {
   uint64_t uva_base_ = 0;
   uint64_t uva_size_ = 0;
   mutable std::mutex mutex_;
+  std::vector<uint64_t> extra_windows_;  // bases of add_window() windows; guarded by mutex_
+  bool in_window_locked(uint64_t va, uint64_t length) const;
   std::map<uint64_t, Pte> ptes_;  // page VA -> PTE; guarded by mutex_
 };
 

@@ -13,6 +13,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <set>
 
 #include "minicuda/trace.h"
 #include "nv_internal.h"
@@ -71,19 +72,28 @@ const NvIoctl* find_nr(uint32_t nr) {
 
 const NvIoctl* find_exact(uint32_t nr, uint32_t size) {
   for (const NvIoctl& e : kIoctls) {
-    if (e.nr == nr && (e.size == size || (e.size == 0 && size > 0))) return &e;
+    // size 0 in the table means "variable": any non-zero size (a zero-size argument is never valid).
+    if (e.nr == nr && size > 0 && (e.size == size || e.size == 0)) return &e;
   }
   return nullptr;
 }
 
 NvFile& nvfile(kernel::File& file) { return *static_cast<NvFile*>(file.private_data); }
 
+// Every open /dev/nvidiactl and /dev/nvidia0 file; guarded by nv_lock().
+std::set<NvFile*>& nv_files() {
+  static std::set<NvFile*> files;
+  return files;
+}
+
 // file_operations of /dev/nvidiactl and /dev/nvidia0 ----------------------------------------
 
 long nv_open(kernel::File& file) {
+  std::lock_guard lock(nv_lock());
   auto* nvf = new NvFile;
   nvf->kind = file.minor == kNvCtlMinor ? NodeKind::Control : NodeKind::Gpu;
   file.private_data = nvf;
+  nv_files().insert(nvf);
   return 0;
 }
 
@@ -92,6 +102,11 @@ void nv_release(kernel::File& file) {
   NvFile* nvf = static_cast<NvFile*>(file.private_data);
   // Closing a control file frees every RM client made through it (process exit does the same).
   if (nvf->kind == NodeKind::Control) rm_free_file_clients(&file);
+  // A /dev/nvidia0 registered with this control file acts for nobody from now on.
+  for (NvFile* other : nv_files()) {
+    if (other->ctl == &file) other->ctl = nullptr;
+  }
+  nv_files().erase(nvf);
   delete nvf;
   file.private_data = nullptr;
 }
@@ -159,6 +174,12 @@ std::recursive_mutex& nv_lock() {
 }
 
 gpu::Device& nv_device() { return *device_slot(); }
+
+void nv_memory_freed(const RmObject& object) {
+  for (NvFile* nvf : nv_files()) {
+    if (nvf->mmap.valid && nvf->mmap.memory == &object) nvf->mmap = MmapContext{};
+  }
+}
 
 Pma& nv_pma() {
   // RM keeps the VRAM above totalGlobalMem for itself (firmware, page tables, reserved heap).

@@ -127,7 +127,8 @@ long escape_rm_alloc_memory(NvFile& nvf, kernel::File& file, void* arg, uint32_t
 // node named by `fd` at offset 0. Status: NV_ERR_INVALID_ARGUMENT (fd is not an nvidia node of
 // this process), NV_ERR_OBJECT_NOT_FOUND (no such memory object of a client this file owns),
 // NV_ERR_INVALID_LIMIT (offset/length outside the object), NV_ERR_NOT_SUPPORTED (OS descriptors:
-// their pages are already the process's).
+// their pages are already the process's). Freeing the object before the mmap() drops the
+// prepared context (nv_memory_freed), so that mmap() fails with -EINVAL.
 long escape_rm_map_memory(NvFile&, kernel::File& file, void* arg, uint32_t) {
   auto* w = static_cast<nv_ioctl_nvos33_parameters_with_fd*>(arg);
   NVOS33_PARAMETERS* p = &w->params;
@@ -150,7 +151,7 @@ long escape_rm_map_memory(NvFile&, kernel::File& file, void* arg, uint32_t) {
   }
   // Vidmem goes through /dev/nvidia0 (BAR1); system memory through /dev/nvidiactl.
   if ((mem->hclass == NV01_MEMORY_LOCAL_USER) != (tnvf->kind == NodeKind::Gpu)) return finish(NV_ERR_INVALID_ARGUMENT);
-  tnvf->mmap = MmapContext{true, mem->hclass == NV01_MEMORY_LOCAL_USER, mem->phys, mem->memfd, p->offset, p->length};
+  tnvf->mmap = MmapContext{true, mem->hclass == NV01_MEMORY_LOCAL_USER, mem->phys, mem->memfd, p->offset, p->length, mem};
   p->pLinearAddress = 0;  // the mmap offset to use
   return finish(NV_OK);
 }
@@ -197,7 +198,8 @@ long escape_sys_params(NvFile&, kernel::File&, void* arg, uint32_t) {
 }
 
 // NV_ESC_REGISTER_FD (on /dev/nvidia0): bind this GPU node to a control fd of the same process,
-// after which RM calls made on the node act for that control file's clients.
+// after which RM calls made on the node act for that control file's clients (until that control
+// file is closed: nv_release unbinds it).
 // -EINVAL if ctl_fd is not an open /dev/nvidiactl of the caller, or the node is already bound.
 long escape_register_fd(NvFile& nvf, kernel::File&, void* arg, uint32_t) {
   auto* p = static_cast<nv_ioctl_register_fd_t*>(arg);

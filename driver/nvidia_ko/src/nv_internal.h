@@ -56,6 +56,8 @@ Pma& nv_pma();
 
 enum class NodeKind { Control, Gpu };
 
+struct RmObject;
+
 // What RM_MAP_MEMORY prepared for the next mmap() of a file (the real nv_alloc_mapping_context).
 struct MmapContext {
   bool valid = false;
@@ -64,6 +66,7 @@ struct MmapContext {
   int memfd = -1;         // backing of a sysmem object
   uint64_t offset = 0;    // offset into the object
   uint64_t length = 0;
+  const RmObject* memory = nullptr;  // the object; the context dies with it (nv_memory_freed)
 };
 
 // file.private_data of /dev/nvidiactl and /dev/nvidia0 (nv_linux_file_private_t).
@@ -122,6 +125,9 @@ const RmClass* rm_class(NvU32 hclass);
 
 // Called by RM before a memory object goes away: UVM removes GPU mappings that still use it.
 void uvm_memory_freed(const RmObject& memory);
+// Called by RM before any object goes away: mmap contexts prepared for it are dropped, so a later
+// mmap() cannot reach memory RM has released (nv.cpp).
+void nv_memory_freed(const RmObject& object);
 
 // Module init of the two modules (called by kernel::boot()).
 void nv_register_devices();

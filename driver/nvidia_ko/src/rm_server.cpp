@@ -39,6 +39,7 @@ void destroy_subtree(RmClient& client, NvHandle handle) {
   std::vector<NvHandle> children = it->second.children;
   for (auto child = children.rbegin(); child != children.rend(); ++child) destroy_subtree(client, *child);
   RmObject& object = client.objects.at(handle);
+  nv_memory_freed(object);
   if (const RmClass* c = rm_class(object.hclass); c && c->destruct) c->destruct(object);
   trace::note(trace::Layer::Nvidia, "rm: free {} {}", cls(object.hclass), hstr(handle));
   NvHandle parent = object.parent;
@@ -52,7 +53,9 @@ void destroy_subtree(RmClient& client, NvHandle handle) {
 NV_STATUS alloc_client(kernel::File* file, NvHandle* hObject) {
   NvHandle handle = *hObject;
   if (handle == 0) {
-    handle = kClientHandleBase + (++g_client_serial);
+    do {  // skip handles a caller took explicitly
+      handle = kClientHandleBase + (++g_client_serial);
+    } while (clients().count(handle));
   } else if ((handle & 0xFFF00000) != kClientHandleBase && (handle & 0xFFF00000) != kUniqueHandleBase) {
     return NV_ERR_INVALID_OBJECT_NEW;
   }
@@ -100,7 +103,8 @@ NV_STATUS rm_alloc(kernel::File* file, NvHandle hClient, NvHandle hParent, NvHan
   RmClient* client = rm_client(file, hClient);
   if (!client) return NV_ERR_INVALID_CLIENT;
   const RmClass* c = rm_class(hClass);
-  if (!c) return NV_ERR_INVALID_CLASS;
+  // OS descriptors are made by NV_ESC_RM_ALLOC_MEMORY only (rm_alloc_os_descriptor).
+  if (!c || hClass == NV01_MEMORY_SYSTEM_OS_DESCRIPTOR) return NV_ERR_INVALID_CLASS;
   auto parent = client->objects.find(hParent);
   if (parent == client->objects.end()) return NV_ERR_INVALID_OBJECT_PARENT;
   if (std::find(c->parents.begin(), c->parents.end(), parent->second.hclass) == c->parents.end()) {

@@ -1,0 +1,51 @@
+// Shared by the libcudart tests: a fixture that runs each test in a fresh simulated process (so
+// the runtime and libcuda start uninitialised) with a clear last-error slot, and the H200 probe.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "cuda.h"
+#include "cuda_runtime.h"
+#include "minicuda/kernel.h"
+#include "minicuda/trace.h"
+
+namespace minicuda::testing {
+
+class FreshProcess : public ::testing::Test {
+ protected:
+  void SetUp() override { (void)cudaGetLastError(); }  // the slot is per host thread
+  void TearDown() override { (void)cudaGetLastError(); }
+  std::unique_ptr<kernel::Process> process_ = kernel::spawn_process();
+  kernel::ProcessScope scope_{*process_};
+};
+
+// probe_extra.txt as key -> value ("prop.warpSize" -> "32"); the first occurrence of a key wins.
+inline const std::map<std::string, std::string>& probe_extra() {
+  static const std::map<std::string, std::string> values = [] {
+    std::map<std::string, std::string> m;
+    std::ifstream in(MINICUDA_PROBE_EXTRA);
+    std::string line;
+    while (std::getline(in, line)) {
+      size_t eq = line.find(" = ");
+      if (eq != std::string::npos) m.emplace(line.substr(0, eq), line.substr(eq + 3));
+    }
+    return m;
+  }();
+  return values;
+}
+
+// The primary context state of device 0 as "flags=F active=A" (the probe's format).
+inline std::string primary_state() {
+  unsigned flags = 777;
+  int active = -7;
+  CUresult r = cuDevicePrimaryCtxGetState(0, &flags, &active);
+  if (r != CUDA_SUCCESS) return "error " + std::to_string(r);
+  return "flags=" + std::to_string(flags) + " active=" + std::to_string(active);
+}
+
+}  // namespace minicuda::testing
