@@ -6,8 +6,8 @@
 //   init.cpp      cuInit: open the control node, find the GPUs, read their properties
 //   device.cpp    cuDevice*: answers from what cuInit read (no syscall)
 //   context.cpp   primary contexts (retain/release/reset) and the current-context stack
-//   va_space.cpp  the context's GPU virtual-address allocator
-//   pool.cpp      the device-memory pool: 2 MiB chunks from the kernel, 512-byte slots
+//   pool.cpp      the device-memory pool (2 MiB chunks from the kernel, 512-byte slots) and the
+//                 context's GPU virtual-address allocator
 //   memory.cpp    cuMemAlloc/Free/GetInfo, pinned host memory, pointer attributes
 //
 // Locking: driver_mutex() guards every field below; each cu* entry point takes it.

@@ -2,7 +2,7 @@
 //
 // Like malloc on top of brk, cuMemAlloc_v2 gets device memory from the kernel in big pieces and
 // carves small requests out of them with no system call:
-//   - a request below 2 MiB takes ceil(size / 512) consecutive 512-byte slots of a 2 MiB chunk,
+//   - a request of up to 1 MiB takes ceil(size / 512) consecutive 512-byte slots of a 2 MiB chunk,
 //     first fit (so every pointer is 512-byte aligned, more than the 256 CUDA promises, and
 //     sizes 1..512 all cost one slot, as measured on an H200: probe.txt malloc.size_*);
 //   - when no chunk has a long enough free run, the pool grows by one chunk: RM_ALLOC of

@@ -16,7 +16,6 @@ cudaError_t cudaMalloc(void** devPtr, size_t size) {
   if (size == 0) return finish(scope, cudaSuccess);
   CUdeviceptr p = 0;
   CUresult r = cuMemAlloc_v2(&p, size);
-  if (r == CUDA_ERROR_OUT_OF_MEMORY) return finish(scope, cudaErrorMemoryAllocation);
   if (r != CUDA_SUCCESS) return finish(scope, to_cuda_error(r));
   *devPtr = reinterpret_cast<void*>(p);
   if (scope.active()) scope.result("cudaSuccess, *devPtr={}", *devPtr);
@@ -53,9 +52,9 @@ cudaError_t cudaHostAlloc(void** pHost, size_t size, unsigned int flags) {
   if (flags & cudaHostAllocMapped) cu_flags |= CU_MEMHOSTALLOC_DEVICEMAP;
   if (flags & cudaHostAllocWriteCombined) cu_flags |= CU_MEMHOSTALLOC_WRITECOMBINED;
   CUresult r = cuMemHostAlloc(pHost, size, cu_flags);
-  if (r == CUDA_ERROR_OUT_OF_MEMORY) return finish(scope, cudaErrorMemoryAllocation);
-  if (r == CUDA_SUCCESS && scope.active()) scope.result("cudaSuccess, *pHost={}", *pHost);
-  return r == CUDA_SUCCESS ? cudaSuccess : finish(scope, to_cuda_error(r));
+  if (r != CUDA_SUCCESS) return finish(scope, to_cuda_error(r));  // 2 out of memory: cudaErrorMemoryAllocation
+  if (scope.active()) scope.result("cudaSuccess, *pHost={}", *pHost);
+  return cudaSuccess;
 }
 
 // Contract: cudaHostAlloc(ptr, size, cudaHostAllocDefault) through cuMemAllocHost_v2.
@@ -68,7 +67,6 @@ cudaError_t cudaMallocHost(void** ptr, size_t size) {
     return finish(scope, cudaSuccess);
   }
   CUresult r = cuMemAllocHost_v2(ptr, size);
-  if (r == CUDA_ERROR_OUT_OF_MEMORY) return finish(scope, cudaErrorMemoryAllocation);
   return finish(scope, to_cuda_error(r));
 }
 

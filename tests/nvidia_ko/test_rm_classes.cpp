@@ -63,7 +63,7 @@ void* mmap_fd(int fd, uint64_t length, long offset = 0) {
 
 bool pinned(const void* addr) {
   k::Mapping m;
-  return k::current().mm().find_mapping(reinterpret_cast<uint64_t>(addr), &m) && m.pinned;
+  return k::current().mm().find_mapping(reinterpret_cast<uint64_t>(addr), &m) && m.pins > 0;
 }
 }  // namespace
 

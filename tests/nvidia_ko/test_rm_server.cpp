@@ -219,10 +219,9 @@ TEST_F(RmServer, ClosingTheControlFileFreesItsClients) {
   EXPECT_EQ(rm_free(ctl, rm.client, rm.client, rm.client), NV_ERR_INVALID_CLIENT);
 }
 
-// Known kernel bug (driver/kernel, not this module): Process::close_all() skips release() for a
-// file that a mapping still references, and ~AddressSpace drops the mapping without calling it,
-// so a process that exits with a mapped control file never frees its clients. Enable once fixed.
-TEST_F(RmServer, DISABLED_ProcessExitWithAMappedControlFileFreesItsClients) {
+// A process that exits with a control file still mmapped: the mapping is the file's last
+// reference, and dropping it at exit must still reach the driver's release().
+TEST_F(RmServer, ProcessExitWithAMappedControlFileFreesItsClients) {
   Rm probe = make_rm();
   uint64_t before = heap_free_bytes(probe);
   {

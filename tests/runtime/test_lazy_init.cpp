@@ -79,9 +79,6 @@ TEST_F(LazyInitTest, InitialisationHappensOncePerProcess) {
 }
 
 TEST_F(LazyInitTest, AnotherProcessStartsOver) {
-  // Only initialisation here: two simulated processes with live contexts would both place their
-  // GPU VA space at the same host UVA window (one host address space), which the simulator
-  // cannot map twice.
   int n = 0;
   ASSERT_EQ(cudaGetDeviceCount(&n), cudaSuccess);
   auto other = kernel::spawn_process();

@@ -125,6 +125,11 @@ long AddressSpace::unmap_locked(uint64_t addr, uint64_t length, std::vector<Mapp
   // Linux can split mappings; minicuda unmaps whole mappings only, which is all its libc and
   // libcuda ever do. A partial unmap is refused rather than silently widened.
   uint64_t end = addr + length;
+  // A mapping that starts below addr and reaches into the range would have to be split.
+  if (auto before = mappings_.lower_bound(addr); before != mappings_.begin()) {
+    --before;
+    if (before->first + before->second.length > addr) return -kEINVAL;
+  }
   std::vector<uint64_t> victims;
   for (auto it = mappings_.lower_bound(addr); it != mappings_.end() && it->first < end; ++it) {
     if (it->first + it->second.length > end) return -kEINVAL;
@@ -167,8 +172,21 @@ bool AddressSpace::set_pinned(uint64_t addr, uint64_t len, bool pinned) {
   --it;
   Mapping& m = it->second;
   if (addr + len > m.start + m.length || addr + len < addr) return false;
-  m.pinned = pinned;
+  if (pinned) {
+    ++m.pins;
+  } else if (m.pins > 0) {
+    --m.pins;
+  }
   return true;
+}
+
+std::vector<std::shared_ptr<File>> AddressSpace::take_mapped_files() {
+  std::lock_guard lock(mutex_);
+  std::vector<std::shared_ptr<File>> files;
+  for (auto& [start, m] : mappings_) {
+    if (m.file) files.push_back(std::move(m.file));
+  }
+  return files;
 }
 
 uint64_t AddressSpace::mapped_bytes() const {

@@ -63,7 +63,11 @@ void Process::close_all() {
       if (f) files.push_back(std::move(f));
     }
   }
+  // Descriptors first, then the files only mappings still hold: each driver sees release() when
+  // its file's last reference goes, as at a real process exit.
   for (auto& f : files) release_file(f);
+  std::vector<std::shared_ptr<File>> mapped = mm_.take_mapped_files();
+  for (auto& f : mapped) release_file(f);
 }
 
 void release_file(std::shared_ptr<File>& file) {

@@ -89,6 +89,8 @@ struct RmObject {
   int memfd = -1;            // 0x3E: the system pages RM allocated
   // FERMI_VASPACE_A
   uint64_t va_base = 0, va_size = 0;
+  // NV01_MEMORY_SYSTEM_OS_DESCRIPTOR: the process whose pages it pins
+  kernel::Process* process = nullptr;
 };
 
 struct RmClient {

@@ -37,11 +37,30 @@ NV_STATUS construct_subdevice(RmClient&, RmObject&, void* params) {
   return NV_OK;
 }
 
-// FERMI_VASPACE_A: a GPU virtual address space. Its range is the device's UVA window, which the
-// MMU reserved in the host at probe time; the page table is the device's.
+// The UVA windows the GPU's VA spaces use; guarded by nv_lock(). Every simulated process has a
+// VA space of its own, but they all live in one host process, so each takes a window no other
+// live VA space has: the MMU's first window (0x58...), then further ones it reserves on demand.
+std::map<uint64_t, bool>& windows_in_use() {
+  static std::map<uint64_t, bool> windows;
+  return windows;
+}
+
+// FERMI_VASPACE_A: a GPU virtual address space. Its range is a UVA window of the device's MMU,
+// reserved in the host; the page table is the device's.
 NV_STATUS construct_vaspace(RmClient&, RmObject& object, void* params) {
   gpu::Mmu& mmu = nv_device().mmu();
-  object.va_base = mmu.uva_base();
+  auto& windows = windows_in_use();
+  windows.try_emplace(mmu.uva_base(), false);
+  uint64_t base = 0;
+  for (auto& [window, used] : windows) {
+    if (!used) {
+      base = window;
+      break;
+    }
+  }
+  if (base == 0) base = mmu.add_window();
+  windows[base] = true;
+  object.va_base = base;
   object.va_size = mmu.uva_size();
   if (auto* p = static_cast<NV_VASPACE_ALLOCATION_PARAMETERS*>(params)) {
     p->vaBase = object.va_base;
@@ -53,6 +72,8 @@ NV_STATUS construct_vaspace(RmClient&, RmObject& object, void* params) {
   trace::note(trace::Layer::Nvidia, "rm: VA space {:#x}..+{} GiB, big pages 2 MiB", object.va_base, object.va_size >> 30);
   return NV_OK;
 }
+
+void destruct_vaspace(RmObject& object) { windows_in_use()[object.va_base] = false; }
 
 // NV01_MEMORY_LOCAL_USER: video memory. The PMA picks the VRAM; the GPU VA mapping is made
 // later, by nvidia-uvm (UVM_MAP_EXTERNAL_ALLOCATION), as libcuda does it.
@@ -111,7 +132,7 @@ void destruct_sysmem(RmObject& object) {
 // NV01_MEMORY_SYSTEM_OS_DESCRIPTOR: user pages described to RM (made by RM_ALLOC_MEMORY only).
 void destruct_os_descriptor(RmObject& object) {
   uvm_memory_freed(object);
-  kernel::current().mm().set_pinned(object.phys, object.size, false);
+  if (object.process) object.process->mm().set_pinned(object.phys, object.size, false);
 }
 
 const std::vector<RmClass>& table() {
@@ -119,7 +140,7 @@ const std::vector<RmClass>& table() {
       {NV01_DEVICE_0, {NV01_ROOT_CLIENT}, sizeof(NV0080_ALLOC_PARAMETERS), false, construct_device, nullptr},
       {NV20_SUBDEVICE_0, {NV01_DEVICE_0}, sizeof(NV2080_ALLOC_PARAMETERS), false, construct_subdevice, nullptr},
       {FERMI_VASPACE_A, {NV01_DEVICE_0, NV20_SUBDEVICE_0}, sizeof(NV_VASPACE_ALLOCATION_PARAMETERS), false,
-       construct_vaspace, nullptr},
+       construct_vaspace, destruct_vaspace},
       {NV01_MEMORY_LOCAL_USER, {NV01_DEVICE_0, NV20_SUBDEVICE_0}, sizeof(NV_MEMORY_ALLOCATION_PARAMS), true,
        construct_vidmem, destruct_vidmem},
       {NV01_MEMORY_SYSTEM, {NV01_DEVICE_0}, sizeof(NV_MEMORY_ALLOCATION_PARAMS), true, construct_sysmem,
@@ -146,7 +167,9 @@ NV_STATUS rm_alloc_os_descriptor(kernel::File* file, NVOS02_PARAMETERS* p) {
   if (p->limit == ~0ull || addr % kernel::kPageSize != 0) return NV_ERR_INVALID_ADDRESS;
   size = round_up(size, kernel::kPageSize);
   // The pages must be the caller's: mapped, readable and writable.
-  kernel::AddressSpace& mm = kernel::current().mm();
+  // The pages are those of the process the control file belongs to.
+  if (file->process == nullptr) return NV_ERR_INVALID_ARGUMENT;
+  kernel::AddressSpace& mm = file->process->mm();
   if (!mm.is_mapped(addr, size, kernel::kProtRead | kernel::kProtWrite)) return NV_ERR_INVALID_ADDRESS;
   RmClient* client = rm_client(file, p->hRoot);
   if (!client) return NV_ERR_INVALID_CLIENT;
@@ -162,6 +185,7 @@ NV_STATUS rm_alloc_os_descriptor(kernel::File* file, NVOS02_PARAMETERS* p) {
   object.parent = p->hObjectParent;
   object.size = size;
   object.phys = addr;
+  object.process = file->process;
   client->objects[handle] = object;
   parent->second.children.push_back(handle);
   trace::note(trace::Layer::Nvidia, "os descriptor: pin {} pages at {:#x}", size / kernel::kPageSize, addr);

@@ -163,7 +163,13 @@ NV_STATUS fb_info(void* params, NvU32 size) {
       case NV2080_CTRL_FB_INFO_INDEX_TOTAL_RAM_SIZE: e.data = static_cast<NvU32>(props.vram_bytes >> 10); break;
       case NV2080_CTRL_FB_INFO_INDEX_HEAP_SIZE:
       case NV2080_CTRL_FB_INFO_INDEX_USABLE_RAM_SIZE: e.data = static_cast<NvU32>(props.total_global_mem >> 10); break;
-      case NV2080_CTRL_FB_INFO_INDEX_HEAP_FREE: e.data = static_cast<NvU32>(nv_pma().free_bytes() >> 10); break;
+      case NV2080_CTRL_FB_INFO_INDEX_HEAP_FREE: {
+        // The heap is totalGlobalMem; the PMA works in whole 2 MiB pages of it, so report what is
+        // not allocated rather than the PMA's (rounded-down) free count.
+        uint64_t used = nv_pma().size() - nv_pma().free_bytes();
+        e.data = static_cast<NvU32>((props.total_global_mem - used) >> 10);
+        break;
+      }
       case NV2080_CTRL_FB_INFO_INDEX_BUS_WIDTH: e.data = static_cast<NvU32>(props.memory_bus_width); break;
       case NV2080_CTRL_FB_INFO_INDEX_RAM_TYPE: e.data = NV2080_CTRL_FB_INFO_RAM_TYPE_HBM3; break;
       case NV2080_CTRL_FB_INFO_INDEX_L2CACHE_SIZE: e.data = static_cast<NvU32>(props.l2_cache_bytes); break;

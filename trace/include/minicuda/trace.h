@@ -13,7 +13,7 @@
 //   MINICUDA_TRACE_FORMAT  text (default) | json
 //
 // When tracing is off a trace point costs one relaxed atomic load and a predictable branch: the
-// call text is only formatted when its layer is enabled (bench/bench_trace.cpp measures it).
+// call text is only formatted when its layer is enabled (bench/bench_memory.cpp measures it).
 #pragma once
 
 #include <fmt/format.h>

@@ -86,7 +86,7 @@ struct Mapping {
   int prot = 0;
   int flags = 0;
   std::shared_ptr<File> file;  // null for anonymous memory
-  bool pinned = false;         // pinned by a driver (e.g. cudaHostAlloc)
+  int pins = 0;                // driver pins on these pages (e.g. cudaHostAlloc's OS descriptor)
 };
 
 // A process's address space: a window of reserved host memory with the brk heap at its bottom
@@ -106,11 +106,14 @@ class AddressSpace {
   bool is_mapped(uint64_t addr, uint64_t len, int prot) const;
   // The mapping containing addr, if any (copy).
   bool find_mapping(uint64_t addr, Mapping* out) const;
-  // Marks [addr, addr+len) pinned / unpinned (drivers pin pages for DMA). Returns false if the
-  // range is not inside one mapping.
+  // Adds (pinned) or drops one driver pin on the mapping holding [addr, addr+len) (drivers pin
+  // pages for DMA; pins nest). Returns false if the range is not inside one mapping.
   bool set_pinned(uint64_t addr, uint64_t len, bool pinned);
   // Host bytes made accessible (heap + mappings).
   uint64_t mapped_bytes() const;
+  // Drops the mappings' references to their device files and hands them over (process exit:
+  // the last reference to a file may be a mapping, and its driver must see release()).
+  std::vector<std::shared_ptr<File>> take_mapped_files();
 
  private:
   friend void* sys_brk(void*);
