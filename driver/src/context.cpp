@@ -68,9 +68,7 @@ void teardown(CUctx_st& ctx) {
   delete ctx.pool;
   ctx.pool = nullptr;
   for (auto& [addr, host] : ctx.host_allocs) {
-    UVM_FREE_PARAMS fr{};
-    fr.base = addr;
-    uvm_call(ctx.uvm_fd, UVM_FREE, &fr);
+    uvm_free_range(ctx.uvm_fd, addr);
     rm_free(d.hClient, dev.hDevice, host.hMemory);
     kernel::sys_munmap(reinterpret_cast<void*>(addr), host.size);
   }

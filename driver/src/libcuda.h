@@ -62,6 +62,12 @@ NV_STATUS uvm_call(int uvm_fd, uint64_t request, Params* params) {
   long r = kernel::sys_ioctl(uvm_fd, request, params);
   return r < 0 ? NV_ERR_GENERIC : params->rmStatus;
 }
+// Makes hMemory visible to the GPU at [va, va+size): UVM_CREATE_EXTERNAL_RANGE, then
+// UVM_MAP_EXTERNAL_ALLOCATION (read-write-atomic for the GPU with this uuid). On failure the
+// range is freed again and the first failing status is returned.
+NV_STATUS uvm_map_memory(int uvm_fd, uint64_t va, uint64_t size, const CUuuid& gpu, NvHandle hMemory);
+// UVM_FREE of the range at va: the GPU mapping goes.
+NV_STATUS uvm_free_range(int uvm_fd, uint64_t va);
 // A handle for a new object of this process ("0x5c000001", "0x5c000002", ...).
 NvHandle next_handle();
 

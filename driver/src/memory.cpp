@@ -153,34 +153,11 @@ CUresult cuMemHostAlloc(void** pp, size_t bytesize, unsigned int Flags) {
   NvHandle hMemory = next_handle();
   NV_STATUS s = rm_alloc_os_descriptor(d.hClient, dev.hDevice, hMemory, host, size);
   uint64_t va = reinterpret_cast<uint64_t>(host);
-  bool ranged = false;
   if (s == NV_OK) {
-    UVM_CREATE_EXTERNAL_RANGE_PARAMS range{};
-    range.base = va;
-    range.length = size;
-    s = uvm_call(ctx->uvm_fd, UVM_CREATE_EXTERNAL_RANGE, &range);
-    ranged = s == NV_OK;
-  }
-  if (s == NV_OK) {
-    static UVM_MAP_EXTERNAL_ALLOCATION_PARAMS map;  // 9 KiB; guarded by driver_mutex()
-    std::memset(&map, 0, sizeof map);
-    map.base = va;
-    map.length = size;
-    std::memcpy(map.perGpuAttributes[0].gpuUuid.uuid, dev.uuid.bytes, 16);
-    map.perGpuAttributes[0].gpuMappingType = UvmGpuMappingTypeReadWriteAtomic;
-    map.gpuAttributesCount = 1;
-    map.rmCtrlFd = d.ctl_fd;
-    map.hClient = d.hClient;
-    map.hMemory = hMemory;
-    s = uvm_call(ctx->uvm_fd, UVM_MAP_EXTERNAL_ALLOCATION, &map);
+    s = uvm_map_memory(ctx->uvm_fd, va, size, dev.uuid, hMemory);  // UVA: the GPU sees it at the same address
+    if (s != NV_OK) rm_free(d.hClient, dev.hDevice, hMemory);
   }
   if (s != NV_OK) {
-    if (ranged) {
-      UVM_FREE_PARAMS fr{};
-      fr.base = va;
-      uvm_call(ctx->uvm_fd, UVM_FREE, &fr);
-    }
-    rm_free(d.hClient, dev.hDevice, hMemory);
     kernel::sys_munmap(host, size);
     return done(scope, s == NV_ERR_GENERIC ? CUDA_ERROR_UNKNOWN : CUDA_ERROR_OUT_OF_MEMORY);
   }
@@ -205,9 +182,7 @@ CUresult cuMemFreeHost(void* p) {
   auto it = ctx->host_allocs.find(reinterpret_cast<uint64_t>(p));
   if (it == ctx->host_allocs.end()) return done(scope, CUDA_ERROR_INVALID_VALUE);
   Driver& d = driver();
-  UVM_FREE_PARAMS fr{};
-  fr.base = it->first;
-  uvm_call(ctx->uvm_fd, UVM_FREE, &fr);
+  uvm_free_range(ctx->uvm_fd, it->first);
   rm_free(d.hClient, device_info(ctx->device)->hDevice, it->second.hMemory);
   kernel::sys_munmap(p, it->second.size);
   ctx->host_allocs.erase(it);

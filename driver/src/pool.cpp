@@ -81,29 +81,7 @@ CUresult Pool::grow(uint64_t size, bool dedicated, uint64_t* va_out) {
     return to_cu_result(s);
   }
 
-  UVM_CREATE_EXTERNAL_RANGE_PARAMS range{};
-  range.base = va;
-  range.length = size;
-  s = uvm_call(ctx_.uvm_fd, UVM_CREATE_EXTERNAL_RANGE, &range);
-  if (s == NV_OK) {
-    static UVM_MAP_EXTERNAL_ALLOCATION_PARAMS map;  // 9 KiB: too big for the stack; guarded by driver_mutex()
-    std::memset(&map, 0, sizeof map);
-    map.base = va;
-    map.length = size;
-    map.offset = 0;
-    std::memcpy(map.perGpuAttributes[0].gpuUuid.uuid, dev.uuid.bytes, 16);
-    map.perGpuAttributes[0].gpuMappingType = UvmGpuMappingTypeReadWriteAtomic;
-    map.gpuAttributesCount = 1;
-    map.rmCtrlFd = d.ctl_fd;
-    map.hClient = d.hClient;
-    map.hMemory = hMemory;
-    s = uvm_call(ctx_.uvm_fd, UVM_MAP_EXTERNAL_ALLOCATION, &map);
-    if (s != NV_OK) {
-      UVM_FREE_PARAMS fr{};
-      fr.base = va;
-      uvm_call(ctx_.uvm_fd, UVM_FREE, &fr);
-    }
-  }
+  s = uvm_map_memory(ctx_.uvm_fd, va, size, dev.uuid, hMemory);
   if (s != NV_OK) {
     rm_free(d.hClient, dev.hDevice, hMemory);
     va_.release(va, size);
@@ -121,9 +99,7 @@ CUresult Pool::grow(uint64_t size, bool dedicated, uint64_t* va_out) {
 void Pool::release_chunk(uint64_t va) {
   Driver& d = driver();
   auto it = chunks_.find(va);
-  UVM_FREE_PARAMS fr{};
-  fr.base = va;
-  uvm_call(ctx_.uvm_fd, UVM_FREE, &fr);
+  uvm_free_range(ctx_.uvm_fd, va);
   rm_free(d.hClient, device_info(ctx_.device)->hDevice, it->second.hMemory);
   va_.release(va, it->second.size);
   chunks_.erase(it);

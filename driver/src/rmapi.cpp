@@ -70,4 +70,32 @@ NV_STATUS rm_alloc_os_descriptor(NvHandle hClient, NvHandle hDevice, NvHandle ha
   return p.params.status;
 }
 
+NV_STATUS uvm_map_memory(int uvm_fd, uint64_t va, uint64_t size, const CUuuid& gpu, NvHandle hMemory) {
+  UVM_CREATE_EXTERNAL_RANGE_PARAMS range{};
+  range.base = va;
+  range.length = size;
+  NV_STATUS s = uvm_call(uvm_fd, UVM_CREATE_EXTERNAL_RANGE, &range);
+  if (s != NV_OK) return s;
+  static UVM_MAP_EXTERNAL_ALLOCATION_PARAMS map;  // 9 KiB: too big for the stack; guarded by driver_mutex()
+  std::memset(&map, 0, sizeof map);
+  map.base = va;
+  map.length = size;
+  map.offset = 0;
+  std::memcpy(map.perGpuAttributes[0].gpuUuid.uuid, gpu.bytes, sizeof gpu.bytes);
+  map.perGpuAttributes[0].gpuMappingType = UvmGpuMappingTypeReadWriteAtomic;
+  map.gpuAttributesCount = 1;
+  map.rmCtrlFd = driver().ctl_fd;
+  map.hClient = driver().hClient;
+  map.hMemory = hMemory;
+  s = uvm_call(uvm_fd, UVM_MAP_EXTERNAL_ALLOCATION, &map);
+  if (s != NV_OK) uvm_free_range(uvm_fd, va);
+  return s;
+}
+
+NV_STATUS uvm_free_range(int uvm_fd, uint64_t va) {
+  UVM_FREE_PARAMS p{};
+  p.base = va;
+  return uvm_call(uvm_fd, UVM_FREE, &p);
+}
+
 }  // namespace minicuda::libcuda

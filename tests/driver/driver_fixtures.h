@@ -13,6 +13,7 @@
 #include "cuda.h"
 #include "minicuda/kernel.h"
 #include "minicuda/trace.h"
+#include "probe_extra.h"
 
 namespace minicuda::testing {
 
@@ -52,21 +53,6 @@ inline size_t syscalls(const trace::Recorder& recorder) {
     if (e.layer == trace::Layer::Kernel && e.kind == trace::Kind::Call) ++n;
   }
   return n;
-}
-
-// probe_extra.txt as key -> value ("prop.warpSize" -> "32"); the first occurrence of a key wins.
-inline const std::map<std::string, std::string>& probe_extra() {
-  static const std::map<std::string, std::string> values = [] {
-    std::map<std::string, std::string> m;
-    std::ifstream in(MINICUDA_PROBE_EXTRA);
-    std::string line;
-    while (std::getline(in, line)) {
-      size_t eq = line.find(" = ");
-      if (eq != std::string::npos) m.emplace(line.substr(0, eq), line.substr(eq + 3));
-    }
-    return m;
-  }();
-  return values;
 }
 
 }  // namespace minicuda::testing

@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include "golden.h"
+#include "host_malloc.h"
 #include "minicuda/kernel.h"
 #include "minicuda/libc.h"
 #include "minicuda/trace.h"
@@ -94,17 +95,7 @@ TEST(GoldenMemory, CudaHostAllocPinsPages) {
 
 TEST(GoldenMemory, HostMallocSequence) {
   FreshProcess p;
-  namespace libc = minicuda::libc;
   trace::Recorder rec;
-  void* a = libc::malloc(64);
-  void* b = libc::malloc(64);
-  void* c = libc::malloc(200000);
-  void* d = libc::malloc(100000);
-  libc::free(c);
-  c = libc::malloc(200000);
-  libc::free(a);
-  libc::free(b);
-  libc::free(c);
-  libc::free(d);
+  minicuda::testing::run_host_malloc_c();
   golden::expect_golden("host_malloc", golden::normalise(rec.tree(), p.windows(nullptr)));
 }

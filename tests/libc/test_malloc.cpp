@@ -19,6 +19,8 @@
 #include <thread>
 #include <vector>
 
+#include "host_malloc.h"
+
 #include "minicuda/kernel.h"
 #include "minicuda/libc.h"
 #include "minicuda/trace.h"
@@ -117,16 +119,7 @@ TEST_F(FreshProcess, HostMallocSequenceMovesTheBreakLikeGlibc) {
 // The same program, asserted as the exact system-call trace (strace's text).
 TEST_F(FreshProcess, HostMallocSequenceMakesTheStraceSyscalls) {
   trace::Recorder recorder;
-  void* a = libc::malloc(64);
-  void* b = libc::malloc(64);
-  void* c = libc::malloc(200000);
-  void* d = libc::malloc(100000);
-  libc::free(c);
-  c = libc::malloc(200000);
-  libc::free(a);
-  libc::free(b);
-  libc::free(c);
-  libc::free(d);
+  void* d = minicuda::testing::run_host_malloc_c().d;
 
   const uintptr_t B = malloc_stats().heap_start;
   std::vector<trace::Event> calls = kernel_calls(recorder);

@@ -13,6 +13,7 @@
 #include "cuda_runtime.h"
 #include "minicuda/kernel.h"
 #include "minicuda/trace.h"
+#include "probe_extra.h"
 
 namespace minicuda::testing {
 
@@ -23,21 +24,6 @@ class FreshProcess : public ::testing::Test {
   std::unique_ptr<kernel::Process> process_ = kernel::spawn_process();
   kernel::ProcessScope scope_{*process_};
 };
-
-// probe_extra.txt as key -> value ("prop.warpSize" -> "32"); the first occurrence of a key wins.
-inline const std::map<std::string, std::string>& probe_extra() {
-  static const std::map<std::string, std::string> values = [] {
-    std::map<std::string, std::string> m;
-    std::ifstream in(MINICUDA_PROBE_EXTRA);
-    std::string line;
-    while (std::getline(in, line)) {
-      size_t eq = line.find(" = ");
-      if (eq != std::string::npos) m.emplace(line.substr(0, eq), line.substr(eq + 3));
-    }
-    return m;
-  }();
-  return values;
-}
 
 // The primary context state of device 0 as "flags=F active=A" (the probe's format).
 inline std::string primary_state() {

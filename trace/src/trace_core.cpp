@@ -136,15 +136,19 @@ uint32_t configure_from_environment() {
   return mask;
 }
 
-uint64_t open_scope(Layer layer, std::string text) {
-  ThreadStack& ts = this_thread();
+}  // namespace detail
+
+namespace {
+// A new event on this thread, placed under the innermost open scope (or as a root).
+Event make_event(ThreadStack& ts, Layer layer, Kind kind, std::string text) {
   Event e;
   e.seq = g_seq.fetch_add(1, std::memory_order_relaxed) + 1;
   e.thread = ts.thread;
   e.layer = layer;
   e.mode = mode_of(layer);
-  e.kind = Kind::Call;
+  e.kind = kind;
   e.text = std::move(text);
+  e.depth = static_cast<uint32_t>(ts.open.size());
   if (ts.open.empty()) {
     e.parent = 0;
     e.root = e.seq;
@@ -155,7 +159,15 @@ uint64_t open_scope(Layer layer, std::string text) {
     e.root = top.root;
     e.parent_mode = mode_of(top.layer);
   }
-  e.depth = static_cast<uint32_t>(ts.open.size());
+  return e;
+}
+}  // namespace
+
+namespace detail {
+
+uint64_t open_scope(Layer layer, std::string text) {
+  ThreadStack& ts = this_thread();
+  Event e = make_event(ts, layer, Kind::Call, std::move(text));
   {
     std::lock_guard lock(sinks_mutex());
     for (Sink* s : sinks()) s->begin(e);
@@ -178,17 +190,7 @@ void close_scope(uint64_t seq, std::string result) {
 
 void emit_note(Layer layer, std::string text) {
   ThreadStack& ts = this_thread();
-  Event e;
-  e.seq = g_seq.fetch_add(1, std::memory_order_relaxed) + 1;
-  e.thread = ts.thread;
-  e.layer = layer;
-  e.mode = mode_of(layer);
-  e.kind = Kind::Note;
-  e.text = std::move(text);
-  e.depth = static_cast<uint32_t>(ts.open.size());
-  e.parent = ts.open.empty() ? 0 : ts.open.back().seq;
-  e.root = ts.open.empty() ? e.seq : ts.open.back().root;
-  e.parent_mode = ts.open.empty() ? e.mode : mode_of(ts.open.back().layer);
+  Event e = make_event(ts, layer, Kind::Note, std::move(text));
   std::lock_guard lock(sinks_mutex());
   for (Sink* s : sinks()) s->note(e);
 }
