@@ -577,6 +577,16 @@ CUresult CUDAAPI cuPointerGetAttribute(void* data, CUpointer_attribute attribute
 CUresult CUDAAPI cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute* attributes,
                                         void** data, CUdeviceptr ptr);
 
+/* --- Modules --- */
+
+/* How modules are loaded (CUDA_MODULE_LOADING=EAGER|LAZY; lazy by default since CUDA 12.2). */
+typedef enum CUmoduleLoadingMode_enum {
+  CU_MODULE_EAGER_LOADING = 0x1, /* every kernel of a module is loaded with the module */
+  CU_MODULE_LAZY_LOADING  = 0x2  /* a kernel is loaded at its first use */
+} CUmoduleLoadingMode;
+/* *mode = the loading mode chosen by CUDA_MODULE_LOADING at cuInit. NULL: CUDA_ERROR_INVALID_VALUE. */
+CUresult CUDAAPI cuModuleGetLoadingMode(CUmoduleLoadingMode* mode);
+
 /* --- Export tables ("dark API") --- */
 
 /* The real libcudart reaches libcuda through private function tables fetched with

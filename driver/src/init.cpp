@@ -10,6 +10,7 @@
 //   RM_CONTROL name, FB, arch, GR, GID, PCI, engines: the properties cuDeviceGetAttribute reports
 //
 // After cuInit, cuDevice* queries answer from memory: they make no system call.
+#include <cstdlib>
 #include <cstring>
 
 #include "libcuda.h"
@@ -197,8 +198,25 @@ CUresult cuInit(unsigned int Flags) {
   if (!d.initialized) {
     d.init_result = initialize(d);
     d.initialized = true;
+    const char* mode = std::getenv("CUDA_MODULE_LOADING");
+    d.loading_mode = mode && std::strcmp(mode, "EAGER") == 0 ? CU_MODULE_EAGER_LOADING : CU_MODULE_LAZY_LOADING;
   }
   return done(scope, d.init_result);
+}
+
+// Contract: *mode = how modules are loaded, from CUDA_MODULE_LOADING at cuInit (EAGER, else
+// LAZY, the default since CUDA 12.2). NULL: CUDA_ERROR_INVALID_VALUE; before cuInit:
+// CUDA_ERROR_NOT_INITIALIZED.
+CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode* mode) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuModuleGetLoadingMode(mode={})", static_cast<void*>(mode));
+  std::lock_guard lock(driver_mutex());
+  if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
+  if (mode == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  *mode = driver().loading_mode;
+  if (scope.active()) {
+    scope.result("CUDA_SUCCESS, *mode={}", *mode == CU_MODULE_LAZY_LOADING ? "CU_MODULE_LAZY_LOADING" : "CU_MODULE_EAGER_LOADING");
+  }
+  return CUDA_SUCCESS;
 }
 
 // Contract: *driverVersion = the CUDA version the driver supports (13000). NULL:

@@ -98,6 +98,7 @@ struct Driver {
   int gpu_fd = -1;        // /dev/nvidia0, registered to ctl_fd
   NvHandle hClient = 0;   // the process's RM client
   NvHandle next_handle = 0x5c000001;  // the handles libcuda picks for its objects (measured)
+  CUmoduleLoadingMode loading_mode = CU_MODULE_LAZY_LOADING;  // CUDA_MODULE_LOADING at cuInit
   std::vector<DeviceInfo> devices;
   std::vector<CUcontext> primary;     // one primary context per device, made by cuInit
 };

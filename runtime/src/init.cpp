@@ -22,6 +22,7 @@ struct Runtime {
   bool initialized = false;
   cudaError_t init_error = cudaSuccess;
   const CUetblMinicudaRuntime* table = nullptr;  // libcuda's export table
+  bool lazy_loading = true;                       // modules load at a kernel's first launch
   std::vector<cudaDeviceProp> props;
   std::vector<bool> context_ready;               // primary context retained by the runtime
 };
@@ -183,6 +184,9 @@ cudaError_t query_properties(int ordinal, cudaDeviceProp* p) {
 cudaError_t initialize(Runtime& rt) {
   trace::note(trace::Layer::Cudart, "lazy init: cuInit and the device queries");
   if (CUresult r = cuInit(0); r != CUDA_SUCCESS) return r == CUDA_ERROR_NO_DEVICE ? cudaErrorNoDevice : to_cuda_error(r);
+  CUmoduleLoadingMode mode = CU_MODULE_LAZY_LOADING;
+  cuModuleGetLoadingMode(&mode);  // the first driver call the measured runtime makes
+  rt.lazy_loading = mode == CU_MODULE_LAZY_LOADING;
   const void* table = nullptr;
   if (cuGetExportTable(&table, &CU_ETID_MinicudaRuntime) != CUDA_SUCCESS) return cudaErrorInitializationError;
   rt.table = static_cast<const CUetblMinicudaRuntime*>(table);
@@ -228,6 +232,11 @@ cudaError_t ensure_context() {
   if (!rt.context_ready[static_cast<size_t>(dev)]) {
     CUcontext retained = nullptr;
     if (CUresult r = cuDevicePrimaryCtxRetain(&retained, dev); r != CUDA_SUCCESS) return to_cuda_error(r);
+    // The measured runtime then checks which context is current and its device.
+    CUcontext now = nullptr;
+    CUdevice now_device = -1;
+    cuCtxGetCurrent(&now);
+    if (cuCtxGetDevice_v2(&now_device, now) != CUDA_SUCCESS || now_device != dev) return cudaErrorDeviceUninitialized;
     rt.context_ready[static_cast<size_t>(dev)] = true;
   }
   t_ready_device = dev;

@@ -16,6 +16,25 @@ TEST_F(InitTest, DriverGetVersionNeedsNoInit) {
   EXPECT_EQ(cuDriverGetVersion(nullptr), CUDA_ERROR_INVALID_VALUE);
 }
 
+TEST_F(InitTest, ModuleLoadingModeIsLazyUnlessCudaModuleLoadingSaysEager) {
+  CUmoduleLoadingMode mode = static_cast<CUmoduleLoadingMode>(0);
+  EXPECT_EQ(cuModuleGetLoadingMode(&mode), CUDA_ERROR_NOT_INITIALIZED);
+  ASSERT_EQ(cuInit(0), CUDA_SUCCESS);
+  EXPECT_EQ(cuModuleGetLoadingMode(nullptr), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuModuleGetLoadingMode(&mode), CUDA_SUCCESS);
+  EXPECT_EQ(mode, CU_MODULE_LAZY_LOADING);  // the default since CUDA 12.2
+  // The variable is read at cuInit: another process started with it set sees EAGER.
+  setenv("CUDA_MODULE_LOADING", "EAGER", 1);
+  auto other = kernel::spawn_process();
+  {
+    kernel::ProcessScope in_other(*other);
+    ASSERT_EQ(cuInit(0), CUDA_SUCCESS);
+    EXPECT_EQ(cuModuleGetLoadingMode(&mode), CUDA_SUCCESS);
+    EXPECT_EQ(mode, CU_MODULE_EAGER_LOADING);
+  }
+  unsetenv("CUDA_MODULE_LOADING");
+}
+
 TEST_F(InitTest, DriverGetVersionAfterInit) {
   ASSERT_EQ(cuInit(0), CUDA_SUCCESS);
   int v = -7;

@@ -26,10 +26,10 @@ TEST_F(LazyInitTest, FirstMallocInitialisesThenRetainsThenAllocates) {
   std::vector<std::string> calls = libcuda_calls(recorder);
   ASSERT_GE(calls.size(), 12u);
 
-  std::vector<std::string> head(calls.begin(), calls.begin() + 6);
-  EXPECT_EQ(head, (std::vector<std::string>{"cuInit", "cuGetExportTable", "cuDeviceGetCount", "cuDeviceGet",
-                                            "cuDeviceGetName", "cuDeviceTotalMem_v2"}));
-  size_t i = 6;
+  std::vector<std::string> head(calls.begin(), calls.begin() + 7);
+  EXPECT_EQ(head, (std::vector<std::string>{"cuInit", "cuModuleGetLoadingMode", "cuGetExportTable", "cuDeviceGetCount",
+                                            "cuDeviceGet", "cuDeviceGetName", "cuDeviceTotalMem_v2"}));
+  size_t i = 7;
   size_t attributes = 0;
   while (i < calls.size() && calls[i] == "cuDeviceGetAttribute") {
     ++attributes;
@@ -38,7 +38,8 @@ TEST_F(LazyInitTest, FirstMallocInitialisesThenRetainsThenAllocates) {
   EXPECT_GT(attributes, 80u);  // one per cudaDeviceProp field that comes from an attribute
   std::vector<std::string> tail(calls.begin() + static_cast<long>(i), calls.end());
   EXPECT_EQ(tail, (std::vector<std::string>{"cuDeviceGetUuid_v2", "cuCtxGetCurrent", "cuCtxSetCurrent",
-                                            "cuDevicePrimaryCtxRetain", "cuMemAlloc_v2"}));
+                                            "cuDevicePrimaryCtxRetain", "cuCtxGetCurrent", "cuCtxGetDevice_v2",
+                                            "cuMemAlloc_v2"}));
   EXPECT_EQ(primary_state(), "flags=0 active=1");
   CUcontext current = nullptr;
   EXPECT_EQ(cuCtxGetCurrent(&current), CUDA_SUCCESS);
