@@ -697,3 +697,4 @@ inline constexpr NvU32 NV_CHANNELGPFIFO_NOTIFICATION_TYPE_WORK_SUBMIT_TOKEN = 1;
 #include "nv_uapi_status.h"
 #include "nv_uapi_ctrl.h"
 #include "nv_uapi_uvm.h"
+#include "nv_uapi_channel.h"
