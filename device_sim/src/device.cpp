@@ -5,6 +5,9 @@
 // GPU through its BARs.
 #include "minicuda/device.h"
 
+#include <algorithm>
+#include <chrono>
+
 namespace minicuda::gpu {
 
 namespace {
@@ -29,5 +32,42 @@ Device::Device(Preset preset)
     : props_(&preset_properties(preset)),
       vram_(props_->vram_bytes),
       mmu_(vram_, uva_window_size(props_->vram_bytes)) {}
+
+Device::~Device() { stop_worker(); }
+
+void Device::start_worker() {
+  if (worker_.joinable()) return;
+  stop_.store(false);
+  worker_ = std::thread([this] { worker_loop(); });
+}
+
+void Device::stop_worker() {
+  if (!worker_.joinable()) return;
+  stop_.store(true);
+  worker_.join();
+}
+
+// The host interface's thread. After a poll that found work it polls again at once for a while
+// (work tends to come in bursts: a memcpy is followed by its wait), then sleeps 1 us, 2 us, ...
+// up to 1 ms between polls.
+void Device::worker_loop() {
+  constexpr int kSpinPolls = 2000;
+  constexpr auto kMaxSleep = std::chrono::microseconds(1000);
+  int idle = 0;
+  auto sleep = std::chrono::microseconds(1);
+  while (!stop_.load(std::memory_order_relaxed)) {
+    if (host_.poll() > 0) {
+      idle = 0;
+      sleep = std::chrono::microseconds(1);
+      continue;
+    }
+    if (++idle < kSpinPolls) {
+      std::this_thread::yield();
+      continue;
+    }
+    std::this_thread::sleep_for(sleep);
+    sleep = std::min(sleep * 2, kMaxSleep);
+  }
+}
 
 }  // namespace minicuda::gpu

@@ -577,6 +577,23 @@ CUresult CUDAAPI cuPointerGetAttribute(void* data, CUpointer_attribute attribute
 CUresult CUDAAPI cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute* attributes,
                                         void** data, CUdeviceptr ptr);
 
+/* --- Copies and memsets (synchronous forms) --- */
+
+/* Copies ByteCount bytes from host memory to device memory. Pageable memory is staged through a
+ * pinned buffer; returns once the data has reached the device. A device range outside one
+ * allocation, or an unreadable host range: CUDA_ERROR_INVALID_VALUE. */
+CUresult CUDAAPI cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount);
+/* Copies from device to host memory; returns after the copy has completed. */
+CUresult CUDAAPI cuMemcpyDtoH_v2(void* dstHost, CUdeviceptr srcDevice, size_t ByteCount);
+/* Copies between device allocations; the host does not wait for it. */
+CUresult CUDAAPI cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount);
+/* Copies between any two addresses of the unified address space (direction from the pointers). */
+CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount);
+/* Sets N 8-, 16- or 32-bit values from dstDevice on (which must be aligned to the value size). */
+CUresult CUDAAPI cuMemsetD8_v2(CUdeviceptr dstDevice, unsigned char uc, size_t N);
+CUresult CUDAAPI cuMemsetD16_v2(CUdeviceptr dstDevice, unsigned short us, size_t N);
+CUresult CUDAAPI cuMemsetD32_v2(CUdeviceptr dstDevice, unsigned int ui, size_t N);
+
 /* --- Modules --- */
 
 /* How modules are loaded (CUDA_MODULE_LOADING=EAGER|LAZY; lazy by default since CUDA 12.2). */

@@ -11,6 +11,8 @@
 #include <cstring>
 
 #include "libcuda.h"
+#include "channel.h"
+#include "nv_uapi_methods.h"
 #include "pool.h"
 
 namespace minicuda::libcuda {
@@ -56,6 +58,26 @@ CUresult build(CUctx_st& ctx) {
   reg.hVaSpace = ctx.hVaSpace;
   if (NV_STATUS s = uvm_call(ctx.uvm_fd, UVM_REGISTER_GPU_VASPACE, &reg); s != NV_OK) return to_cu_result(s);
   ctx.pool = new Pool(ctx);
+
+  // Work submission: the doorbell page, then the channel (docs/design/execution.md).
+  NV_HOPPER_USERMODE_A_PARAMS usermode{};
+  usermode.bBar1Mapping = NV_TRUE;
+  ctx.hUsermode = next_handle();
+  if (NV_STATUS s = rm_alloc(d.hClient, dev.hSubdevice, &ctx.hUsermode, HOPPER_USERMODE_A, &usermode, sizeof usermode);
+      s != NV_OK) {
+    return to_cu_result(s);
+  }
+  ctx.doorbell = static_cast<volatile uint32_t*>(map_usermode(dev.hSubdevice, ctx.hUsermode));
+  if (ctx.doorbell == nullptr) return CUDA_ERROR_OUT_OF_MEMORY;
+  ctx.channel = new Channel;
+  if (CUresult r = ctx.channel->create(ctx, ctx.doorbell); r != CUDA_SUCCESS) return r;
+  // Bind the engines' classes to their subchannels once: compute on 1, copy on 4.
+  ctx.channel->method(NV_SUBCHANNEL_COMPUTE, NVC56F_SET_OBJECT, {HOPPER_COMPUTE_A});
+  ctx.channel->method(NV_SUBCHANNEL_COPY, NVC56F_SET_OBJECT, {HOPPER_DMA_COPY_A});
+  if (CUresult r = ctx.channel->wait(ctx.channel->submit()); r != CUDA_SUCCESS) return r;
+  // The pinned buffer pageable copies are staged through, made now so that copies make no
+  // system call (the measured libcuda, too, sets up everything at context creation).
+  if (CUresult r = pin_host_memory(ctx, kStagingBytes, &ctx.staging, &ctx.staging_alloc); r != CUDA_SUCCESS) return r;
   ctx.active = true;
   return CUDA_SUCCESS;
 }
@@ -64,6 +86,17 @@ CUresult build(CUctx_st& ctx) {
 void teardown(CUctx_st& ctx) {
   Driver& d = driver();
   const DeviceInfo& dev = *device_info(ctx.device);
+  if (ctx.channel) {
+    ctx.channel->destroy(ctx);
+    delete ctx.channel;
+    ctx.channel = nullptr;
+  }
+  if (ctx.staging) unpin_host_memory(ctx, ctx.staging, ctx.staging_alloc);
+  ctx.staging = nullptr;
+  if (ctx.doorbell) kernel::sys_munmap(const_cast<uint32_t*>(ctx.doorbell), NVC361_NV_USERMODE__SIZE);
+  ctx.doorbell = nullptr;
+  if (ctx.hUsermode) rm_free(d.hClient, dev.hSubdevice, ctx.hUsermode);
+  ctx.hUsermode = 0;
   if (ctx.pool) ctx.pool->release_all();
   delete ctx.pool;
   ctx.pool = nullptr;

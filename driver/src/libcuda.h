@@ -68,6 +68,9 @@ NV_STATUS uvm_call(int uvm_fd, uint64_t request, Params* params) {
 NV_STATUS uvm_map_memory(int uvm_fd, uint64_t va, uint64_t size, const CUuuid& gpu, NvHandle hMemory);
 // UVM_FREE of the range at va: the GPU mapping goes.
 NV_STATUS uvm_free_range(int uvm_fd, uint64_t va);
+// Maps a HOPPER_USERMODE_A object (the doorbell page) for the CPU: a fresh /dev/nvidia0 fd bound
+// to the control fd, NV_ESC_RM_MAP_MEMORY, mmap (channel.cpp). Null on failure.
+void* map_usermode(NvHandle hSubdevice, NvHandle hUsermode);
 // A handle for a new object of this process ("0x5c000001", "0x5c000002", ...).
 NvHandle next_handle();
 
@@ -118,6 +121,7 @@ bool device_attribute(const DeviceInfo& dev, CUdevice_attribute attribute, int* 
 
 namespace minicuda::libcuda {
 class Pool;
+class Channel;
 }
 
 // The struct behind CUcontext (declared opaque in cuda.h).
@@ -137,6 +141,13 @@ struct CUctx_st {
     NvHandle hMemory = 0;
   };
   std::map<uint64_t, HostAlloc> host_allocs;
+  // Work submission (channel.h): the doorbell page, the context's channel, and the pinned
+  // staging buffer that pageable copies go through.
+  NvHandle hUsermode = 0;
+  volatile uint32_t* doorbell = nullptr;
+  minicuda::libcuda::Channel* channel = nullptr;  // owned: made by build(), deleted by teardown()
+  void* staging = nullptr;
+  HostAlloc staging_alloc;
 };
 
 namespace minicuda::libcuda {
@@ -149,5 +160,13 @@ CUresult require_context(CUcontext* ctx);
 CUcontext primary_context(CUdevice dev);
 // Is ctx a context this driver made?
 bool valid_context(CUcontext ctx);
+
+// Pins `size` bytes of fresh anonymous memory for the GPU (mmap, RM_ALLOC_MEMORY of an OS
+// descriptor, UVM map at the same address). The context's cuMemHostAlloc and staging buffer.
+CUresult pin_host_memory(CUctx_st& ctx, uint64_t size, void** host, CUctx_st::HostAlloc* alloc);
+// The size of a context's pinned staging buffer for pageable copies.
+inline constexpr uint64_t kStagingBytes = 2ull << 20;
+// Undoes pin_host_memory.
+void unpin_host_memory(CUctx_st& ctx, void* host, const CUctx_st::HostAlloc& alloc);
 
 }  // namespace minicuda::libcuda

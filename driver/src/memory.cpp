@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "libcuda.h"
+#include "channel.h"
 #include "pool.h"
 
 namespace minicuda::libcuda {
@@ -68,6 +69,36 @@ uint64_t page_up(uint64_t v) { return (v + kernel::kPageSize - 1) & ~(kernel::kP
 
 }  // namespace
 
+CUresult pin_host_memory(CUctx_st& ctx, uint64_t bytes, void** out, CUctx_st::HostAlloc* alloc) {
+  uint64_t size = page_up(bytes);
+  if (size < bytes) return CUDA_ERROR_OUT_OF_MEMORY;
+  void* host = kernel::sys_mmap(nullptr, size, kernel::kProtRead | kernel::kProtWrite,
+                                kernel::kMapPrivate | kernel::kMapAnonymous, -1, 0);
+  if (kernel::mmap_failed(host)) return CUDA_ERROR_OUT_OF_MEMORY;
+  Driver& d = driver();
+  const DeviceInfo& dev = *device_info(ctx.device);
+  NvHandle hMemory = next_handle();
+  NV_STATUS s = rm_alloc_os_descriptor(d.hClient, dev.hDevice, hMemory, host, size);
+  if (s == NV_OK) {
+    // UVA: the GPU sees the pages at the address the process sees them.
+    s = uvm_map_memory(ctx.uvm_fd, reinterpret_cast<uint64_t>(host), size, dev.uuid, hMemory);
+    if (s != NV_OK) rm_free(d.hClient, dev.hDevice, hMemory);
+  }
+  if (s != NV_OK) {
+    kernel::sys_munmap(host, size);
+    return s == NV_ERR_GENERIC ? CUDA_ERROR_UNKNOWN : CUDA_ERROR_OUT_OF_MEMORY;
+  }
+  *out = host;
+  *alloc = CUctx_st::HostAlloc{size, hMemory};
+  return CUDA_SUCCESS;
+}
+
+void unpin_host_memory(CUctx_st& ctx, void* host, const CUctx_st::HostAlloc& alloc) {
+  uvm_free_range(ctx.uvm_fd, reinterpret_cast<uint64_t>(host));
+  rm_free(driver().hClient, device_info(ctx.device)->hDevice, alloc.hMemory);
+  kernel::sys_munmap(host, alloc.size);
+}
+
 }  // namespace minicuda::libcuda
 
 using namespace minicuda;
@@ -101,6 +132,8 @@ CUresult cuMemFree_v2(CUdeviceptr dptr) {
   if (dptr == 0) return done(scope, check_initialized());
   CUcontext ctx = nullptr;
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  // cudaFree "may perform implicit synchronization": work still queued may use the memory.
+  if (ctx->channel->last_fence() != 0) (void)ctx->channel->wait(ctx->channel->last_fence());
   return done(scope, ctx->pool->free(dptr));
 }
 
@@ -143,25 +176,10 @@ CUresult cuMemHostAlloc(void** pp, size_t bytesize, unsigned int Flags) {
   *pp = nullptr;  // measured: NULL after a refused request too (drv.memHostAlloc.flags0x80.h)
   if (Flags & ~kKnown) return done(scope, CUDA_ERROR_INVALID_VALUE);
   if (bytesize == 0) return done(scope, CUDA_SUCCESS);
-  uint64_t size = page_up(bytesize);
-  if (size < bytesize) return done(scope, CUDA_ERROR_OUT_OF_MEMORY);
-  void* host = kernel::sys_mmap(nullptr, size, kernel::kProtRead | kernel::kProtWrite,
-                                kernel::kMapPrivate | kernel::kMapAnonymous, -1, 0);
-  if (kernel::mmap_failed(host)) return done(scope, CUDA_ERROR_OUT_OF_MEMORY);
-  Driver& d = driver();
-  const DeviceInfo& dev = *device_info(ctx->device);
-  NvHandle hMemory = next_handle();
-  NV_STATUS s = rm_alloc_os_descriptor(d.hClient, dev.hDevice, hMemory, host, size);
-  uint64_t va = reinterpret_cast<uint64_t>(host);
-  if (s == NV_OK) {
-    s = uvm_map_memory(ctx->uvm_fd, va, size, dev.uuid, hMemory);  // UVA: the GPU sees it at the same address
-    if (s != NV_OK) rm_free(d.hClient, dev.hDevice, hMemory);
-  }
-  if (s != NV_OK) {
-    kernel::sys_munmap(host, size);
-    return done(scope, s == NV_ERR_GENERIC ? CUDA_ERROR_UNKNOWN : CUDA_ERROR_OUT_OF_MEMORY);
-  }
-  ctx->host_allocs[va] = CUctx_st::HostAlloc{size, hMemory};
+  void* host = nullptr;
+  CUctx_st::HostAlloc alloc;
+  if (CUresult r = pin_host_memory(*ctx, bytesize, &host, &alloc); r != CUDA_SUCCESS) return done(scope, r);
+  ctx->host_allocs[reinterpret_cast<uint64_t>(host)] = alloc;
   *pp = host;
   if (scope.active()) scope.result("CUDA_SUCCESS, *pp={}", host);
   return CUDA_SUCCESS;
@@ -181,10 +199,7 @@ CUresult cuMemFreeHost(void* p) {
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   auto it = ctx->host_allocs.find(reinterpret_cast<uint64_t>(p));
   if (it == ctx->host_allocs.end()) return done(scope, CUDA_ERROR_INVALID_VALUE);
-  Driver& d = driver();
-  uvm_free_range(ctx->uvm_fd, it->first);
-  rm_free(d.hClient, device_info(ctx->device)->hDevice, it->second.hMemory);
-  kernel::sys_munmap(p, it->second.size);
+  unpin_host_memory(*ctx, p, it->second);
   ctx->host_allocs.erase(it);
   return done(scope, CUDA_SUCCESS);
 }

@@ -620,6 +620,14 @@ cudaError_t CUDARTAPI cudaHostAlloc(void** pHost, size_t size, unsigned int flag
 cudaError_t CUDARTAPI cudaFreeHost(void* ptr);
 /* *free / *total = free and total memory of the current device, in bytes. */
 cudaError_t CUDARTAPI cudaMemGetInfo(size_t* free, size_t* total);
+/* Copies count bytes; kind is a cudaMemcpyKind (Default: inferred from the pointers). Returns
+ * once the data can be used (device-to-device copies do not wait). Invalid kind:
+ * cudaErrorInvalidMemcpyDirection; ranges outside an allocation, NULL or unknown device
+ * pointers: cudaErrorInvalidValue. */
+cudaError_t CUDARTAPI cudaMemcpy(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind);
+/* Sets count bytes of device memory at devPtr to (unsigned char)value. Outside an allocation:
+ * cudaErrorInvalidValue. */
+cudaError_t CUDARTAPI cudaMemset(void* devPtr, int value, size_t count);
 /* Describes ptr. Device memory (interior pointers too): type Device. Pinned host: type Host with
  * hostPointer == devicePointer == ptr. Memory CUDA does not know: success, type Unregistered. */
 cudaError_t CUDARTAPI cudaPointerGetAttributes(struct cudaPointerAttributes* attributes, const void* ptr);

@@ -62,8 +62,8 @@ TEST_F(RmServer, LegalAndIllegalParents) {
   NvHandle under_sub = 0x5c000101;
   EXPECT_EQ(rm_alloc(rm.ctl, rm.client, rm.subdevice, &under_sub, NV01_MEMORY_LOCAL_USER, &mem, sizeof mem), NV_OK);
   EXPECT_EQ(rm_alloc(rm.ctl, rm.client, rm.device, &h, 0x1234), NV_ERR_INVALID_CLASS);
-  // A class the header names but minicuda does not model.
-  EXPECT_EQ(rm_alloc(rm.ctl, rm.client, rm.device, &h, KEPLER_CHANNEL_GROUP_A), NV_ERR_INVALID_CLASS);
+  // A class the header names but minicuda does not model (another GPU generation's channel).
+  EXPECT_EQ(rm_alloc(rm.ctl, rm.client, rm.device, &h, AMPERE_CHANNEL_GPFIFO_A), NV_ERR_INVALID_CLASS);
   // One device object per GPU per client.
   EXPECT_EQ(rm_alloc(rm.ctl, rm.client, rm.client, &h, NV01_DEVICE_0, &dev, sizeof dev), NV_ERR_STATE_IN_USE);
 }

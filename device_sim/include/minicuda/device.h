@@ -13,18 +13,27 @@
 //               memory (4 KiB pages). Mapping vidmem also maps those VRAM pages at the same
 //               virtual address in the host process (UVA): device pointers are host addresses
 //               that host code, C++ kernels and gdb can dereference.
+//   host_interface  the channels the GPU knows and the doorbell (HostInterface, below)
+//   pbdma       the host interface's fetch unit: reads GPFIFO entries and pushbuffers, decodes
+//               method headers, runs host methods (semaphores) and hands engine methods on
+//   copy_engine the copy engine (HOPPER_DMA_COPY_A): copies, memsets, semaphore releases
+//   gpu_semaphore  semaphore release / acquire / reduction on GPU memory
+//   gpu_memory  the engines' port to memory: every access is checked against the MMU first
 //
 // Thread safety: every public member may be called from any thread; each unit guards its own
 // state with a mutex (named per member below).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 #include <string_view>
 
@@ -150,18 +159,150 @@ class Mmu {
   std::map<uint64_t, Pte> ptes_;  // page VA -> PTE; guarded by mutex_
 };
 
+class Device;
+class CopyEngine;  // device_sim/src/copy_engine.h
+class GpuMemory;   // device_sim/src/gpu_memory.h
+class Pbdma;       // device_sim/src/pbdma.h
+struct Channel;    // device_sim/src/host_interface.h
+
+// One GPFIFO channel, as RM programs it into the host interface (the channel's RAMFC/USERD).
+struct ChannelConfig {
+  uint32_t chid;            // channel id, unique on the GPU
+  uint32_t token;           // work submit token: what user space stores to the doorbell
+  uint64_t gpfifo_va;       // GPU VA of the ring of 8-byte GPFIFO entries
+  uint32_t gpfifo_entries;  // entries in the ring: a power of two (the hardware stores log2)
+  uint64_t userd_va;        // GPU VA of the channel's 512-byte USERD page (Nvc56fControl)
+};
+
+// The unit that made an access or met an error.
+enum class Engine : uint8_t { Host, Copy, Compute };
+enum class Access : uint8_t { Read, Write };
+
+// Why a channel stopped for good. The MMU kinds are what the real GPU reports as an MMU fault
+// (Xid 31, ROBUST_CHANNEL_FIFO_ERROR_MMU_ERR_FLT); the others are PBDMA/engine errors that RM
+// also turns into a channel error.
+enum class FaultKind : uint8_t {
+  MmuUnmapped,     // no PTE for the page
+  MmuReadOnly,     // a write to a read-only page
+  IllegalMethod,   // unknown host method, method on an unbound subchannel, unknown class
+  BadGpEntry,      // a GPFIFO control entry with an unknown opcode, GPPut outside the ring
+  BadMethodHeader, // a pushbuffer dword that is not a method header the PBDMA knows
+  BadArgument,     // a method with a value the engine rejects (misaligned semaphore, ...)
+  NotModelled,     // a real feature minicuda does not simulate (block linear, physical, ...)
+};
+
+// One recorded fault or channel error.
+struct ChannelFault {
+  uint32_t chid;
+  FaultKind kind;
+  Engine engine;
+  Access access;     // MMU kinds: the access that faulted
+  uint64_t va;       // MMU kinds: the faulting address; otherwise the pushbuffer address
+  uint32_t method;   // the method being executed (byte offset), 0 when fetching
+  std::string what;  // one line for traces and error notifiers
+};
+
+// Where a channel stands in the host interface.
+enum class ChannelStatus : uint8_t {
+  Idle,     // nothing to do as far as the GPU knows
+  Pending,  // the doorbell rang: run_pending() will fetch its GPFIFO
+  Waiting,  // stopped at an unsatisfied semaphore acquire; every run_pending() retries it
+  Faulted,  // stopped for good by a fault (see faults()); RM must remove it
+};
+
+// The host interface: the GPU unit that owns the channels (their RAMFC state), listens to the
+// doorbell and runs the PBDMA over every pending channel. nvidia.ko adds and removes channels;
+// the doorbell page forwards user-space stores of a work submit token to doorbell().
+//
+// Thread safety: every member may be called from any thread; one mutex (mutex_) guards all
+// channel state, so doorbell() waits while run_pending() executes work.
+class HostInterface {
+ public:
+  explicit HostInterface(Device& device);
+  ~HostInterface();
+  HostInterface(const HostInterface&) = delete;
+  HostInterface& operator=(const HostInterface&) = delete;
+
+  // Registers a channel (RM's channel allocation writing RAMFC). The channel starts Idle with
+  // no subchannel bound. A duplicate chid or token, or a ring size that is not a power of two,
+  // is a bug in nvidia.ko (asserted).
+  void add_channel(const ChannelConfig& config);
+  // Forgets a channel, wherever it stands. Unknown chid: nothing happens.
+  void remove_channel(uint32_t chid);
+  // What a store of token to NOTIFY_CHANNEL_PENDING (usermode page + 0x90) means: the channel
+  // with that work submit token becomes Pending. Unknown tokens and faulted channels are
+  // ignored (the real doorbell drops them too).
+  void doorbell(uint32_t token);
+  // Runs every Pending or Waiting channel, in chid order, until none can make progress: fetch
+  // the GPFIFO entries from GPGet up to GPPut (read from USERD), fetch and decode each
+  // pushbuffer segment, execute its methods and write the new GPGet back to USERD. A channel
+  // stops at an unsatisfied acquire (Waiting; retried after other channels ran, so a release
+  // on another channel frees it) or at a fault (Faulted, recorded). Returns the number of
+  // GPFIFO entries consumed.
+  size_t run_pending();
+  // What the host interface does when nobody rings: looks at every Idle channel's USERD and
+  // marks it Pending when GPPut != GPGet (work was published), then run_pending(). The device's
+  // worker thread calls this; it is also how the simulator notices a doorbell store, which a
+  // CPU cannot trap (docs/design/execution.md). Returns the entries consumed.
+  size_t poll();
+
+  // Every fault recorded so far, oldest first.
+  std::vector<ChannelFault> faults() const;
+  // Called once per new fault, after run_pending() has released its lock (nvidia.ko's
+  // interrupt handler). Replaces any previous handler; an empty function removes it.
+  void set_fault_handler(std::function<void(const ChannelFault&)> handler);
+  // The channel's status; nullopt for an unknown chid.
+  std::optional<ChannelStatus> channel_status(uint32_t chid) const;
+  // How many NON_STALL_INTERRUPT methods have executed (the interrupt is only counted now).
+  uint64_t nonstall_interrupts() const;
+
+ private:
+  std::unique_ptr<GpuMemory> memory_;
+  std::unique_ptr<CopyEngine> copy_engine_;
+  std::unique_ptr<Pbdma> pbdma_;
+  mutable std::mutex mutex_;
+  std::map<uint32_t, std::unique_ptr<Channel>> channels_;      // by chid; guarded by mutex_
+  std::vector<ChannelFault> faults_;                          // guarded by mutex_
+  std::function<void(const ChannelFault&)> fault_handler_;    // guarded by mutex_
+  uint64_t nonstall_interrupts_ = 0;                          // guarded by mutex_
+};
+
 // One simulated GPU: its properties, its VRAM and its MMU.
+// It also has a host interface that executes submitted work, and a simulated clock.
 class Device {
  public:
   explicit Device(Preset preset);
   const DeviceProperties& properties() const { return *props_; }
   Vram& vram() { return vram_; }
   Mmu& mmu() { return mmu_; }
+  // The host interface (PBDMA) that fetches and executes every channel's work.
+  HostInterface& host() { return host_; }
+  // Simulated time in nanoseconds since the device was built. It only moves when the engines
+  // work (their costs are in pbdma.cpp and copy_engine.cpp), so it is the same on every run.
+  uint64_t now_ns() const { return clock_ns_.load(std::memory_order_acquire); }
+  // Advances the simulated clock by ns and returns the new time. Called by the engines only.
+  uint64_t advance_clock(uint64_t ns) {
+    return clock_ns_.fetch_add(ns, std::memory_order_acq_rel) + ns;
+  }
+
+  // Starts the host interface's worker thread: it polls the channels (HostInterface::poll) and
+  // runs their work asynchronously, spinning briefly after work and then sleeping with an
+  // exponential back-off up to 1 ms, so an idle GPU costs no CPU. Idempotent. Without it, work
+  // only runs when someone calls host().poll() or run_pending() (tests; the inline mode).
+  void start_worker();
+  // Stops and joins the worker (also done by the destructor).
+  void stop_worker();
+  ~Device();
 
  private:
+  void worker_loop();
+  std::thread worker_;
+  std::atomic<bool> stop_{false};
   const DeviceProperties* props_;
   Vram vram_;
   Mmu mmu_;
+  std::atomic<uint64_t> clock_ns_{0};
+  HostInterface host_{*this};  // last: it uses mmu_
 };
 
 }  // namespace minicuda::gpu

@@ -199,6 +199,9 @@ void nv_register_devices() {
     }
   }
   device_slot() = std::make_unique<gpu::Device>(preset);
+  // The GPU starts fetching: its host interface watches the channels from its own thread.
+  device_slot()->host().set_fault_handler(nv_channel_fault);
+  device_slot()->start_worker();
   trace::note(trace::Layer::Nvidia, "nvidia.ko: probed {} ({} SMs, {} MiB VRAM)", nv_device().properties().name,
               nv_device().properties().multiprocessor_count, nv_device().properties().vram_bytes >> 20);
   kernel::register_chrdev("/dev/nvidiactl", kNvMajor, kNvCtlMinor, &kNvidiaFops);

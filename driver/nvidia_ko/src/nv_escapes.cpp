@@ -142,15 +142,18 @@ long escape_rm_map_memory(NvFile&, kernel::File& file, void* arg, uint32_t) {
   kernel::File* target = nullptr;
   NvFile* tnvf = nv_file_of_fd(w->fd, &target);
   if (!tnvf) return finish(NV_ERR_INVALID_ARGUMENT);
-  const RmObject* mem = rm_memory(&file, p->hClient, p->hMemory);
+  RmObject* mem = rm_object(&file, p->hClient, p->hMemory,
+                            {NV01_MEMORY_LOCAL_USER, NV01_MEMORY_SYSTEM, NV01_MEMORY_SYSTEM_OS_DESCRIPTOR, HOPPER_USERMODE_A});
   if (!mem) return finish(NV_ERR_OBJECT_NOT_FOUND);
   if (mem->hclass == NV01_MEMORY_SYSTEM_OS_DESCRIPTOR) return finish(NV_ERR_NOT_SUPPORTED);
   if (p->length == 0 || p->offset % kernel::kPageSize || p->offset + p->length > mem->size ||
       p->offset + p->length < p->offset) {
     return finish(NV_ERR_INVALID_LIMIT);
   }
-  // Vidmem goes through /dev/nvidia0 (BAR1); system memory through /dev/nvidiactl.
-  if ((mem->hclass == NV01_MEMORY_LOCAL_USER) != (tnvf->kind == NodeKind::Gpu)) return finish(NV_ERR_INVALID_ARGUMENT);
+  // Vidmem (BAR1) and the usermode registers (BAR0) go through /dev/nvidia0; system memory
+  // through /dev/nvidiactl.
+  bool through_gpu_node = mem->hclass == NV01_MEMORY_LOCAL_USER || mem->hclass == HOPPER_USERMODE_A;
+  if (through_gpu_node != (tnvf->kind == NodeKind::Gpu)) return finish(NV_ERR_INVALID_ARGUMENT);
   tnvf->mmap = MmapContext{true, mem->hclass == NV01_MEMORY_LOCAL_USER, mem->phys, mem->memfd, p->offset, p->length, mem};
   p->pLinearAddress = 0;  // the mmap offset to use
   return finish(NV_OK);
@@ -228,6 +231,8 @@ long nv_mmap_context(NvFile& nvf, kernel::Vma& vma) {
   off_t offset = static_cast<off_t>(ctx.vidmem ? ctx.phys + ctx.offset : ctx.offset);
   void* r = mmap(reinterpret_cast<void*>(vma.start), vma.length, prot, MAP_SHARED | MAP_FIXED, fd, offset);
   if (r == MAP_FAILED) return -kernel::kENOMEM;
+  // A whole sysmem object mapped from its start: remember where (with UVA, its GPU VA too).
+  if (!ctx.vidmem && ctx.offset == 0 && ctx.memory && ctx.memory->hclass == NV01_MEMORY_SYSTEM) ctx.memory->cpu_va = vma.start;
   trace::note(trace::Layer::Nvidia, "mmap: {} {:#x}..+{:#x} -> {:#x}", ctx.vidmem ? "BAR1 vidmem" : "sysmem", offset,
               vma.length, vma.start);
   return 0;

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <initializer_list>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -66,7 +67,7 @@ struct MmapContext {
   int memfd = -1;         // backing of a sysmem object
   uint64_t offset = 0;    // offset into the object
   uint64_t length = 0;
-  const RmObject* memory = nullptr;  // the object; the context dies with it (nv_memory_freed)
+  RmObject* memory = nullptr;  // the object; the context dies with it (nv_memory_freed)
 };
 
 // file.private_data of /dev/nvidiactl and /dev/nvidia0 (nv_linux_file_private_t).
@@ -91,6 +92,11 @@ struct RmObject {
   uint64_t va_base = 0, va_size = 0;
   // NV01_MEMORY_SYSTEM_OS_DESCRIPTOR: the process whose pages it pins
   kernel::Process* process = nullptr;
+  // NV01_MEMORY_SYSTEM: where the owner mmapped it (0 = not mapped). With UVA the GPU reaches it
+  // at the same address, so this is also its GPU VA once UVM maps it.
+  uint64_t cpu_va = 0;
+  // HOPPER_CHANNEL_GPFIFO_A: the channel id and work-submit token (the same number here)
+  uint32_t chid = 0;
 };
 
 struct RmClient {
@@ -105,6 +111,22 @@ struct RmClient {
 RmClient* rm_client(kernel::File* file, NvHandle hClient);
 // A memory object (0x3E, 0x40 or 0x71) of a client that `file` owns; null otherwise.
 const RmObject* rm_memory(kernel::File* file, NvHandle hClient, NvHandle hMemory);
+// Any object of a client that `file` owns, of one of the classes given; null otherwise.
+RmObject* rm_object(kernel::File* file, NvHandle hClient, NvHandle hObject, std::initializer_list<NvU32> classes);
+// Does control class `ctrl_class` (cmd >> 16) apply to objects of class `hclass`? A family's
+// controls apply to its later classes (NVC36F_CTRL_* on a HOPPER_CHANNEL_GPFIFO_A).
+bool rm_control_applies(NvU32 ctrl_class, NvU32 hclass);
+
+// The channel classes (rm_channel.cpp): constructors and destructors for the class table.
+NV_STATUS construct_channel_group(RmClient& client, RmObject& object, void* params);
+NV_STATUS construct_context_share(RmClient& client, RmObject& object, void* params);
+NV_STATUS construct_channel(RmClient& client, RmObject& object, void* params);
+void destruct_channel(RmObject& object);
+// The device's fault handler: writes the faulting channel's error notifier (rm_channel.cpp).
+void nv_channel_fault(const gpu::ChannelFault& fault);
+NV_STATUS construct_engine_object(RmClient& client, RmObject& object, void* params);
+NV_STATUS construct_usermode(RmClient& client, RmObject& object, void* params);
+void destruct_usermode(RmObject& object);
 
 NV_STATUS rm_alloc(kernel::File* file, NvHandle hClient, NvHandle hParent, NvHandle* hObject, NvU32 hClass,
                    void* params, NvU32 params_size);

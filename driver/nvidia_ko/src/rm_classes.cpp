@@ -145,6 +145,19 @@ const std::vector<RmClass>& table() {
        construct_vidmem, destruct_vidmem},
       {NV01_MEMORY_SYSTEM, {NV01_DEVICE_0}, sizeof(NV_MEMORY_ALLOCATION_PARAMS), true, construct_sysmem,
        destruct_sysmem},
+      // Work submission (rm_channel.cpp).
+      {KEPLER_CHANNEL_GROUP_A, {NV01_DEVICE_0}, sizeof(NV_CHANNEL_GROUP_ALLOCATION_PARAMETERS), false,
+       construct_channel_group, nullptr},
+      {FERMI_CONTEXT_SHARE_A, {KEPLER_CHANNEL_GROUP_A}, sizeof(NV_CTXSHARE_ALLOCATION_PARAMETERS), false,
+       construct_context_share, nullptr},
+      {HOPPER_CHANNEL_GPFIFO_A, {KEPLER_CHANNEL_GROUP_A}, sizeof(NV_CHANNEL_ALLOC_PARAMS), true, construct_channel,
+       destruct_channel},
+      {HOPPER_COMPUTE_A, {HOPPER_CHANNEL_GPFIFO_A}, sizeof(NV_GR_ALLOCATION_PARAMETERS), false,
+       construct_engine_object, nullptr},
+      {HOPPER_DMA_COPY_A, {HOPPER_CHANNEL_GPFIFO_A}, sizeof(NVB0B5_ALLOCATION_PARAMETERS), false,
+       construct_engine_object, nullptr},
+      {HOPPER_USERMODE_A, {NV20_SUBDEVICE_0}, sizeof(NV_HOPPER_USERMODE_A_PARAMS), false, construct_usermode,
+       destruct_usermode},
       // Only through NV_ESC_RM_ALLOC_MEMORY (rm_alloc_os_descriptor); RM_ALLOC refuses it.
       {NV01_MEMORY_SYSTEM_OS_DESCRIPTOR, {NV01_DEVICE_0}, 0, false, nullptr, destruct_os_descriptor},
   };

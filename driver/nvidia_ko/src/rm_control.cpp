@@ -245,7 +245,29 @@ NV_STATUS engines(void* params, NvU32 size) {
   return NV_OK;
 }
 
+NV_STATUS work_submit_token(const RmObject& channel, void* params, NvU32 size) {
+  NV_STATUS st = NV_OK;
+  auto* p = as<NVC36F_CTRL_CMD_GPFIFO_GET_WORK_SUBMIT_TOKEN_PARAMS>(params, size, &st);
+  if (!p) return st;
+  p->workSubmitToken = channel.chid;  // what the doorbell receives for this channel
+  return NV_OK;
+}
+
+NV_STATUS gpfifo_schedule(void* params, NvU32 size) {
+  NV_STATUS st = NV_OK;
+  auto* p = as<NVA06C_CTRL_GPFIFO_SCHEDULE_PARAMS>(params, size, &st);
+  if (!p) return st;
+  return NV_OK;  // every channel group is on the runlist from its creation in this model
+}
+
 }  // namespace
+
+bool rm_control_applies(NvU32 ctrl_class, NvU32 hclass) {
+  if (ctrl_class == hclass) return true;
+  // Channel controls are defined once per family and apply to the later channel classes.
+  bool channel = hclass == HOPPER_CHANNEL_GPFIFO_A;
+  return channel && (ctrl_class == 0xC36F || ctrl_class == 0x906F);
+}
 
 // Contract: runs p->cmd on p->hObject of p->hClient with the user's params (copied in and out
 // here). Returns NV_OK, NV_ERR_INVALID_CLIENT, NV_ERR_INVALID_OBJECT_HANDLE, NV_ERR_NOT_SUPPORTED,
@@ -257,7 +279,7 @@ NV_STATUS rm_control(kernel::File* file, NVOS54_PARAMETERS* p) {
   if (it == client->objects.end()) return NV_ERR_INVALID_OBJECT_HANDLE;
   NvU32 owner_class = p->cmd >> 16;
   NvU32 object_class = it->second.hclass == NV01_ROOT_CLIENT ? 0 : it->second.hclass;
-  if (owner_class != object_class) return NV_ERR_NOT_SUPPORTED;
+  if (!rm_control_applies(owner_class, object_class)) return NV_ERR_NOT_SUPPORTED;
   if (p->paramsSize > 16384 || (p->paramsSize && p->params == 0)) return NV_ERR_INVALID_PARAM_STRUCT;
   std::vector<unsigned char> buf(p->paramsSize);
   void* user = nv_p64_to_ptr<void>(p->params);
@@ -279,6 +301,8 @@ NV_STATUS rm_control(kernel::File* file, NVOS54_PARAMETERS* p) {
     case NV2080_CTRL_CMD_GR_GET_INFO: st = gr_info(params, size); break;
     case NV2080_CTRL_CMD_BUS_GET_PCI_INFO: st = pci_info(params, size); break;
     case NV2080_CTRL_CMD_GPU_GET_ENGINES_V2: st = engines(params, size); break;
+    case NVC36F_CTRL_CMD_GPFIFO_GET_WORK_SUBMIT_TOKEN: st = work_submit_token(it->second, params, size); break;
+    case NVA06C_CTRL_CMD_GPFIFO_SCHEDULE: st = gpfifo_schedule(params, size); break;
     default: return NV_ERR_NOT_SUPPORTED;
   }
   if (p->paramsSize && kernel::copy_to_user(user, buf.data(), buf.size()) != 0) return NV_ERR_INVALID_ADDRESS;

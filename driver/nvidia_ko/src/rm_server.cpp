@@ -85,12 +85,15 @@ RmClient* rm_client(kernel::File* file, NvHandle hClient) {
 }
 
 const RmObject* rm_memory(kernel::File* file, NvHandle hClient, NvHandle hMemory) {
+  return rm_object(file, hClient, hMemory, {NV01_MEMORY_LOCAL_USER, NV01_MEMORY_SYSTEM, NV01_MEMORY_SYSTEM_OS_DESCRIPTOR});
+}
+
+RmObject* rm_object(kernel::File* file, NvHandle hClient, NvHandle hObject, std::initializer_list<NvU32> classes) {
   RmClient* client = rm_client(file, hClient);
   if (!client) return nullptr;
-  auto it = client->objects.find(hMemory);
+  auto it = client->objects.find(hObject);
   if (it == client->objects.end()) return nullptr;
-  NvU32 c = it->second.hclass;
-  if (c != NV01_MEMORY_LOCAL_USER && c != NV01_MEMORY_SYSTEM && c != NV01_MEMORY_SYSTEM_OS_DESCRIPTOR) return nullptr;
+  if (std::find(classes.begin(), classes.end(), it->second.hclass) == classes.end()) return nullptr;
   return &it->second;
 }
 

@@ -153,7 +153,10 @@ NV_STATUS map_external_allocation(UvmFile& u, void* arg) {
     if (p->base != mem->phys + p->offset) return NV_ERR_INVALID_ADDRESS;
     ok = mmu.map_sysmem(p->base, p->length, writable);
   } else {
-    return NV_ERR_NOT_SUPPORTED;
+    // RM's system memory: the GPU sees it where the process mmapped it (UVA), so it must be
+    // CPU-mapped first (RM_MAP_MEMORY + mmap of /dev/nvidiactl).
+    if (mem->cpu_va == 0 || p->base != mem->cpu_va + p->offset) return NV_ERR_INVALID_ADDRESS;
+    ok = mmu.map_sysmem(p->base, p->length, writable);
   }
   if (!ok) return NV_ERR_INVALID_ADDRESS;
   range.mappings.push_back(UvmMapping{p->base, p->length, mem});

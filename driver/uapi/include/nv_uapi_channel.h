@@ -88,3 +88,18 @@ typedef struct {
     NvBool bPriv;
 } NV_HOPPER_USERMODE_A_PARAMS;
 static_assert(sizeof(NV_HOPPER_USERMODE_A_PARAMS) == 2);
+
+// nvos.h NvNotification: one 16-byte notifier. A GPFIFO channel's error notifier (hObjectError,
+// index NV_CHANNELGPFIFO_NOTIFICATION_TYPE_ERROR = 0) is written by RM when the channel faults:
+// info32 holds the Xid (nverror.h: 31 ROBUST_CHANNEL_FIFO_ERROR_MMU_ERR_FLT, 13
+// ROBUST_CHANNEL_GR_EXCEPTION), status becomes NV_CHANNELGPFIFO_NOTIFICATION_STATUS_ERROR.
+typedef struct {
+    NvU64 timeStamp;  // GPU time of the event (ns)
+    NvU32 info32;
+    NvU16 info16;
+    NvU16 status;     // 0 while nothing happened
+} NvNotification;
+static_assert(sizeof(NvNotification) == 16);
+inline constexpr NvU16 NV_CHANNELGPFIFO_NOTIFICATION_STATUS_ERROR = 0xFFFF;
+inline constexpr NvU32 ROBUST_CHANNEL_GR_EXCEPTION = 13;
+inline constexpr NvU32 ROBUST_CHANNEL_FIFO_ERROR_MMU_ERR_FLT = 31;

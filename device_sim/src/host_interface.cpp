@@ -1,0 +1,133 @@
+// host_interface: the GPU unit that owns the channels and the doorbell, and schedules the
+// PBDMA over the channels that have work.
+//
+// A real GPU keeps channels on runlists and time-slices its PBDMAs between them; here one PBDMA
+// runs the pending channels one after the other, in chid order, each until it is empty, waits
+// on a semaphore or faults, and goes round again while any channel made progress, so that a
+// release on one channel frees an acquire on another within the same run_pending().
+//
+// Who talks to it: nvidia.ko adds and removes channels (RM's channel allocation and free) and
+// forwards doorbell stores from the usermode page; whoever drives the device (inline after a
+// doorbell, or a device thread later) calls run_pending().
+#include "host_interface.h"
+
+#include <cassert>
+
+#include "copy_engine.h"
+#include "gpu_memory.h"
+#include "minicuda/device.h"
+#include "minicuda/trace.h"
+#include "nv_uapi_methods.h"
+#include "pbdma.h"
+
+namespace minicuda::gpu {
+
+HostInterface::HostInterface(Device& device)
+    : memory_(std::make_unique<GpuMemory>(device.mmu())),
+      copy_engine_(std::make_unique<CopyEngine>(device, *memory_, 0)),
+      pbdma_(std::make_unique<Pbdma>(device, *memory_, *copy_engine_)) {}
+
+HostInterface::~HostInterface() = default;
+
+void HostInterface::add_channel(const ChannelConfig& config) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  assert(channels_.count(config.chid) == 0 && "channel id already in use");
+  for ([[maybe_unused]] const auto& [chid, channel] : channels_)
+    assert(channel->config.token != config.token && "work submit token already in use");
+  assert(config.gpfifo_entries >= 2 && (config.gpfifo_entries & (config.gpfifo_entries - 1)) == 0 &&
+         "GPFIFO entries must be a power of two");
+  assert(config.gpfifo_va % NVC56F_GP_ENTRY__SIZE == 0 && "GPFIFO must be 8-byte aligned");
+  assert(config.userd_va % NVC56F_USERD_SIZE == 0 && "USERD must be 512-byte aligned");
+  auto channel = std::make_unique<Channel>();
+  channel->config = config;
+  channels_[config.chid] = std::move(channel);
+  trace::note(trace::Layer::Gpu, "host: add ch {} (token {:#x}), GPFIFO {:#x} x {}, USERD {:#x}",
+              config.chid, config.token, config.gpfifo_va, config.gpfifo_entries, config.userd_va);
+}
+
+void HostInterface::remove_channel(uint32_t chid) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (channels_.erase(chid) != 0) trace::note(trace::Layer::Gpu, "host: remove ch {}", chid);
+}
+
+void HostInterface::doorbell(uint32_t token) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto& [chid, channel] : channels_) {
+    if (channel->config.token != token) continue;
+    trace::note(trace::Layer::Gpu, "usermode: doorbell token {:#x} -> ch {}", token, chid);
+    if (channel->status == ChannelStatus::Idle) channel->status = ChannelStatus::Pending;
+    return;  // Pending and Waiting channels will run anyway; Faulted ones never again
+  }
+  trace::note(trace::Layer::Gpu, "usermode: doorbell token {:#x}: no such channel, ignored", token);
+}
+
+size_t HostInterface::run_pending() {
+  std::vector<ChannelFault> new_faults;
+  std::function<void(const ChannelFault&)> handler;
+  size_t entries = 0;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    bool progressed = true;
+    while (progressed) {
+      progressed = false;
+      for (auto& [chid, channel] : channels_) {
+        if (channel->status != ChannelStatus::Pending && channel->status != ChannelStatus::Waiting)
+          continue;
+        PbdmaRun run = pbdma_->run(*channel);
+        entries += run.entries;
+        nonstall_interrupts_ += run.nonstall_interrupts;
+        progressed = progressed || run.progressed;
+        if (run.fault) {
+          faults_.push_back(*run.fault);
+          new_faults.push_back(std::move(*run.fault));
+        }
+      }
+    }
+    handler = fault_handler_;
+  }
+  // The "interrupt": nvidia.ko hears of each fault outside the lock, so it may call back in.
+  if (handler) {
+    for (const ChannelFault& fault : new_faults) handler(fault);
+  }
+  return entries;
+}
+
+size_t HostInterface::poll() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto& [chid, channel] : channels_) {
+      if (channel->status != ChannelStatus::Idle) continue;
+      uint32_t gp_put = 0, gp_get = 0;
+      uint64_t userd = channel->config.userd_va;
+      // An unreadable USERD is left alone here; run_pending() reports it as a fault if rung.
+      if (memory_->load32(userd + NVC56F_USERD_GP_PUT, &gp_put)) continue;
+      if (memory_->load32(userd + NVC56F_USERD_GP_GET, &gp_get)) continue;
+      if (gp_put != gp_get) channel->status = ChannelStatus::Pending;
+    }
+  }
+  return run_pending();
+}
+
+std::vector<ChannelFault> HostInterface::faults() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return faults_;
+}
+
+void HostInterface::set_fault_handler(std::function<void(const ChannelFault&)> handler) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  fault_handler_ = std::move(handler);
+}
+
+std::optional<ChannelStatus> HostInterface::channel_status(uint32_t chid) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = channels_.find(chid);
+  if (it == channels_.end()) return std::nullopt;
+  return it->second->status;
+}
+
+uint64_t HostInterface::nonstall_interrupts() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return nonstall_interrupts_;
+}
+
+}  // namespace minicuda::gpu

@@ -1,0 +1,53 @@
+// host_interface: the per-channel state the GPU's host interface keeps. In the real GPU, RM
+// writes a channel's configuration into its RAMFC (GPFIFO base and size, USERD address) when it
+// allocates the channel, and the PBDMA holds the rest while the channel runs: where it is in
+// the current pushbuffer segment, the method header it is expanding, the host semaphore
+// registers and which engine class each subchannel is bound to. All of that is Channel.
+//
+// Who talks to it: HostInterface (host_interface.cpp) owns the channels; the PBDMA (pbdma.cpp)
+// reads and updates one while it runs it, under HostInterface's mutex.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+
+#include "copy_engine.h"
+#include "minicuda/device.h"
+
+namespace minicuda::gpu {
+
+// One subchannel: the engine class SET_OBJECT bound to it and that engine's context.
+struct Subchannel {
+  uint32_t nvclass = 0;                  // 0: nothing bound
+  CopyState copy;                        // HOPPER_DMA_COPY_A's registers
+  std::map<uint32_t, uint32_t> compute;  // HOPPER_COMPUTE_A methods, kept for the compute engine
+};
+
+struct Channel {
+  ChannelConfig config;
+  ChannelStatus status = ChannelStatus::Idle;
+
+  // Fetch state. pb_extended_base: pushbuffer address bits 56:40 set by the last
+  // SET_PB_SEGMENT_EXTENDED_BASE entry. in_segment: the entry at GPGet has been fetched and
+  // partly executed (the channel stopped inside it, at an acquire); segment_dword: how many of
+  // its dwords are done.
+  uint64_t pb_extended_base = 0;
+  bool in_segment = false;
+  uint32_t segment_dword = 0;
+
+  // The method header being expanded: its data dwords still to come go to method (a byte
+  // offset) on subchannel; sec_op says whether method advances (INC, ONE_INC) or not.
+  uint32_t method = 0;
+  uint32_t subchannel = 0;
+  uint32_t remaining = 0;
+  uint32_t sec_op = 0;
+
+  // Host semaphore registers (SEM_ADDR_LO/HI, SEM_PAYLOAD_LO/HI).
+  uint32_t sem_addr_lo = 0, sem_addr_hi = 0;
+  uint32_t sem_payload_lo = 0, sem_payload_hi = 0;
+
+  std::array<Subchannel, 8> subchannels;  // NVC56F_NUMBER_OF_SUBCHANNELS
+};
+
+}  // namespace minicuda::gpu

@@ -1,0 +1,58 @@
+// pbdma: the host interface's fetch-and-decode unit (PBDMA, "pushbuffer DMA"). For one channel
+// it reads GPPut from the channel's USERD, fetches the GPFIFO entries from GPGet up to it,
+// fetches each entry's pushbuffer segment, expands the method headers into (subchannel,
+// method, data) triples and executes them: methods below 0x100 are host methods it runs itself
+// (SET_OBJECT, semaphores, NON_STALL_INTERRUPT, WFI...), the others go to the engine bound to
+// the subchannel (the copy engine; the compute engine's methods are only kept for now). After
+// each entry it writes GPGet back to USERD, which is how the host learns that the GPU has
+// consumed it.
+//
+// Cost model: kGpEntryFetchNs per pushbuffer segment fetched (pbdma.cpp); host methods are free.
+//
+// Who talks to it: HostInterface::run_pending() runs it over each pending channel.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "copy_engine.h"
+#include "gpu_memory.h"
+#include "host_interface.h"
+
+namespace minicuda::gpu {
+
+// What one run of a channel did.
+struct PbdmaRun {
+  size_t entries = 0;       // GPFIFO entries consumed (GPGet advanced by this many)
+  bool progressed = false;  // any entry consumed or any method executed
+  uint64_t nonstall_interrupts = 0;
+  std::optional<ChannelFault> fault;
+};
+
+class Pbdma {
+ public:
+  Pbdma(Device& device, const GpuMemory& memory, CopyEngine& copy_engine);
+
+  // Runs channel until its GPFIFO is empty (status Idle), an acquire is not satisfied
+  // (Waiting, to resume at that method) or something faults (Faulted, the fault returned).
+  PbdmaRun run(Channel& channel);
+
+ private:
+  enum class Step { Done, Wait, Fault };
+
+  Step run_segment(Channel& channel, uint64_t pb_va, const std::vector<uint32_t>& dwords,
+                   PbdmaRun& run);
+  Step execute(Channel& channel, uint32_t subchannel, uint32_t method, uint32_t data, uint64_t at,
+               PbdmaRun& run);
+  Step host_method(Channel& channel, uint32_t subchannel, uint32_t method, uint32_t data,
+                   uint64_t at, PbdmaRun& run);
+  Step sem_execute(Channel& channel, uint32_t data, uint64_t at, PbdmaRun& run);
+
+  Device& device_;
+  const GpuMemory& memory_;
+  CopyEngine& copy_engine_;
+};
+
+}  // namespace minicuda::gpu

@@ -1,0 +1,153 @@
+// The RM classes that feed the GPU work: channel groups (TSGs), context shares (subcontexts),
+// GPFIFO channels, the engine objects inside a channel, and the usermode page with the
+// doorbell.
+//
+// A channel is what the GPU's host interface reads: a ring of 8-byte GPFIFO entries (at
+// gpFifoOffset, a GPU VA) and a USERD page (GPGet / GPPut) in system memory the process mapped,
+// which with UVA the GPU reaches at the same address. Constructing a channel registers it with
+// the device (HostInterface::add_channel); its work-submit token (NVC36F_CTRL_CMD_GPFIFO_GET_
+// WORK_SUBMIT_TOKEN) is its channel id. After that, work reaches the GPU with no system call.
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "minicuda/trace.h"
+#include "nv_internal.h"
+
+namespace minicuda::nvidia {
+
+namespace {
+
+constexpr uint64_t kUserdBytes = 512;  // one channel's USERD (Nvc56fControl)
+NvU32 g_next_chid = 1;                 // guarded by nv_lock()
+
+// Each channel's error notifier (its hObjectError memory, mapped by the process), by chid;
+// guarded by nv_lock().
+std::map<uint32_t, NvNotification*>& error_notifiers() {
+  static std::map<uint32_t, NvNotification*> notifiers;
+  return notifiers;
+}
+
+bool power_of_two(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+const RmObject* find(RmClient& client, NvHandle handle, NvU32 hclass) {
+  auto it = client.objects.find(handle);
+  if (it == client.objects.end() || it->second.hclass != hclass) return nullptr;
+  return &it->second;
+}
+
+}  // namespace
+
+// KEPLER_CHANNEL_GROUP_A: a TSG, the unit the scheduler time-slices. engineType says which
+// engine's runlist it joins (graphics/compute or a copy engine).
+NV_STATUS construct_channel_group(RmClient& client, RmObject&, void* params) {
+  auto* p = static_cast<NV_CHANNEL_GROUP_ALLOCATION_PARAMETERS*>(params);
+  if (p == nullptr) return NV_OK;
+  bool copy = p->engineType >= NV2080_ENGINE_TYPE_COPY0 &&
+              p->engineType < NV2080_ENGINE_TYPE_COPY0 + static_cast<NvU32>(nv_device().properties().async_engine_count);
+  if (p->engineType != NV2080_ENGINE_TYPE_GRAPHICS && !copy) return NV_ERR_INVALID_ARGUMENT;
+  if (p->hVASpace != 0 && !find(client, p->hVASpace, FERMI_VASPACE_A)) return NV_ERR_INVALID_OBJECT_HANDLE;
+  return NV_OK;
+}
+
+// FERMI_CONTEXT_SHARE_A: a subcontext (VEID) of a channel group; subctxId is returned.
+NV_STATUS construct_context_share(RmClient& client, RmObject&, void* params) {
+  auto* p = static_cast<NV_CTXSHARE_ALLOCATION_PARAMETERS*>(params);
+  if (p == nullptr) return NV_OK;
+  if (p->hVASpace != 0 && !find(client, p->hVASpace, FERMI_VASPACE_A)) return NV_ERR_INVALID_OBJECT_HANDLE;
+  if (p->flags > NV_CTXSHARE_ALLOCATION_FLAGS_SUBCONTEXT_ASYNC) return NV_ERR_INVALID_ARGUMENT;
+  p->subctxId = 0;
+  return NV_OK;
+}
+
+// HOPPER_CHANNEL_GPFIFO_A. Checks: gpFifoEntries a power of two (2..65536) and gpFifoOffset 8-byte
+// aligned (NV_ERR_INVALID_ARGUMENT); hUserdMemory[0] a CPU-mapped NV01_MEMORY_SYSTEM object of the
+// client with room for USERD at userdOffset[0] (NV_ERR_INVALID_OBJECT_HANDLE / NV_ERR_INVALID_STATE
+// when not mapped / NV_ERR_INVALID_LIMIT); hContextShare, if given, a FERMI_CONTEXT_SHARE_A
+// (NV_ERR_INVALID_OBJECT_HANDLE). Returns the channel id in cid.
+NV_STATUS construct_channel(RmClient& client, RmObject& object, void* params) {
+  auto* p = static_cast<NV_CHANNEL_ALLOC_PARAMS*>(params);
+  if (!power_of_two(p->gpFifoEntries) || p->gpFifoEntries < 2 || p->gpFifoEntries > 65536 || p->gpFifoOffset % 8 != 0) {
+    return NV_ERR_INVALID_ARGUMENT;
+  }
+  if (p->hContextShare != 0 && !find(client, p->hContextShare, FERMI_CONTEXT_SHARE_A)) return NV_ERR_INVALID_OBJECT_HANDLE;
+  const RmObject* notifier = nullptr;
+  if (p->hObjectError != 0) {
+    notifier = find(client, p->hObjectError, NV01_MEMORY_SYSTEM);
+    if (notifier == nullptr) return NV_ERR_INVALID_OBJECT_HANDLE;
+    if (notifier->cpu_va == 0) return NV_ERR_INVALID_STATE;
+  }
+  const RmObject* userd = find(client, p->hUserdMemory[0], NV01_MEMORY_SYSTEM);
+  if (userd == nullptr) return NV_ERR_INVALID_OBJECT_HANDLE;
+  if (userd->cpu_va == 0) return NV_ERR_INVALID_STATE;
+  if (p->userdOffset[0] % kUserdBytes != 0 || p->userdOffset[0] + kUserdBytes > userd->size) return NV_ERR_INVALID_LIMIT;
+  object.chid = g_next_chid++;
+  gpu::ChannelConfig config{};
+  config.chid = object.chid;
+  config.token = object.chid;
+  config.gpfifo_va = p->gpFifoOffset;
+  config.gpfifo_entries = p->gpFifoEntries;
+  config.userd_va = userd->cpu_va + p->userdOffset[0];
+  nv_device().host().add_channel(config);
+  if (notifier != nullptr) error_notifiers()[object.chid] = reinterpret_cast<NvNotification*>(notifier->cpu_va);
+  p->cid = object.chid;
+  trace::note(trace::Layer::Nvidia, "channel {}: GPFIFO {:#x} x {} entries, USERD {:#x}, token {}", object.chid,
+              config.gpfifo_va, config.gpfifo_entries, config.userd_va, config.token);
+  return NV_OK;
+}
+
+void destruct_channel(RmObject& object) {
+  nv_device().host().remove_channel(object.chid);
+  error_notifiers().erase(object.chid);
+}
+
+// The GPU's fault interrupt (HostInterface's fault handler, on the device's thread): robust
+// channel recovery writes the channel's error notifier, which the process polls.
+void nv_channel_fault(const gpu::ChannelFault& fault) {
+  std::lock_guard lock(nv_lock());
+  uint32_t xid = fault.kind == gpu::FaultKind::MmuUnmapped || fault.kind == gpu::FaultKind::MmuReadOnly
+                     ? ROBUST_CHANNEL_FIFO_ERROR_MMU_ERR_FLT
+                     : ROBUST_CHANNEL_GR_EXCEPTION;
+  trace::note(trace::Layer::Nvidia, "NVRM: Xid {}: channel {}: {}", xid, fault.chid, fault.what);
+  auto it = error_notifiers().find(fault.chid);
+  if (it == error_notifiers().end()) return;
+  NvNotification* n = it->second;
+  n->timeStamp = nv_device().now_ns();
+  n->info32 = xid;
+  n->info16 = 0;
+  __atomic_store_n(&n->status, NV_CHANNELGPFIFO_NOTIFICATION_STATUS_ERROR, __ATOMIC_RELEASE);
+}
+
+// HOPPER_COMPUTE_A / HOPPER_DMA_COPY_A: an engine's class instantiated in a channel, so that
+// SET_OBJECT can bind it to a subchannel.
+NV_STATUS construct_engine_object(RmClient&, RmObject& object, void* params) {
+  if (object.hclass == HOPPER_DMA_COPY_A && params != nullptr) {
+    auto* p = static_cast<NVB0B5_ALLOCATION_PARAMETERS*>(params);
+    if (p->version != NVB0B5_ALLOCATION_PARAMETERS_VERSION_1) return NV_ERR_INVALID_ARGUMENT;
+    if (p->engineType < NV2080_ENGINE_TYPE_COPY0 ||
+        p->engineType >= NV2080_ENGINE_TYPE_COPY0 + static_cast<NvU32>(nv_device().properties().async_engine_count)) {
+      return NV_ERR_INVALID_ARGUMENT;
+    }
+  }
+  return NV_OK;
+}
+
+// HOPPER_USERMODE_A: the 64 KiB usermode register page whose NOTIFY_CHANNEL_PENDING (0x90) is
+// the doorbell; the process maps it with RM_MAP_MEMORY + mmap of /dev/nvidia0. (The simulated
+// host interface finds work by watching each channel's GPPut; the token written here names
+// the channel, as on the real GPU.)
+NV_STATUS construct_usermode(RmClient&, RmObject& object, void*) {
+  int fd = memfd_create("minicuda-usermode", MFD_CLOEXEC);
+  if (fd < 0 || ftruncate(fd, NVC361_NV_USERMODE__SIZE) != 0) {
+    if (fd >= 0) close(fd);
+    return NV_ERR_NO_MEMORY;
+  }
+  object.memfd = fd;
+  object.size = NVC361_NV_USERMODE__SIZE;
+  return NV_OK;
+}
+
+void destruct_usermode(RmObject& object) {
+  if (object.memfd >= 0) close(object.memfd);
+}
+
+}  // namespace minicuda::nvidia

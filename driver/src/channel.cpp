@@ -1,0 +1,225 @@
+// A context's GPFIFO channel (see channel.h for the memory layout and the submission steps).
+#include "channel.h"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+#include "nv_uapi_methods.h"
+
+namespace minicuda::libcuda {
+
+namespace {
+
+// Maps an RM memory object for the CPU: a fresh fd of the right node bound to the control fd,
+// NV_ESC_RM_MAP_MEMORY, then mmap of that fd. Returns the address, or null.
+void* map_for_cpu(NvHandle hParent, NvHandle hMemory, uint64_t length, bool gpu_node) {
+  Driver& d = driver();
+  int fd = kernel::sys_open(gpu_node ? "/dev/nvidia0" : "/dev/nvidiactl", kernel::kORdWr | kernel::kOCloexec);
+  if (fd < 0) return nullptr;
+  if (gpu_node) {
+    nv_ioctl_register_fd_t reg{d.ctl_fd};
+    if (kernel::sys_ioctl(fd, NV_IOWR(NV_ESC_REGISTER_FD, sizeof reg), &reg) < 0) {
+      kernel::sys_close(fd);
+      return nullptr;
+    }
+  }
+  nv_ioctl_nvos33_parameters_with_fd map{};
+  map.params.hClient = d.hClient;
+  map.params.hDevice = hParent;
+  map.params.hMemory = hMemory;
+  map.params.length = length;
+  map.fd = fd;
+  void* cpu = nullptr;
+  if (kernel::sys_ioctl(d.ctl_fd, NV_IOWR(NV_ESC_RM_MAP_MEMORY, sizeof map), &map) == 0 && map.params.status == NV_OK) {
+    cpu = kernel::sys_mmap(nullptr, length, kernel::kProtRead | kernel::kProtWrite, kernel::kMapShared, fd, 0);
+    if (kernel::mmap_failed(cpu)) cpu = nullptr;
+  }
+  kernel::sys_close(fd);  // the mapping keeps the file (as the measured libcuda does)
+  return cpu;
+}
+
+}  // namespace
+
+void* map_usermode(NvHandle hSubdevice, NvHandle hUsermode) {
+  return map_for_cpu(hSubdevice, hUsermode, NVC361_NV_USERMODE__SIZE, /*gpu_node=*/true);
+}
+
+CUresult Channel::create(CUctx_st& ctx, volatile uint32_t* doorbell) {
+  Driver& d = driver();
+  const DeviceInfo& dev = *device_info(ctx.device);
+  NV_STATUS s;
+  NV_CHANNEL_GROUP_ALLOCATION_PARAMETERS group{};
+  group.hVASpace = ctx.hVaSpace;
+  group.engineType = NV2080_ENGINE_TYPE_GRAPHICS;
+  group_ = next_handle();
+  if ((s = rm_alloc(d.hClient, dev.hDevice, &group_, KEPLER_CHANNEL_GROUP_A, &group, sizeof group)) != NV_OK) {
+    return to_cu_result(s);
+  }
+  NV_CTXSHARE_ALLOCATION_PARAMETERS share{};
+  share.hVASpace = ctx.hVaSpace;
+  share.flags = NV_CTXSHARE_ALLOCATION_FLAGS_SUBCONTEXT_ASYNC;
+  share_ = next_handle();
+  if ((s = rm_alloc(d.hClient, group_, &share_, FERMI_CONTEXT_SHARE_A, &share, sizeof share)) != NV_OK) {
+    return to_cu_result(s);
+  }
+
+  // The ring, USERD, semaphores and pushbuffer: system memory, mapped for the CPU and, at the
+  // same address, for the GPU.
+  NV_MEMORY_ALLOCATION_PARAMS mem{};
+  mem.type = NVOS32_TYPE_IMAGE;
+  mem.attr = nv_field_num(NVOS32_ATTR_LOCATION_SHIFT, NVOS32_ATTR_LOCATION_MASK, NVOS32_ATTR_LOCATION_PCI);
+  mem.size = kBytes;
+  memory_ = next_handle();
+  if ((s = rm_alloc(d.hClient, dev.hDevice, &memory_, NV01_MEMORY_SYSTEM, &mem, sizeof mem)) != NV_OK) {
+    return to_cu_result(s);
+  }
+  base_ = static_cast<uint8_t*>(map_for_cpu(dev.hDevice, memory_, kBytes, /*gpu_node=*/false));
+  if (base_ == nullptr) return CUDA_ERROR_OUT_OF_MEMORY;
+  if ((s = uvm_map_memory(ctx.uvm_fd, reinterpret_cast<uint64_t>(base_), kBytes, dev.uuid, memory_)) != NV_OK) {
+    return to_cu_result(s);
+  }
+
+  // The error notifier: a page of system memory RM writes when the channel faults.
+  NV_MEMORY_ALLOCATION_PARAMS notifier{};
+  notifier.type = NVOS32_TYPE_IMAGE;
+  notifier.size = kernel::kPageSize;
+  notifier_memory_ = next_handle();
+  if ((s = rm_alloc(d.hClient, dev.hDevice, &notifier_memory_, NV01_MEMORY_SYSTEM, &notifier, sizeof notifier)) != NV_OK) {
+    return to_cu_result(s);
+  }
+  notifier_ = static_cast<NvNotification*>(map_for_cpu(dev.hDevice, notifier_memory_, kernel::kPageSize, false));
+  if (notifier_ == nullptr) return CUDA_ERROR_OUT_OF_MEMORY;
+
+  NV_CHANNEL_ALLOC_PARAMS ch{};
+  ch.hObjectError = notifier_memory_;
+  ch.gpFifoOffset = reinterpret_cast<uint64_t>(base_);
+  ch.gpFifoEntries = kEntries;
+  ch.hContextShare = share_;
+  ch.hVASpace = ctx.hVaSpace;
+  ch.hUserdMemory[0] = memory_;
+  ch.userdOffset[0] = kUserdOffset;
+  ch.engineType = NV2080_ENGINE_TYPE_GRAPHICS;
+  channel_ = next_handle();
+  if ((s = rm_alloc(d.hClient, group_, &channel_, HOPPER_CHANNEL_GPFIFO_A, &ch, sizeof ch)) != NV_OK) {
+    return to_cu_result(s);
+  }
+  compute_ = next_handle();
+  if ((s = rm_alloc(d.hClient, channel_, &compute_, HOPPER_COMPUTE_A, nullptr, 0)) != NV_OK) return to_cu_result(s);
+  NVB0B5_ALLOCATION_PARAMETERS ce{NVB0B5_ALLOCATION_PARAMETERS_VERSION_1, NV2080_ENGINE_TYPE_COPY0};
+  copy_ = next_handle();
+  if ((s = rm_alloc(d.hClient, channel_, &copy_, HOPPER_DMA_COPY_A, &ce, sizeof ce)) != NV_OK) return to_cu_result(s);
+
+  NVC36F_CTRL_CMD_GPFIFO_GET_WORK_SUBMIT_TOKEN_PARAMS token{};
+  if ((s = rm_control(d.hClient, channel_, NVC36F_CTRL_CMD_GPFIFO_GET_WORK_SUBMIT_TOKEN, &token, sizeof token)) != NV_OK) {
+    return to_cu_result(s);
+  }
+  token_ = token.workSubmitToken;
+  NVA06C_CTRL_GPFIFO_SCHEDULE_PARAMS schedule{};
+  schedule.bEnable = NV_TRUE;
+  if ((s = rm_control(d.hClient, group_, NVA06C_CTRL_CMD_GPFIFO_SCHEDULE, &schedule, sizeof schedule)) != NV_OK) {
+    return to_cu_result(s);
+  }
+  doorbell_ = doorbell;
+  return CUDA_SUCCESS;
+}
+
+void Channel::destroy(CUctx_st& ctx) {
+  Driver& d = driver();
+  if (base_ != nullptr && fence_ != 0) (void)wait(fence_);
+  if (group_ != 0) rm_free(d.hClient, device_info(ctx.device)->hDevice, group_);  // channel and objects with it
+  if (base_ != nullptr) {
+    uvm_free_range(ctx.uvm_fd, reinterpret_cast<uint64_t>(base_));
+    kernel::sys_munmap(base_, kBytes);
+  }
+  if (memory_ != 0) rm_free(d.hClient, device_info(ctx.device)->hDevice, memory_);
+  if (notifier_ != nullptr) kernel::sys_munmap(notifier_, kernel::kPageSize);
+  if (notifier_memory_ != 0) rm_free(d.hClient, device_info(ctx.device)->hDevice, notifier_memory_);
+  group_ = share_ = memory_ = channel_ = compute_ = copy_ = notifier_memory_ = 0;
+  notifier_ = nullptr;
+  base_ = nullptr;
+  doorbell_ = nullptr;
+}
+
+}  // namespace minicuda::libcuda
+
+// --- submission ---------------------------------------------------------------------------
+
+namespace minicuda::libcuda {
+
+void Channel::method(uint32_t subchannel, uint32_t method, std::initializer_list<uint32_t> data) {
+  make_room(4 * (data.size() + 1));
+  auto* p = reinterpret_cast<uint32_t*>(base_ + pb_write_);
+  *p++ = nv_method_inc(subchannel, method, static_cast<NvU32>(data.size()));
+  for (uint32_t v : data) *p++ = v;
+  pb_write_ += 4 * (data.size() + 1);
+}
+
+// Keeps the pushbuffer a simple ring: when the methods would run past its end, the pending
+// ones are submitted, the GPU is allowed to finish everything, and writing starts over.
+void Channel::make_room(uint64_t bytes) {
+  if (pb_write_ + bytes + 64 <= kBytes) return;  // 64: room for submit()'s release
+  (void)wait(submit());  // a fault shows again at the caller's own wait
+  pb_write_ = pb_segment_ = kPushbufferOffset;
+}
+
+void Channel::write_entry(uint64_t entry) {
+  auto* ring = reinterpret_cast<volatile uint64_t*>(base_);
+  uint32_t next = (gp_put_ + 1) % kEntries;
+  // A full ring: wait for the GPU to consume an entry (GPGet is in USERD).
+  while (next == __atomic_load_n(userd32(NVC56F_USERD_GP_GET), __ATOMIC_ACQUIRE)) sched_yield();
+  ring[gp_put_] = entry;
+  gp_put_ = next;
+}
+
+uint64_t Channel::submit() {
+  uint64_t fence_va = reinterpret_cast<uint64_t>(fence_word());
+  uint64_t value = fence_ + 1;
+  method(NV_SUBCHANNEL_HOST, NVC56F_SEM_ADDR_LO,
+         {static_cast<uint32_t>(fence_va), static_cast<uint32_t>(fence_va >> 32),
+          static_cast<uint32_t>(value), static_cast<uint32_t>(value >> 32),
+          nv_sem_execute(NVC56F_SEM_EXECUTE_OPERATION_RELEASE, NVC56F_SEM_EXECUTE_PAYLOAD_SIZE_64BIT,
+                         /*release_wfi=*/true)});
+  uint64_t segment_va = reinterpret_cast<uint64_t>(base_) + pb_segment_;
+  uint32_t dwords = static_cast<uint32_t>((pb_write_ - pb_segment_) / 4);
+  // Pushbuffers above 1 TiB need the upper address bits first (a GPFIFO control entry).
+  if ((segment_va >> 40) != extended_base_) {
+    write_entry(nv_gp_entry_pb_extended_base(segment_va));
+    extended_base_ = segment_va >> 40;
+  }
+  write_entry(nv_gp_entry(segment_va, dwords));
+  pb_segment_ = pb_write_;
+  fence_ = value;
+  // Publish: GPPut, then the doorbell (release ordering: the entries are visible first).
+  __atomic_store_n(userd32(NVC56F_USERD_GP_PUT), gp_put_, __ATOMIC_RELEASE);
+  doorbell_[NVC361_NOTIFY_CHANNEL_PENDING / 4] = token_;
+  trace::note(trace::Layer::Libcuda, "channel: submit {} dwords at {:#x}, GPPut {}, doorbell token {}", dwords,
+              segment_va, gp_put_, token_);
+  return value;
+}
+
+bool Channel::faulted() const {
+  return notifier_ != nullptr && __atomic_load_n(&notifier_->status, __ATOMIC_ACQUIRE) != 0;
+}
+
+CUresult Channel::wait(uint64_t fence) const {
+  // Spin, then yield, then sleep a little longer each time: the GPU may be quick or busy.
+  unsigned spins = 0;
+  auto sleep = std::chrono::microseconds(1);
+  while (__atomic_load_n(fence_word(), __ATOMIC_ACQUIRE) < fence) {
+    if (faulted()) return CUDA_ERROR_ILLEGAL_ADDRESS;
+    if (++spins < 1000) continue;
+    if (spins < 2000) {
+      sched_yield();
+      continue;
+    }
+    std::this_thread::sleep_for(sleep);
+    sleep = std::min(sleep * 2, std::chrono::microseconds(500));
+  }
+  return CUDA_SUCCESS;
+}
+
+}  // namespace minicuda::libcuda

@@ -1,0 +1,67 @@
+// Private to libcuda: a GPFIFO channel of a context, the path by which work reaches the GPU.
+//
+// One system-memory object (NV01_MEMORY_SYSTEM, mapped for the CPU with RM_MAP_MEMORY + mmap and
+// for the GPU at the same address through UVM) holds, in order:
+//   [0, 8 KiB)        the GPFIFO ring: 1024 entries of 8 bytes
+//   [8 KiB, +512)     USERD: the GPU's GPGet (0x88) and libcuda's GPPut (0x8C)
+//   [12 KiB, 16 KiB)  semaphores the GPU releases and libcuda waits on
+//   [16 KiB, 1 MiB)   the pushbuffer, where libcuda writes methods
+// Submitting is: write methods into the pushbuffer, one GPFIFO entry pointing at them, advance
+// GPPut, store the channel's work-submit token at the doorbell (the usermode page + 0x90).
+// None of it is a system call.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+
+#include "libcuda.h"
+
+namespace minicuda::libcuda {
+
+class Channel {
+ public:
+  static constexpr uint32_t kEntries = 1024;
+  static constexpr uint64_t kUserdOffset = 8 << 10;
+  static constexpr uint64_t kSemaphoreOffset = 12 << 10;
+  static constexpr uint64_t kPushbufferOffset = 16 << 10;
+  static constexpr uint64_t kBytes = 1 << 20;
+
+  // Builds the channel's RM objects (channel group, context share, the memory above, the channel,
+  // its compute and copy objects) and mappings; `doorbell` is the mapped usermode page.
+  CUresult create(CUctx_st& ctx, volatile uint32_t* doorbell);
+  // Frees what create() made (after waiting for the channel's work to finish).
+  void destroy(CUctx_st& ctx);
+  bool ready() const { return base_ != nullptr; }
+
+  // Appends one method with its data to the pushbuffer (an incrementing method header).
+  void method(uint32_t subchannel, uint32_t method, std::initializer_list<uint32_t> data);
+  // Appends a host semaphore release of the next fence value and publishes everything pushed
+  // since the last submit: one GPFIFO entry, GPPut, the doorbell. Returns the fence to wait for.
+  uint64_t submit();
+  // Waits until the GPU has released `fence` (polling the semaphore: no system call).
+  // CUDA_ERROR_ILLEGAL_ADDRESS if the channel faulted instead (its error notifier was written).
+  CUresult wait(uint64_t fence) const;
+  // Has the GPU reported an error on this channel (error notifier status set)?
+  bool faulted() const;
+  // The last fence submitted.
+  uint64_t last_fence() const { return fence_; }
+
+ private:
+  uint32_t* userd32(uint32_t offset) const { return reinterpret_cast<uint32_t*>(base_ + kUserdOffset + offset); }
+  volatile uint64_t* fence_word() const { return reinterpret_cast<volatile uint64_t*>(base_ + kSemaphoreOffset); }
+  void make_room(uint64_t bytes);
+  void write_entry(uint64_t entry);
+
+  NvHandle group_ = 0, share_ = 0, memory_ = 0, channel_ = 0, compute_ = 0, copy_ = 0, notifier_memory_ = 0;
+  NvNotification* notifier_ = nullptr;  // the channel's error notifier (its own 4 KiB sysmem)
+  uint8_t* base_ = nullptr;         // CPU (and, with UVA, GPU) address of the memory object
+  volatile uint32_t* doorbell_ = nullptr;
+  uint32_t token_ = 0;
+  uint64_t pb_write_ = kPushbufferOffset;  // where the next method goes
+  uint64_t pb_segment_ = kPushbufferOffset;  // start of the not yet submitted methods
+  uint32_t gp_put_ = 0;                      // next GPFIFO entry to write
+  uint64_t fence_ = 0;                       // last fence value submitted
+  uint64_t extended_base_ = ~0ull;           // pushbuffer VA bits 56:40 the GPU was told
+};
+
+}  // namespace minicuda::libcuda

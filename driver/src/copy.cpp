@@ -1,0 +1,210 @@
+// Copies and memsets: cuMemcpy{HtoD,DtoH,DtoD}_v2, cuMemcpy and cuMemsetD{8,16,32}_v2.
+//
+// Every one becomes copy-engine methods in the context's channel (channel.h): OFFSET_IN/OUT,
+// LINE_LENGTH_IN and LAUNCH_DMA, or SET_REMAP_CONST_A/COMPONENTS for a memset, then a submit.
+// None makes a system call. Where the data is:
+//   - device memory and pinned host memory: the copy engine reads and writes it directly (UVA);
+//   - pageable host memory: the CPU copies it through the context's pinned staging buffer, in
+//     pieces of the buffer's size, and the copy engine moves each piece (real-stack.md §2.6).
+// The host waits (polling the channel's semaphore) where the real stack does: after every
+// piece that goes through the staging buffer, after a copy to the host, and after a copy from
+// pinned memory; copies between device allocations and memsets of device memory do not wait.
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include "channel.h"
+#include "nv_uapi_methods.h"
+#include "pool.h"
+
+namespace minicuda::libcuda {
+
+namespace {
+
+constexpr uint64_t kMaxLine = 1ull << 31;  // LINE_LENGTH_IN is 32-bit: copies go in pieces
+
+enum class Where { Device, Pinned, Pageable };
+
+// Where [addr, addr+n) lives, as far as the copy engine is concerned. Device and pinned ranges
+// must stay inside one allocation.
+bool classify(CUctx_st& ctx, uint64_t addr, uint64_t n, Where* where) {
+  uint64_t start = 0, size = 0, chunk = 0, chunk_size = 0;
+  if (ctx.pool->find(addr, &start, &size, &chunk, &chunk_size)) {
+    *where = Where::Device;
+    return n <= start + size - addr;
+  }
+  auto it = ctx.host_allocs.upper_bound(addr);
+  if (it != ctx.host_allocs.begin()) {
+    --it;
+    if (addr < it->first + it->second.size) {
+      *where = Where::Pinned;
+      return n <= it->first + it->second.size - addr;
+    }
+  }
+  *where = Where::Pageable;
+  return addr != 0;
+}
+
+// The CPU side of staging: copies that may touch a bad user pointer go through
+// process_vm_readv/writev on this process, which fail with EFAULT instead of crashing.
+bool safe_copy(void* dst, const void* src, size_t n) {
+  iovec local{dst, n}, remote{const_cast<void*>(src), n};
+  return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == static_cast<ssize_t>(n);
+}
+bool safe_store(void* dst, const void* src, size_t n) {
+  iovec local{const_cast<void*>(src), n}, remote{dst, n};
+  return process_vm_writev(getpid(), &local, 1, &remote, 1, 0) == static_cast<ssize_t>(n);
+}
+
+// Pushes one copy-engine copy of n bytes (any size; split into lines the engine accepts).
+void push_copy(Channel& ch, uint64_t dst, uint64_t src, uint64_t n) {
+  while (n > 0) {
+    uint64_t piece = n < kMaxLine ? n : kMaxLine;
+    ch.method(NV_SUBCHANNEL_COPY, NVC8B5_OFFSET_IN_UPPER,
+              {static_cast<uint32_t>(src >> 32), static_cast<uint32_t>(src), static_cast<uint32_t>(dst >> 32),
+               static_cast<uint32_t>(dst)});
+    ch.method(NV_SUBCHANNEL_COPY, NVC8B5_LINE_LENGTH_IN, {static_cast<uint32_t>(piece)});
+    ch.method(NV_SUBCHANNEL_COPY, NVC8B5_LAUNCH_DMA, {nv_launch_dma_copy()});
+    src += piece;
+    dst += piece;
+    n -= piece;
+  }
+}
+
+// The copy, whatever the two sides are. Validates both ranges first.
+CUresult copy(CUctx_st& ctx, uint64_t dst, uint64_t src, uint64_t n) {
+  if (n == 0) return CUDA_SUCCESS;
+  Where to, from;
+  if (!classify(ctx, dst, n, &to) || !classify(ctx, src, n, &from)) return CUDA_ERROR_INVALID_VALUE;
+  Channel& ch = *ctx.channel;
+  if (from != Where::Pageable && to != Where::Pageable) {
+    trace::note(trace::Layer::Libcuda, "copy: {} B by the copy engine, {:#x} -> {:#x}", n, src, dst);
+    push_copy(ch, dst, src, n);
+    uint64_t fence = ch.submit();
+    // Device to device runs on while the host goes on; anything touching host memory is waited for.
+    return (from == Where::Device && to == Where::Device) ? CUDA_SUCCESS : ch.wait(fence);
+  }
+  auto* staging = static_cast<uint8_t*>(ctx.staging);
+  uint64_t staging_va = reinterpret_cast<uint64_t>(staging);
+  trace::note(trace::Layer::Libcuda, "copy: {} B of pageable memory through the pinned staging buffer {:#x}", n, staging_va);
+  for (uint64_t done_bytes = 0; done_bytes < n;) {
+    uint64_t piece = std::min(kStagingBytes, n - done_bytes);
+    if (from == Where::Pageable && to == Where::Pageable) {
+      if (!safe_copy(staging, reinterpret_cast<void*>(src + done_bytes), piece) ||
+          !safe_store(reinterpret_cast<void*>(dst + done_bytes), staging, piece)) {
+        return CUDA_ERROR_INVALID_VALUE;
+      }
+    } else if (from == Where::Pageable) {
+      if (!safe_copy(staging, reinterpret_cast<void*>(src + done_bytes), piece)) return CUDA_ERROR_INVALID_VALUE;
+      push_copy(ch, dst + done_bytes, staging_va, piece);
+      if (CUresult r = ch.wait(ch.submit()); r != CUDA_SUCCESS) return r;
+    } else {
+      push_copy(ch, staging_va, src + done_bytes, piece);
+      if (CUresult r = ch.wait(ch.submit()); r != CUDA_SUCCESS) return r;
+      if (!safe_store(reinterpret_cast<void*>(dst + done_bytes), staging, piece)) return CUDA_ERROR_INVALID_VALUE;
+    }
+    done_bytes += piece;
+  }
+  return CUDA_SUCCESS;
+}
+
+// cuMemsetD*: N elements of `bytes` each, by the copy engine's remap-constant memset.
+CUresult memset(CUctx_st& ctx, uint64_t dst, uint32_t value, uint32_t bytes, uint64_t n) {
+  if (n == 0) return CUDA_SUCCESS;
+  if (dst % bytes != 0 || n > UINT64_MAX / bytes) return CUDA_ERROR_INVALID_VALUE;
+  Where to;
+  if (!classify(ctx, dst, n * bytes, &to) || to == Where::Pageable) return CUDA_ERROR_INVALID_VALUE;
+  Channel& ch = *ctx.channel;
+  for (uint64_t done_elems = 0; done_elems < n;) {
+    uint64_t piece = std::min<uint64_t>(n - done_elems, kMaxLine / bytes);
+    uint64_t va = dst + done_elems * bytes;
+    ch.method(NV_SUBCHANNEL_COPY, NVC8B5_SET_REMAP_CONST_A, {value});
+    ch.method(NV_SUBCHANNEL_COPY, NVC8B5_SET_REMAP_COMPONENTS, {nv_remap_memset(bytes)});
+    ch.method(NV_SUBCHANNEL_COPY, NVC8B5_OFFSET_OUT_UPPER, {static_cast<uint32_t>(va >> 32), static_cast<uint32_t>(va)});
+    ch.method(NV_SUBCHANNEL_COPY, NVC8B5_LINE_LENGTH_IN, {static_cast<uint32_t>(piece)});
+    ch.method(NV_SUBCHANNEL_COPY, NVC8B5_LAUNCH_DMA,
+              {nv_launch_dma_copy(NVC8B5_LAUNCH_DMA_SEMAPHORE_TYPE_NONE, false, /*remap=*/true)});
+    done_elems += piece;
+  }
+  uint64_t fence = ch.submit();
+  return to == Where::Pinned ? ch.wait(fence) : CUDA_SUCCESS;
+}
+
+CUresult with_context(trace::Scope& scope, CUresult (*body)(CUctx_st&, uint64_t, uint64_t, uint64_t), uint64_t a,
+                      uint64_t b, uint64_t n) {
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  return done(scope, body(*ctx, a, b, n));
+}
+
+}  // namespace
+
+}  // namespace minicuda::libcuda
+
+using namespace minicuda;
+using namespace minicuda::libcuda;
+
+// Contracts: see cuda.h. All return CUDA_ERROR_INVALID_CONTEXT without a current context,
+// CUDA_ERROR_INVALID_VALUE for a device range that leaves its allocation, a NULL or unknown
+// device pointer, or an unreadable/unwritable host range, and CUDA_ERROR_ILLEGAL_ADDRESS if the
+// GPU faulted on the work.
+CUresult cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuMemcpyHtoD_v2(dstDevice={:#x}, srcHost={}, ByteCount={})", dstDevice,
+                     srcHost, ByteCount);
+  return with_context(scope, [](CUctx_st& ctx, uint64_t dst, uint64_t src, uint64_t n) {
+    Where where;
+    if (!classify(ctx, dst, n, &where) || where != Where::Device) return CUDA_ERROR_INVALID_VALUE;
+    return copy(ctx, dst, src, n);
+  }, dstDevice, reinterpret_cast<uint64_t>(srcHost), ByteCount);
+}
+
+CUresult cuMemcpyDtoH_v2(void* dstHost, CUdeviceptr srcDevice, size_t ByteCount) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuMemcpyDtoH_v2(dstHost={}, srcDevice={:#x}, ByteCount={})", dstHost,
+                     srcDevice, ByteCount);
+  return with_context(scope, [](CUctx_st& ctx, uint64_t dst, uint64_t src, uint64_t n) {
+    Where where;
+    if (!classify(ctx, src, n, &where) || where != Where::Device) return CUDA_ERROR_INVALID_VALUE;
+    return copy(ctx, dst, src, n);
+  }, reinterpret_cast<uint64_t>(dstHost), srcDevice, ByteCount);
+}
+
+CUresult cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuMemcpyDtoD_v2(dstDevice={:#x}, srcDevice={:#x}, ByteCount={})", dstDevice,
+                     srcDevice, ByteCount);
+  return with_context(scope, [](CUctx_st& ctx, uint64_t dst, uint64_t src, uint64_t n) {
+    Where a, b;
+    if (!classify(ctx, dst, n, &a) || !classify(ctx, src, n, &b) || a != Where::Device || b != Where::Device) {
+      return CUDA_ERROR_INVALID_VALUE;
+    }
+    return copy(ctx, dst, src, n);
+  }, dstDevice, srcDevice, ByteCount);
+}
+
+CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuMemcpy(dst={:#x}, src={:#x}, ByteCount={})", dst, src, ByteCount);
+  return with_context(scope, [](CUctx_st& ctx, uint64_t d, uint64_t s, uint64_t n) { return copy(ctx, d, s, n); }, dst,
+                      src, ByteCount);
+}
+
+CUresult cuMemsetD8_v2(CUdeviceptr dstDevice, unsigned char uc, size_t N) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuMemsetD8_v2(dstDevice={:#x}, uc={:#x}, N={})", dstDevice, uc, N);
+  return with_context(scope, [](CUctx_st& ctx, uint64_t d, uint64_t v, uint64_t n) {
+    return memset(ctx, d, static_cast<uint32_t>(v), 1, n);
+  }, dstDevice, uc, N);
+}
+
+CUresult cuMemsetD16_v2(CUdeviceptr dstDevice, unsigned short us, size_t N) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuMemsetD16_v2(dstDevice={:#x}, us={:#x}, N={})", dstDevice, us, N);
+  return with_context(scope, [](CUctx_st& ctx, uint64_t d, uint64_t v, uint64_t n) {
+    return memset(ctx, d, static_cast<uint32_t>(v), 2, n);
+  }, dstDevice, us, N);
+}
+
+CUresult cuMemsetD32_v2(CUdeviceptr dstDevice, unsigned int ui, size_t N) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuMemsetD32_v2(dstDevice={:#x}, ui={:#x}, N={})", dstDevice, ui, N);
+  return with_context(scope, [](CUctx_st& ctx, uint64_t d, uint64_t v, uint64_t n) {
+    return memset(ctx, d, static_cast<uint32_t>(v), 4, n);
+  }, dstDevice, ui, N);
+}

@@ -1,0 +1,52 @@
+// cudaMemcpy and cudaMemset over the driver's copies (cuMemcpy*_v2, cuMemsetD8_v2). The copy
+// engine does the work; see driver/src/copy.cpp for what waits and what goes through the
+// staging buffer.
+#include "cudart.h"
+
+using namespace minicuda;
+using namespace minicuda::cudart;
+
+namespace {
+const char* kind_name(int kind) {
+  switch (kind) {
+    case cudaMemcpyHostToHost: return "cudaMemcpyHostToHost";
+    case cudaMemcpyHostToDevice: return "cudaMemcpyHostToDevice";
+    case cudaMemcpyDeviceToHost: return "cudaMemcpyDeviceToHost";
+    case cudaMemcpyDeviceToDevice: return "cudaMemcpyDeviceToDevice";
+    case cudaMemcpyDefault: return "cudaMemcpyDefault";
+    default: return "invalid";
+  }
+}
+}  // namespace
+
+// Contract: cuda_runtime.h. The kind picks the driver call, as the measured runtime does
+// (HostToDevice -> cuMemcpyHtoD_v2, DeviceToHost -> cuMemcpyDtoH_v2, DeviceToDevice ->
+// cuMemcpyDtoD_v2); Default and HostToHost use the unified cuMemcpy. With UVA the driver knows
+// where each pointer lives, so a kind that names the wrong side still copies (measured:
+// memcpy.wrong_direction_h2d_with_dev_src = 0).
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaMemcpy(dst={}, src={}, count={}, kind={})", dst, src, count,
+                     kind_name(kind));
+  if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return finish(scope, cudaErrorInvalidMemcpyDirection);
+  if (cudaError_t e = ensure_context(); e != cudaSuccess) return finish(scope, e);
+  if (count == 0) return finish(scope, cudaSuccess);
+  auto d = reinterpret_cast<CUdeviceptr>(dst);
+  auto s = reinterpret_cast<CUdeviceptr>(src);
+  CUresult r;
+  switch (kind) {
+    case cudaMemcpyHostToDevice: r = cuMemcpyHtoD_v2(d, src, count); break;
+    case cudaMemcpyDeviceToHost: r = cuMemcpyDtoH_v2(dst, s, count); break;
+    case cudaMemcpyDeviceToDevice: r = cuMemcpyDtoD_v2(d, s, count); break;
+    default: r = cuMemcpy(d, s, count); break;
+  }
+  return finish(scope, to_cuda_error(r));
+}
+
+// Contract: cuda_runtime.h; through cuMemsetD8_v2.
+cudaError_t cudaMemset(void* devPtr, int value, size_t count) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaMemset(devPtr={}, value={}, count={})", devPtr, value, count);
+  if (cudaError_t e = ensure_context(); e != cudaSuccess) return finish(scope, e);
+  if (count == 0) return finish(scope, cudaSuccess);
+  CUresult r = cuMemsetD8_v2(reinterpret_cast<CUdeviceptr>(devPtr), static_cast<unsigned char>(value), count);
+  return finish(scope, to_cuda_error(r));
+}

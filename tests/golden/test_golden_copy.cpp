@@ -1,0 +1,62 @@
+// Golden traces of copies after set-up: cudaMemcpy host-to-device from pageable memory (through
+// the pinned staging buffer) and from pinned memory (straight to the copy engine), and the
+// copy back. The point students check: methods, a GPFIFO entry, GPPut and the doorbell, and not
+// a single system call (chain_full.txt shows the same for the real stack).
+#include <cuda_runtime.h>
+
+#include <vector>
+
+#include "golden.h"
+#include "minicuda/kernel.h"
+#include "minicuda/trace.h"
+
+namespace k = minicuda::kernel;
+namespace trace = minicuda::trace;
+
+namespace {
+
+struct FreshProcess {
+  FreshProcess() : process((k::boot(), k::spawn_process())), scope(*process) {}
+  golden::Windows windows(void* first_device_pointer) const {
+    golden::Windows w;
+    w.uva_base = reinterpret_cast<uint64_t>(first_device_pointer);
+    w.uva_size = 512ull << 30;
+    w.proc_base = process->mm().window_base();
+    w.proc_size = process->mm().window_size();
+    return w;
+  }
+  std::unique_ptr<k::Process> process;
+  k::ProcessScope scope;
+};
+
+}  // namespace
+
+TEST(GoldenCopy, CudaMemcpyFromPageableMemory) {
+  FreshProcess p;
+  void* d = nullptr;
+  ASSERT_EQ(cudaMalloc(&d, 65536), cudaSuccess);
+  std::vector<int> host(16384, 7), back(16384, 0);
+  trace::Recorder rec;
+  ASSERT_EQ(cudaMemcpy(d, host.data(), 65536, cudaMemcpyHostToDevice), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(back.data(), d, 65536, cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(back[16383], 7);
+  EXPECT_TRUE(rec.texts(trace::Layer::Kernel).empty()) << rec.tree();
+  golden::expect_golden("cudamemcpy_pageable", golden::normalise(rec.tree(), p.windows(d)));
+  cudaFree(d);
+}
+
+TEST(GoldenCopy, CudaMemcpyFromPinnedMemory) {
+  FreshProcess p;
+  void* d = nullptr;
+  ASSERT_EQ(cudaMalloc(&d, 65536), cudaSuccess);
+  int* pinned = nullptr;
+  ASSERT_EQ(cudaHostAlloc(&pinned, 65536, cudaHostAllocDefault), cudaSuccess);
+  for (int i = 0; i < 16384; ++i) pinned[i] = i;
+  trace::Recorder rec;
+  ASSERT_EQ(cudaMemcpy(d, pinned, 65536, cudaMemcpyHostToDevice), cudaSuccess);
+  EXPECT_TRUE(rec.texts(trace::Layer::Kernel).empty()) << rec.tree();
+  EXPECT_EQ(static_cast<int*>(d)[16383], 16383);
+  golden::expect_golden("cudamemcpy_pinned", golden::normalise(rec.tree(), p.windows(d)));
+  cudaFreeHost(pinned);
+  cudaFree(d);
+}
