@@ -2,11 +2,11 @@
 // stage of minicuda goes.
 //
 // The article's program keeps four input ints and four results on the GPU, copies the inputs in
-// with cudaMemcpy, runs a kernel and copies the results back. minicuda has device and pinned-host
-// allocation so far; cudaMemcpy and kernels arrive in later stages. Until then this sample
-// stores and loads through the pointers directly: device pointers live in the one address
-// space the simulator shares with the host (UVA), so the loads and stores reach the very pages
-// that nvidia.ko mapped into the GPU's page table.
+// with cudaMemcpy, runs a kernel and copies the results back. The copies here are real: the
+// copy engine of the simulated GPU moves the data (through the pinned staging buffer for the
+// pageable array, straight from the device for the pinned one). Kernels arrive in a later stage,
+// so the host stands in for the kernel through the device pointer: device pointers live in the
+// one address space the simulator shares with the host (UVA).
 //
 // Every call's error code is checked; the program exits with status 1 at the first failure.
 // MINICUDA_TRACE=1 shows each call's way down to the kernel module.
@@ -71,15 +71,14 @@ int main() {
   describe("d_output", dev_output, cudaMemoryTypeDevice);
   describe("h_pinned", pinned_output, cudaMemoryTypeHost);
 
-  // 3. cudaMemcpy(dev_input, host_input, ..., cudaMemcpyHostToDevice) comes in a later stage of
-  //    minicuda. For now the host writes the device buffer itself through the UVA pointer...
-  for (int i = 0; i < kCount; ++i) dev_input[i] = host_input[i];
+  // 3. Inputs to the GPU: pageable memory, so the driver stages it through its pinned buffer.
+  check(cudaMemcpy(dev_input, host_input, kCount * sizeof(int), cudaMemcpyHostToDevice), "cudaMemcpy(H2D)");
 
-  // 4. ...stands in for the kernel (d_out[i] = 2 * d_in[i])...
+  // 4. The kernel (d_out[i] = 2 * d_in[i]) comes in a later stage; the host stands in for it.
   for (int i = 0; i < kCount; ++i) dev_output[i] = 2 * dev_input[i];
 
-  // 5. ...and for cudaMemcpy(pinned_output, dev_output, ..., cudaMemcpyDeviceToHost).
-  for (int i = 0; i < kCount; ++i) pinned_output[i] = dev_output[i];
+  // 5. Results back into pinned memory: the copy engine writes it directly.
+  check(cudaMemcpy(pinned_output, dev_output, kCount * sizeof(int), cudaMemcpyDeviceToHost), "cudaMemcpy(D2H)");
 
   std::printf("results read back through the pinned buffer:");
   for (int i = 0; i < kCount; ++i) {

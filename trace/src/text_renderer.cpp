@@ -44,7 +44,7 @@ TextRenderer::ThreadState& TextRenderer::state(uint32_t thread) {
 void TextRenderer::line(ThreadState& ts, const Event& e, std::string_view tree, std::string_view body) {
   flush_fold(ts);
   std::string root = e.thread > 1 ? fmt::format("t{}#{}", e.thread, e.root) : fmt::format("#{}", e.root);
-  std::string text = fmt::format("{:<5}{:<9}{}{}", root, layer_name(e.layer), tree, body);
+  std::string text = fmt::format("{:<5}{}{:<9}{}{}", root, root.size() >= 5 ? " " : "", layer_name(e.layer), tree, body);
   emit_(ctx_, text);
 }
 
@@ -55,7 +55,8 @@ void TextRenderer::flush_fold(ThreadState& ts) {
   if (f.more == 0) return;
   const Event& e = f.first;
   std::string root = e.thread > 1 ? fmt::format("t{}#{}", e.thread, e.root) : fmt::format("#{}", e.root);
-  std::string text = fmt::format("{:<5}{:<9}{}… {} more {} call{} = {}", root, layer_name(e.layer), indent(e.depth, "├─ "),
+  std::string text = fmt::format("{:<5}{}{:<9}{}… {} more {} call{} = {}", root, root.size() >= 5 ? " " : "",
+                                 layer_name(e.layer), indent(e.depth, "├─ "),
                                  f.more, function_name(e.text), f.more == 1 ? "" : "s", status_of(e.result));
   emit_(ctx_, text);
 }
