@@ -150,19 +150,31 @@ void Channel::destroy(CUctx_st& ctx) {
 
 namespace minicuda::libcuda {
 
-void Channel::method(uint32_t subchannel, uint32_t method, std::initializer_list<uint32_t> data) {
-  make_room(4 * (data.size() + 1));
-  auto* p = reinterpret_cast<uint32_t*>(base_ + pb_write_);
+namespace {
+// Writes one incrementing method header and its data at base + *write (no room check).
+void append(uint8_t* base, uint64_t* write, uint32_t subchannel, uint32_t method, std::initializer_list<uint32_t> data) {
+  auto* p = reinterpret_cast<uint32_t*>(base + *write);
   *p++ = nv_method_inc(subchannel, method, static_cast<NvU32>(data.size()));
   for (uint32_t v : data) *p++ = v;
-  pb_write_ += 4 * (data.size() + 1);
+  *write += 4 * (data.size() + 1);
+}
+constexpr uint64_t kReleaseBytes = 4 * 6;  // submit()'s semaphore release: a header and 5 words
+constexpr uint64_t kReserve = 64;          // kept free after every method, for that release
+static_assert(kReleaseBytes <= kReserve);
+}  // namespace
+
+void Channel::method(uint32_t subchannel, uint32_t method, std::initializer_list<uint32_t> data) {
+  make_room(4 * (data.size() + 1));
+  append(base_, &pb_write_, subchannel, method, data);
 }
 
 // Keeps the pushbuffer a simple ring: when the methods would run past its end, the pending
-// ones are submitted, the GPU is allowed to finish everything, and writing starts over.
+// ones are submitted (their release fits in the reserve every method leaves), the GPU is
+// allowed to finish everything, and writing starts over.
 void Channel::make_room(uint64_t bytes) {
-  if (pb_write_ + bytes + 64 <= kBytes) return;  // 64: room for submit()'s release
-  (void)wait(submit());  // a fault shows again at the caller's own wait
+  if (pb_write_ + bytes + kReserve <= kBytes) return;
+  if (pb_write_ != pb_segment_) (void)submit();
+  (void)wait(fence_);  // a fault shows again at the caller's own wait
   pb_write_ = pb_segment_ = kPushbufferOffset;
 }
 
@@ -178,7 +190,10 @@ void Channel::write_entry(uint64_t entry) {
 uint64_t Channel::submit() {
   uint64_t fence_va = reinterpret_cast<uint64_t>(fence_word());
   uint64_t value = fence_ + 1;
-  method(NV_SUBCHANNEL_HOST, NVC56F_SEM_ADDR_LO,
+  // Not method(): its make_room() would submit again. With methods pending, the reserve they
+  // left holds the release; with none, make_room() may start the pushbuffer over (no submit).
+  if (pb_write_ == pb_segment_) make_room(kReleaseBytes);
+  append(base_, &pb_write_, NV_SUBCHANNEL_HOST, NVC56F_SEM_ADDR_LO,
          {static_cast<uint32_t>(fence_va), static_cast<uint32_t>(fence_va >> 32),
           static_cast<uint32_t>(value), static_cast<uint32_t>(value >> 32),
           nv_sem_execute(NVC56F_SEM_EXECUTE_OPERATION_RELEASE, NVC56F_SEM_EXECUTE_PAYLOAD_SIZE_64BIT,

@@ -267,15 +267,16 @@ CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int* version) {
   return done(scope, CUDA_SUCCESS);
 }
 
-// Contract: waits until the context has no pending device work and returns CUDA_SUCCESS. Until
-// the execution engine exists nothing is ever pending, so this only checks the context.
+// Contract: waits until the GPU has finished every piece of work submitted in the context (the
+// channel's last fence; polling memory, no system call). CUDA_ERROR_ILLEGAL_ADDRESS if the channel
+// faulted instead; no current context: CUDA_ERROR_INVALID_CONTEXT.
 CUresult cuCtxSynchronize_v2(CUcontext ctx) {
   trace::Scope scope(trace::Layer::Libcuda, "cuCtxSynchronize_v2(ctx={})", static_cast<void*>(ctx));
   std::lock_guard lock(driver_mutex());
   if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
   if (ctx == nullptr) ctx = t_current;
   if (ctx == nullptr || !valid_context(ctx) || !ctx->active) return done(scope, CUDA_ERROR_INVALID_CONTEXT);
-  return done(scope, CUDA_SUCCESS);
+  return done(scope, ctx->channel->wait(ctx->channel->last_fence()));
 }
 
 // Contract: cuCtxSynchronize_v2 on the current context.

@@ -43,6 +43,10 @@ bool classify(CUctx_st& ctx, uint64_t addr, uint64_t n, Where* where) {
     }
   }
   *where = Where::Pageable;
+  // The context's device VA window holds no host memory: a range touching it outside a live
+  // allocation (a freed or never-allocated device pointer) is not pageable memory to copy.
+  uint64_t window_end = ctx.va_base + ctx.va_size;
+  if (addr < window_end && (n > UINT64_MAX - addr || addr + n > ctx.va_base)) return false;
   return addr != 0;
 }
 

@@ -620,6 +620,9 @@ cudaError_t CUDARTAPI cudaHostAlloc(void** pHost, size_t size, unsigned int flag
 cudaError_t CUDARTAPI cudaFreeHost(void* ptr);
 /* *free / *total = free and total memory of the current device, in bytes. */
 cudaError_t CUDARTAPI cudaMemGetInfo(size_t* free, size_t* total);
+/* Waits until the current device has finished all work submitted to it (cuCtxSynchronize_v2);
+ * returns an error the work met (700 after an illegal address). */
+cudaError_t CUDARTAPI cudaDeviceSynchronize(void);
 /* Copies count bytes; kind is a cudaMemcpyKind (Default: inferred from the pointers). Returns
  * once the data can be used (device-to-device copies do not wait). Invalid kind:
  * cudaErrorInvalidMemcpyDirection; ranges outside an allocation, NULL or unknown device

@@ -50,3 +50,12 @@ cudaError_t cudaMemset(void* devPtr, int value, size_t count) {
   CUresult r = cuMemsetD8_v2(reinterpret_cast<CUdeviceptr>(devPtr), static_cast<unsigned char>(value), count);
   return finish(scope, to_cuda_error(r));
 }
+
+// Contract: cuda_runtime.h. The measured chain: cuCtxGetCurrent, then cuCtxSynchronize_v2.
+cudaError_t cudaDeviceSynchronize(void) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaDeviceSynchronize()");
+  if (cudaError_t e = ensure_context(); e != cudaSuccess) return finish(scope, e);
+  CUcontext ctx = nullptr;
+  cuCtxGetCurrent(&ctx);
+  return finish(scope, to_cuda_error(cuCtxSynchronize_v2(ctx)));
+}

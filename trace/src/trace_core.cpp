@@ -36,20 +36,20 @@ ThreadStack& this_thread() {
 }
 
 std::mutex& sinks_mutex() {
-  static std::mutex m;
-  return m;
+  static auto* m = new std::mutex;  // never destroyed: other threads may trace during exit
+  return *m;
 }
 
 // guarded by sinks_mutex()
 std::vector<Sink*>& sinks() {
-  static std::vector<Sink*> list;
-  return list;
+  static auto* list = new std::vector<Sink*>;  // never destroyed (see sinks_mutex)
+  return *list;
 }
 
 // The sink made from the environment; guarded by sinks_mutex().
 std::unique_ptr<Sink>& env_sink() {
-  static std::unique_ptr<Sink> sink;
-  return sink;
+  static auto* sink = new std::unique_ptr<Sink>;  // never destroyed; flushed at exit
+  return *sink;
 }
 
 uint32_t parse_layers(const char* spec) {
@@ -131,6 +131,11 @@ uint32_t configure_from_environment() {
   if (!(current & kUnconfigured)) return current;  // another thread won the race
   uint32_t mask = parse_layers(std::getenv("MINICUDA_TRACE"));
   install_env_sink_locked(mask);
+  static bool flush_registered = false;
+  if (mask != 0 && !flush_registered) {
+    flush_registered = true;
+    std::atexit([] { flush(); });  // prints what the text tree holds back (a pending fold)
+  }
   if (g_recorders.load() > 0) mask = kAllLayers;
   g_mask.store(mask, std::memory_order_relaxed);
   return mask;

@@ -9,13 +9,13 @@ namespace minicuda::kernel {
 
 namespace {
 std::mutex& registry_mutex() {
-  static std::mutex m;
-  return m;
+  static auto* m = new std::mutex;  // never destroyed: drivers may release files during exit
+  return *m;
 }
 // guarded by registry_mutex()
 std::map<std::string, DeviceNode>& registry() {
-  static std::map<std::string, DeviceNode> nodes;
-  return nodes;
+  static auto* nodes = new std::map<std::string, DeviceNode>;
+  return *nodes;
 }
 }  // namespace
 

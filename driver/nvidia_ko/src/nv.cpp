@@ -82,8 +82,8 @@ NvFile& nvfile(kernel::File& file) { return *static_cast<NvFile*>(file.private_d
 
 // Every open /dev/nvidiactl and /dev/nvidia0 file; guarded by nv_lock().
 std::set<NvFile*>& nv_files() {
-  static std::set<NvFile*> files;
-  return files;
+  static auto* files = new std::set<NvFile*>;  // never destroyed (see nv_lock)
+  return *files;
 }
 
 // file_operations of /dev/nvidiactl and /dev/nvidia0 ----------------------------------------
@@ -169,8 +169,10 @@ std::unique_ptr<gpu::Device>& device_slot() {
 }  // namespace
 
 std::recursive_mutex& nv_lock() {
-  static std::recursive_mutex m;
-  return m;
+  // Never destroyed, like every table of the module: the GPU's worker thread (the fault
+  // interrupt) may still run while static objects are destroyed at exit.
+  static auto* m = new std::recursive_mutex;
+  return *m;
 }
 
 gpu::Device& nv_device() { return *device_slot(); }

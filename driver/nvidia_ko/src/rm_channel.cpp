@@ -20,11 +20,12 @@ namespace {
 constexpr uint64_t kUserdBytes = 512;  // one channel's USERD (Nvc56fControl)
 NvU32 g_next_chid = 1;                 // guarded by nv_lock()
 
-// Each channel's error notifier (its hObjectError memory, mapped by the process), by chid;
-// guarded by nv_lock().
+// Each channel's error notifier, by chid: RM's own mapping of the first page of its hObjectError
+// memory (as the real RM maps it in the kernel), so that the fault handler writes the object
+// wherever, or whether, the process still has it mapped. Guarded by nv_lock().
 std::map<uint32_t, NvNotification*>& error_notifiers() {
-  static std::map<uint32_t, NvNotification*> notifiers;
-  return notifiers;
+  static auto* notifiers = new std::map<uint32_t, NvNotification*>;  // never destroyed (see nv_lock)
+  return *notifiers;
 }
 
 bool power_of_two(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
@@ -79,7 +80,17 @@ NV_STATUS construct_channel(RmClient& client, RmObject& object, void* params) {
   const RmObject* userd = find(client, p->hUserdMemory[0], NV01_MEMORY_SYSTEM);
   if (userd == nullptr) return NV_ERR_INVALID_OBJECT_HANDLE;
   if (userd->cpu_va == 0) return NV_ERR_INVALID_STATE;
-  if (p->userdOffset[0] % kUserdBytes != 0 || p->userdOffset[0] + kUserdBytes > userd->size) return NV_ERR_INVALID_LIMIT;
+  // Written so that a huge userdOffset cannot wrap around and pass (USERD before the object).
+  uint64_t userd_offset = p->userdOffset[0];
+  if (userd_offset % kUserdBytes != 0 || userd_offset > userd->size || userd->size - userd_offset < kUserdBytes) {
+    return NV_ERR_INVALID_LIMIT;
+  }
+  NvNotification* notifier_page = nullptr;
+  if (notifier != nullptr) {
+    void* m = mmap(nullptr, kernel::kPageSize, PROT_READ | PROT_WRITE, MAP_SHARED, notifier->memfd, 0);
+    if (m == MAP_FAILED) return NV_ERR_NO_MEMORY;
+    notifier_page = static_cast<NvNotification*>(m);
+  }
   object.chid = g_next_chid++;
   gpu::ChannelConfig config{};
   config.chid = object.chid;
@@ -88,7 +99,7 @@ NV_STATUS construct_channel(RmClient& client, RmObject& object, void* params) {
   config.gpfifo_entries = p->gpFifoEntries;
   config.userd_va = userd->cpu_va + p->userdOffset[0];
   nv_device().host().add_channel(config);
-  if (notifier != nullptr) error_notifiers()[object.chid] = reinterpret_cast<NvNotification*>(notifier->cpu_va);
+  if (notifier_page != nullptr) error_notifiers()[object.chid] = notifier_page;
   p->cid = object.chid;
   trace::note(trace::Layer::Nvidia, "channel {}: GPFIFO {:#x} x {} entries, USERD {:#x}, token {}", object.chid,
               config.gpfifo_va, config.gpfifo_entries, config.userd_va, config.token);
@@ -97,7 +108,10 @@ NV_STATUS construct_channel(RmClient& client, RmObject& object, void* params) {
 
 void destruct_channel(RmObject& object) {
   nv_device().host().remove_channel(object.chid);
-  error_notifiers().erase(object.chid);
+  if (auto it = error_notifiers().find(object.chid); it != error_notifiers().end()) {
+    munmap(it->second, kernel::kPageSize);
+    error_notifiers().erase(it);
+  }
 }
 
 // The GPU's fault interrupt (HostInterface's fault handler, on the device's thread): robust

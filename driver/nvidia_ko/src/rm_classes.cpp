@@ -41,8 +41,8 @@ NV_STATUS construct_subdevice(RmClient&, RmObject&, void* params) {
 // VA space of its own, but they all live in one host process, so each takes a window no other
 // live VA space has: the MMU's first window (0x58...), then further ones it reserves on demand.
 std::map<uint64_t, bool>& windows_in_use() {
-  static std::map<uint64_t, bool> windows;
-  return windows;
+  static auto* windows = new std::map<uint64_t, bool>;  // never destroyed (see nv_lock)
+  return *windows;
 }
 
 // FERMI_VASPACE_A: a GPU virtual address space. Its range is a UVA window of the device's MMU,

@@ -22,8 +22,8 @@ constexpr NvHandle kUniqueHandleBase = 0xCAF00000;  // RS_UNIQUE_HANDLE_BASE
 
 // guarded by nv_lock()
 std::map<NvHandle, RmClient>& clients() {
-  static std::map<NvHandle, RmClient> table;
-  return table;
+  static auto* table = new std::map<NvHandle, RmClient>;  // never destroyed (see nv_lock)
+  return *table;
 }
 NvU32 g_client_serial = 0;  // guarded by nv_lock()
 

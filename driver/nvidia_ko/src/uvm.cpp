@@ -41,8 +41,8 @@ struct UvmFile {
 
 // guarded by nv_lock()
 std::set<UvmFile*>& uvm_files() {
-  static std::set<UvmFile*> files;
-  return files;
+  static auto* files = new std::set<UvmFile*>;  // never destroyed: the GPU thread may outlive statics
+  return *files;
 }
 
 UvmFile& ufile(kernel::File& f) { return *static_cast<UvmFile*>(f.private_data); }
