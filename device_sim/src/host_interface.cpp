@@ -23,7 +23,8 @@
 namespace minicuda::gpu {
 
 HostInterface::HostInterface(Device& device)
-    : memory_(std::make_unique<GpuMemory>(device.mmu())),
+    : mmu_(device.mmu()),
+      memory_(std::make_unique<GpuMemory>(device.mmu())),
       copy_engine_(std::make_unique<CopyEngine>(device, *memory_, 0)),
       pbdma_(std::make_unique<Pbdma>(device, *memory_, *copy_engine_)) {}
 
@@ -67,6 +68,7 @@ size_t HostInterface::run_pending() {
   size_t entries = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
+    auto access = mmu_.lock_for_access();
     bool progressed = true;
     while (progressed) {
       progressed = false;
@@ -95,6 +97,7 @@ size_t HostInterface::run_pending() {
 size_t HostInterface::poll() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
+    auto access = mmu_.lock_for_access();
     for (auto& [chid, channel] : channels_) {
       if (channel->status != ChannelStatus::Idle) continue;
       uint32_t gp_put = 0, gp_get = 0;

@@ -212,6 +212,7 @@ bool Mmu::map_sysmem(uint64_t va, uint64_t length, bool writable) {
 // the host (a later host access faults, as a GPU access would). Returns the number of PTEs
 // removed; 0 if none was mapped there (not an error: the caller decides).
 uint64_t Mmu::unmap(uint64_t va, uint64_t length) {
+  std::unique_lock<std::shared_mutex> no_access(access_);  // waits for running engine work
   std::lock_guard<std::mutex> lock(mutex_);
   uint64_t end = length > std::numeric_limits<uint64_t>::max() - va
                      ? std::numeric_limits<uint64_t>::max()

@@ -32,6 +32,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <shared_mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -149,11 +150,20 @@ class Mmu {
   // Number of valid PTEs.
   uint64_t pte_count() const;
 
+  // Held (shared) by an engine for the whole of a run of work: from the page walk to the last
+  // byte it touches. unmap() takes it exclusively, so a page is never torn down between the
+  // walk that allowed an access and the access itself; work already running finishes first,
+  // as the real driver waits for an in-flight TLB invalidate before freeing the page.
+  std::shared_lock<std::shared_mutex> lock_for_access() const {
+    return std::shared_lock<std::shared_mutex>(access_);
+  }
+
  private:
   Vram& vram_;
   uint64_t uva_base_ = 0;
   uint64_t uva_size_ = 0;
   mutable std::mutex mutex_;
+  mutable std::shared_mutex access_;     // see lock_for_access(); taken before mutex_
   std::vector<uint64_t> extra_windows_;  // bases of add_window() windows; guarded by mutex_
   bool in_window_locked(uint64_t va, uint64_t length) const;
   std::map<uint64_t, Pte> ptes_;  // page VA -> PTE; guarded by mutex_
@@ -257,6 +267,7 @@ class HostInterface {
   uint64_t nonstall_interrupts() const;
 
  private:
+  const Mmu& mmu_;  // held for access around every run (Mmu::lock_for_access)
   std::unique_ptr<GpuMemory> memory_;
   std::unique_ptr<CopyEngine> copy_engine_;
   std::unique_ptr<Pbdma> pbdma_;

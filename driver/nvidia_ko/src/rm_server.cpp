@@ -50,6 +50,18 @@ void destroy_subtree(RmClient& client, NvHandle handle) {
   }
 }
 
+// Frees a whole client. Its channels go first, whatever their place in the tree: a channel
+// stops the GPU's work on it (and waits out work in flight), so no engine can touch the memory
+// freed after it. Then everything else, children first.
+void destroy_client(RmClient& client) {
+  std::vector<NvHandle> channels;
+  for (const auto& [handle, object] : client.objects) {
+    if (object.hclass == HOPPER_CHANNEL_GPFIFO_A) channels.push_back(handle);
+  }
+  for (NvHandle channel : channels) destroy_subtree(client, channel);
+  destroy_subtree(client, client.handle);
+}
+
 NV_STATUS alloc_client(kernel::File* file, NvHandle* hObject) {
   NvHandle handle = *hObject;
   if (handle == 0) {
@@ -142,7 +154,7 @@ NV_STATUS rm_free(kernel::File* file, NvHandle hClient, NvHandle hParent, NvHand
   if (!client) return NV_ERR_INVALID_CLIENT;
   if (hObject == hClient) {
     // Freeing the client frees everything it holds.
-    destroy_subtree(*client, hClient);
+    destroy_client(*client);
     clients().erase(hClient);
     trace::note(trace::Layer::Nvidia, "rm: client {} freed", hstr(hClient));
     return NV_OK;
@@ -162,7 +174,7 @@ void rm_free_file_clients(kernel::File* file) {
   }
   for (NvHandle h : owned) {
     trace::note(trace::Layer::Nvidia, "rm: file closed: freeing client {}", hstr(h));
-    destroy_subtree(clients().at(h), h);
+    destroy_client(clients().at(h));
     clients().erase(h);
   }
 }
