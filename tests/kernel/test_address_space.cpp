@@ -87,3 +87,39 @@ TEST(AddressSpace, HeapCannotGrowIntoAMapping) {
   EXPECT_EQ(u(k::sys_brk(reinterpret_cast<void*>(start + (2 << 20)))), start);
   EXPECT_EQ(u(k::sys_brk(reinterpret_cast<void*>(start + (512 << 10)))), start + (512 << 10));
 }
+
+// A driver pin outlives munmap(): the process loses the range at once (lookups fail, munmap
+// succeeds, the file reference goes), but the pages keep their bytes - the device may still be
+// using them - and the range is not handed out again until the last pin is dropped.
+TEST(AddressSpace, MunmapOfPinnedPagesKeepsThemUntilTheLastUnpin) {
+  auto p = k::spawn_process();
+  k::ProcessScope as(*p);
+  constexpr uint64_t n = 3 * 4096;
+  void* a = k::sys_mmap(nullptr, n, k::kProtRead | k::kProtWrite, k::kMapPrivate | k::kMapAnonymous, -1, 0);
+  ASSERT_FALSE(k::mmap_failed(a));
+  auto* bytes = static_cast<unsigned char*>(a);
+  bytes[4096] = 0x5a;
+  uint64_t before = p->mm().mapped_bytes();
+  ASSERT_TRUE(p->mm().set_pinned(u(a), n, true));
+  ASSERT_TRUE(p->mm().set_pinned(u(a) + 4096, 4096, true));  // pins nest
+
+  EXPECT_EQ(k::sys_munmap(a, n), 0);
+  EXPECT_FALSE(p->mm().is_mapped(u(a), 1, k::kProtRead));
+  k::Mapping m;
+  EXPECT_FALSE(p->mm().find_mapping(u(a), &m));
+  EXPECT_EQ(p->mm().mapped_bytes(), before - n);
+  EXPECT_FALSE(p->mm().set_pinned(u(a), n, true));  // nothing left to pin
+  EXPECT_EQ(k::sys_munmap(a, n), 0);                // unmapping it again is a no-op, as on Linux
+  EXPECT_EQ(bytes[4096], 0x5a);                     // what the device sees is intact
+
+  void* b = k::sys_mmap(nullptr, n, k::kProtRead | k::kProtWrite, k::kMapPrivate | k::kMapAnonymous, -1, 0);
+  EXPECT_NE(b, a);  // the pinned range is not reused
+  EXPECT_EQ(k::sys_munmap(b, n), 0);
+
+  EXPECT_TRUE(p->mm().set_pinned(u(a), n, false));
+  EXPECT_EQ(bytes[4096], 0x5a);  // one pin left
+  EXPECT_TRUE(p->mm().set_pinned(u(a), n, false));
+  void* c = k::sys_mmap(nullptr, n, k::kProtRead | k::kProtWrite, k::kMapPrivate | k::kMapAnonymous, -1, 0);
+  EXPECT_EQ(c, a);  // freed with the last pin: the hole is reused, zero-filled
+  EXPECT_EQ(static_cast<unsigned char*>(c)[4096], 0);
+}

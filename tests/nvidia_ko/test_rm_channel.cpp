@@ -417,6 +417,34 @@ TEST_F(RmChannelTest, FreeingTheGroupFreesTheChannel) {
   ASSERT_TRUE(eventually([&] { return load64(ch.semaphore()) == 3; }));
 }
 
+// The process munmaps the channel's memory (ring, USERD, pushbuffer) while the GPU runs from
+// it. Its mapping goes, but UVM's pin keeps the pages for the GPU, as nvidia.ko keeps RM system
+// memory: the work already submitted completes without a fault, and only freeing the channel's
+// memory object gives the pages back.
+TEST_F(RmChannelTest, MunmapOfLiveChannelMemoryLeavesThePagesToTheGpu) {
+  ASSERT_NO_FATAL_FAILURE(ch.build());
+  uint64_t from = ch.pb_write;
+  ch.bind_engines();
+  for (uint64_t i = 1; i <= 500; ++i) ch.release(ch.semaphore(), i);
+  ch.submit(from);
+  ASSERT_EQ(k::sys_munmap(ch.base, kBytes), 0);
+  k::AddressSpace& mm = k::current().mm();
+  EXPECT_FALSE(mm.is_mapped(ch.va(ch.base), 1, k::kProtRead));
+  // (Reading the orphaned pages is the test peeking at what the GPU sees.)
+  EXPECT_TRUE(eventually([&] { return load64(ch.semaphore()) == 500; }));
+  EXPECT_EQ(ch.notifier_status(), 0u);
+  void* again = k::sys_mmap(nullptr, kBytes, k::kProtRead | k::kProtWrite, k::kMapPrivate | k::kMapAnonymous, -1, 0);
+  EXPECT_NE(again, static_cast<void*>(ch.base));  // still the GPU's
+  ASSERT_EQ(k::sys_munmap(again, kBytes), 0);
+  // Freeing the memory object unmaps it from the GPU (the channel faults if it runs again) and
+  // drops the pin: the pages are gone and the range can be handed out again.
+  NvHandle channel = ch.channel;
+  ASSERT_EQ(rm_free(ch.rm.ctl, ch.rm.client, ch.group, channel), NV_OK);
+  ASSERT_EQ(rm_free(ch.rm.ctl, ch.rm.client, ch.rm.device, ch.memory), NV_OK);
+  again = k::sys_mmap(nullptr, kBytes, k::kProtRead | k::kProtWrite, k::kMapPrivate | k::kMapAnonymous, -1, 0);
+  EXPECT_EQ(again, static_cast<void*>(ch.base));
+}
+
 // Closing the control fd frees the client and with it the channel, while the device thread may be
 // in the middle of its work; under ASan this shows whether it touches freed memory.
 TEST_F(RmChannelTest, ClosingTheControlFdFreesEverythingWhileTheGpuRuns) {

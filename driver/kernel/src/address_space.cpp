@@ -14,6 +14,7 @@
 #include <cstdlib>
 
 #include "internal.h"
+#include "minicuda/trace.h"
 
 namespace minicuda::kernel {
 
@@ -132,10 +133,20 @@ long AddressSpace::unmap_locked(uint64_t addr, uint64_t length, std::vector<Mapp
   }
   std::vector<uint64_t> victims;
   for (auto it = mappings_.lower_bound(addr); it != mappings_.end() && it->first < end; ++it) {
+    if (it->second.orphaned) continue;  // already unmapped, as far as the process knows
     if (it->first + it->second.length > end) return -kEINVAL;
     victims.push_back(it->first);
   }
   for (uint64_t start : victims) {
+    Mapping& m = mappings_.at(start);
+    if (m.pins > 0) {
+      trace::note(trace::Layer::Kernel, "mm: {:#x}..+{:#x} is pinned by a driver: pages kept until unpinned",
+                  m.start, m.length);
+      removed->push_back(m);  // the caller drops the file reference, as for any unmap
+      m.file.reset();
+      m.orphaned = true;
+      continue;
+    }
     auto node = mappings_.extract(start);
     release_pages(node.mapped().start, node.mapped().length);
     removed->push_back(std::move(node.mapped()));
@@ -152,7 +163,7 @@ bool AddressSpace::is_mapped(uint64_t addr, uint64_t len, int prot) const {
   if (it == mappings_.begin()) return false;
   --it;
   const Mapping& m = it->second;
-  return addr + len <= m.start + m.length && (m.prot & prot) == prot;
+  return !m.orphaned && addr + len <= m.start + m.length && (m.prot & prot) == prot;
 }
 
 bool AddressSpace::find_mapping(uint64_t addr, Mapping* out) const {
@@ -160,7 +171,7 @@ bool AddressSpace::find_mapping(uint64_t addr, Mapping* out) const {
   auto it = mappings_.upper_bound(addr);
   if (it == mappings_.begin()) return false;
   --it;
-  if (addr >= it->second.start + it->second.length) return false;
+  if (it->second.orphaned || addr >= it->second.start + it->second.length) return false;
   *out = it->second;
   return true;
 }
@@ -173,9 +184,15 @@ bool AddressSpace::set_pinned(uint64_t addr, uint64_t len, bool pinned) {
   Mapping& m = it->second;
   if (addr + len > m.start + m.length || addr + len < addr) return false;
   if (pinned) {
+    if (m.orphaned) return false;  // the process no longer has these pages to pin
     ++m.pins;
   } else if (m.pins > 0) {
     --m.pins;
+  }
+  if (m.orphaned && m.pins == 0) {  // the last pin of unmapped pages: now they go
+    release_pages(m.start, m.length);
+    mappings_.erase(it);
+    mmap_floor_ = mappings_.empty() ? base_ + size_ : mappings_.begin()->first;
   }
   return true;
 }
@@ -192,7 +209,7 @@ std::vector<std::shared_ptr<File>> AddressSpace::take_mapped_files() {
 uint64_t AddressSpace::mapped_bytes() const {
   std::lock_guard lock(mutex_);
   uint64_t n = page_up(brk_) - start_brk_;
-  for (const auto& [start, m] : mappings_) n += m.length;
+  for (const auto& [start, m] : mappings_) n += m.orphaned ? 0 : m.length;
   return n;
 }
 

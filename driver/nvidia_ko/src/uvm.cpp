@@ -22,7 +22,15 @@ namespace {
 struct UvmMapping {
   uint64_t va = 0, length = 0;
   const RmObject* memory = nullptr;  // the RM object whose pages are mapped
+  // RM system memory: the process whose mapping of it the GPU reaches (pinned while mapped).
+  kernel::Process* pinned_in = nullptr;
 };
+
+// Takes one mapping off the GPU: PTEs first, then the pin that kept its host pages.
+void drop_mapping(const UvmMapping& m) {
+  nv_device().mmu().unmap(m.va, m.length);
+  if (m.pinned_in) m.pinned_in->mm().set_pinned(m.va, m.length, false);
+}
 
 struct UvmRange {
   uint64_t base = 0, length = 0;
@@ -56,7 +64,7 @@ kernel::File* ctl_of_fd(int fd) {
 }
 
 void unmap_range(UvmRange& range) {
-  for (const UvmMapping& m : range.mappings) nv_device().mmu().unmap(m.va, m.length);
+  for (const UvmMapping& m : range.mappings) drop_mapping(m);
   range.mappings.clear();
 }
 
@@ -146,6 +154,7 @@ NV_STATUS map_external_allocation(UvmFile& u, void* arg) {
   bool writable = p->perGpuAttributes[0].gpuMappingType != UvmGpuMappingTypeReadOnly;
   gpu::Mmu& mmu = nv_device().mmu();
   bool ok = false;
+  kernel::Process* pinned_in = nullptr;
   if (mem->hclass == NV01_MEMORY_LOCAL_USER) {
     ok = mmu.map_vidmem(p->base, mem->phys + p->offset, p->length, writable);
   } else if (mem->hclass == NV01_MEMORY_SYSTEM_OS_DESCRIPTOR) {
@@ -154,12 +163,18 @@ NV_STATUS map_external_allocation(UvmFile& u, void* arg) {
     ok = mmu.map_sysmem(p->base, p->length, writable);
   } else {
     // RM's system memory: the GPU sees it where the process mmapped it (UVA), so it must be
-    // CPU-mapped first (RM_MAP_MEMORY + mmap of /dev/nvidiactl).
+    // CPU-mapped first (RM_MAP_MEMORY + mmap of /dev/nvidiactl). Those host pages are what the
+    // GPU reaches, so they are pinned: a munmap() by the process leaves them to the GPU.
     if (mem->cpu_va == 0 || p->base != mem->cpu_va + p->offset) return NV_ERR_INVALID_ADDRESS;
+    if (ctl->process == nullptr || !ctl->process->mm().set_pinned(p->base, p->length, true)) {
+      return NV_ERR_INVALID_ADDRESS;
+    }
+    pinned_in = ctl->process;
     ok = mmu.map_sysmem(p->base, p->length, writable);
+    if (!ok) ctl->process->mm().set_pinned(p->base, p->length, false);
   }
   if (!ok) return NV_ERR_INVALID_ADDRESS;
-  range.mappings.push_back(UvmMapping{p->base, p->length, mem});
+  range.mappings.push_back(UvmMapping{p->base, p->length, mem, pinned_in});
   return NV_OK;
 }
 
@@ -262,7 +277,7 @@ void uvm_memory_freed(const RmObject& memory) {
       auto& maps = range.mappings;
       for (auto m = maps.begin(); m != maps.end();) {
         if (m->memory == &memory) {
-          nv_device().mmu().unmap(m->va, m->length);
+          drop_mapping(*m);
           m = maps.erase(m);
         } else {
           ++m;

@@ -87,6 +87,10 @@ struct Mapping {
   int flags = 0;
   std::shared_ptr<File> file;  // null for anonymous memory
   int pins = 0;                // driver pins on these pages (e.g. cudaHostAlloc's OS descriptor)
+  // munmap()ed by the process while pinned: gone for the process (lookups skip it, its file is
+  // released), but the pages stay, and the range unusable, until the last unpin - as Linux
+  // keeps pinned pages for the device after the vma is gone.
+  bool orphaned = false;
 };
 
 // A process's address space: a window of reserved host memory with the brk heap at its bottom
@@ -107,7 +111,9 @@ class AddressSpace {
   // The mapping containing addr, if any (copy).
   bool find_mapping(uint64_t addr, Mapping* out) const;
   // Adds (pinned) or drops one driver pin on the mapping holding [addr, addr+len) (drivers pin
-  // pages for DMA; pins nest). Returns false if the range is not inside one mapping.
+  // pages for DMA; pins nest). Returns false if the range is not inside one mapping, or if
+  // pinning a mapping the process has unmapped. Dropping the last pin of an unmapped
+  // (orphaned) mapping frees its pages.
   bool set_pinned(uint64_t addr, uint64_t len, bool pinned);
   // Host bytes made accessible (heap + mappings).
   uint64_t mapped_bytes() const;
