@@ -1,7 +1,8 @@
 // Golden traces of copies after set-up: cudaMemcpy host-to-device from pageable memory (through
 // the pinned staging buffer) and from pinned memory (straight to the copy engine), and the
 // copy back. The point students check: methods, a GPFIFO entry, GPPut and the doorbell, and not
-// a single system call (chain_full.txt shows the same for the real stack).
+// a single system call (chain_full.txt shows the same for the real stack). Also cudaMemset and
+// cudaDeviceSynchronize.
 #include <cuda_runtime.h>
 
 #include <vector>
@@ -58,5 +59,20 @@ TEST(GoldenCopy, CudaMemcpyFromPinnedMemory) {
   EXPECT_EQ(static_cast<int*>(d)[16383], 16383);
   golden::expect_golden("cudamemcpy_pinned", golden::normalise(rec.tree(), p.windows(d)));
   cudaFreeHost(pinned);
+  cudaFree(d);
+}
+
+// cudaMemset returns once the work is queued; cudaDeviceSynchronize waits for the channel's
+// last semaphore release. Neither makes a system call.
+TEST(GoldenCopy, CudaMemsetThenDeviceSynchronize) {
+  FreshProcess p;
+  void* d = nullptr;
+  ASSERT_EQ(cudaMalloc(&d, 65536), cudaSuccess);
+  trace::Recorder rec;
+  ASSERT_EQ(cudaMemset(d, 0x5a, 65536), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(static_cast<unsigned char*>(d)[65535], 0x5a);
+  EXPECT_TRUE(rec.texts(trace::Layer::Kernel).empty()) << rec.tree();
+  golden::expect_golden("cudamemset_synchronize", golden::normalise(rec.tree(), p.windows(d)));
   cudaFree(d);
 }
