@@ -11,6 +11,7 @@
 #include "gpu_channel_builder.h"
 #include "minicuda/device.h"
 #include "nv_uapi_methods.h"
+#include "eventually.h"
 
 namespace minicuda::gpu {
 namespace {
@@ -21,16 +22,7 @@ using testing::TestChannel;
 
 uint32_t load32(uint64_t va) { return std::atomic_ref<uint32_t>(*at<uint32_t>(va)).load(std::memory_order_acquire); }
 
-// Polls pred for at most `limit`.
-template <typename Pred>
-bool eventually(Pred pred, std::chrono::milliseconds limit = std::chrono::milliseconds(2000)) {
-  auto end = std::chrono::steady_clock::now() + limit;
-  while (std::chrono::steady_clock::now() < end) {
-    if (pred()) return true;
-    std::this_thread::sleep_for(std::chrono::microseconds(50));
-  }
-  return pred();
-}
+using testing_util::eventually;
 
 class WorkerTest : public ::testing::Test {
  protected:

@@ -19,15 +19,34 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <regex>
 #include <sstream>
 #include <string>
+
+#include "minicuda/kernel.h"
 
 namespace golden {
 
 struct Windows {
   uint64_t uva_base = 0, uva_size = 0;
   uint64_t proc_base = 0, proc_size = 0;
+};
+
+// A fresh process with the kernel modules already loaded (their probe messages are not part of
+// any call chain a golden test records). windows() describes its address ranges for normalise().
+struct FreshProcess {
+  FreshProcess() : process((minicuda::kernel::boot(), minicuda::kernel::spawn_process())), scope(*process) {}
+  Windows windows(void* first_device_pointer) const {
+    Windows w;
+    w.uva_base = reinterpret_cast<uint64_t>(first_device_pointer);
+    w.uva_size = 512ull << 30;
+    w.proc_base = process->mm().window_base();
+    w.proc_size = process->mm().window_size();
+    return w;
+  }
+  std::unique_ptr<minicuda::kernel::Process> process;
+  minicuda::kernel::ProcessScope scope;
 };
 
 inline std::string normalise(const std::string& text, const Windows& w) {

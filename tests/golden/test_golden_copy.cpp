@@ -11,26 +11,9 @@
 #include "minicuda/kernel.h"
 #include "minicuda/trace.h"
 
-namespace k = minicuda::kernel;
 namespace trace = minicuda::trace;
 
-namespace {
-
-struct FreshProcess {
-  FreshProcess() : process((k::boot(), k::spawn_process())), scope(*process) {}
-  golden::Windows windows(void* first_device_pointer) const {
-    golden::Windows w;
-    w.uva_base = reinterpret_cast<uint64_t>(first_device_pointer);
-    w.uva_size = 512ull << 30;
-    w.proc_base = process->mm().window_base();
-    w.proc_size = process->mm().window_size();
-    return w;
-  }
-  std::unique_ptr<k::Process> process;
-  k::ProcessScope scope;
-};
-
-}  // namespace
+using golden::FreshProcess;
 
 TEST(GoldenCopy, CudaMemcpyFromPageableMemory) {
   FreshProcess p;

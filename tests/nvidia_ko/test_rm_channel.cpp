@@ -8,6 +8,7 @@
 
 #include "nv_test_util.h"
 #include "nv_uapi_methods.h"
+#include "eventually.h"
 
 namespace nvtest {
 namespace {
@@ -18,16 +19,7 @@ constexpr uint64_t kSemaphoreOffset = 12 << 10;
 constexpr uint64_t kPushbufferOffset = 16 << 10;
 constexpr uint64_t kBytes = 1ull << 20;
 
-// Polls pred for at most `limit` (no system call in between).
-template <typename Pred>
-bool eventually(Pred pred, std::chrono::milliseconds limit = std::chrono::milliseconds(2000)) {
-  auto end = std::chrono::steady_clock::now() + limit;
-  while (std::chrono::steady_clock::now() < end) {
-    if (pred()) return true;
-    std::this_thread::sleep_for(std::chrono::microseconds(50));
-  }
-  return pred();
-}
+using testing_util::eventually;
 
 uint32_t load32(const void* p) { return std::atomic_ref<uint32_t>(*static_cast<uint32_t*>(const_cast<void*>(p))).load(); }
 uint64_t load64(const void* p) { return std::atomic_ref<uint64_t>(*static_cast<uint64_t*>(const_cast<void*>(p))).load(); }
