@@ -70,10 +70,20 @@ std::optional<MemoryFault> check_lines(const GpuMemory& memory, const Lines& lin
 
 // Fills bytes at dst with copies of the element_bytes-long pattern, a page-sized chunk at a time.
 void fill_pattern(uint8_t* dst, uint64_t bytes, const uint8_t* element, uint64_t element_bytes) {
+  if (element_bytes == 1) {
+    std::memset(dst, element[0], bytes);
+    return;
+  }
+  // One cache-hot chunk of whole elements, built by doubling, then copied out as often as needed.
   uint8_t chunk[4096];
-  uint64_t chunk_bytes = (sizeof(chunk) / element_bytes) * element_bytes;
-  for (uint64_t off = 0; off < chunk_bytes; off += element_bytes)
-    std::memcpy(chunk + off, element, element_bytes);
+  const uint64_t chunk_bytes = std::min<uint64_t>(bytes, (sizeof(chunk) / element_bytes) * element_bytes);
+  uint64_t filled = std::min(chunk_bytes, element_bytes);
+  std::memcpy(chunk, element, filled);
+  while (filled < chunk_bytes) {
+    const uint64_t n = std::min(filled, chunk_bytes - filled);
+    std::memcpy(chunk + filled, chunk, n);
+    filled += n;
+  }
   for (uint64_t off = 0; off < bytes; off += chunk_bytes)
     std::memcpy(dst + off, chunk, std::min(chunk_bytes, bytes - off));
 }
