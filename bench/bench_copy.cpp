@@ -16,9 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "minicuda/trace.h"
-
-namespace trace = minicuda::trace;
+#include "bench_common.h"
 
 namespace {
 
@@ -111,25 +109,13 @@ BENCHMARK(BM_CudaMemsetSynchronize)->Apply(sizes)->UseRealTime();
 BENCHMARK(BM_EmptyCall);
 BENCHMARK(BM_TinyWorkRoundTrip)->UseRealTime();
 
-class Recorder : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const Run& r : runs) ns[r.benchmark_name()] = r.GetAdjustedRealTime();
-    ConsoleReporter::ReportRuns(runs);
-  }
-  std::map<std::string, double> ns;
-};
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (trace::enabled(trace::Layer::Libcuda)) {
-    std::fprintf(stderr, "bench_copy: unset MINICUDA_TRACE: the benchmarks measure the trace switched off\n");
-    return 1;
-  }
+  if (!bench::trace_is_off("bench_copy")) return 1;
   buffers();  // initialise the runtime and allocate outside the timing
   benchmark::Initialize(&argc, argv);
-  Recorder reporter;
+  bench::Recorder reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
 

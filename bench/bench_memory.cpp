@@ -15,6 +15,7 @@
 #include <string>
 #include <unistd.h>
 
+#include "bench_common.h"
 #include "minicuda/trace.h"
 
 namespace trace = minicuda::trace;
@@ -80,30 +81,17 @@ long rss_kib() {
   return resident * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
-// Records each benchmark's time per iteration for the ratio summary.
-class Recorder : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const Run& r : runs) ns[r.benchmark_name()] = r.GetAdjustedRealTime();
-    ConsoleReporter::ReportRuns(runs);
-  }
-  std::map<std::string, double> ns;
-};
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (trace::enabled(trace::Layer::Libcuda)) {
-    std::fprintf(stderr, "bench_memory: unset MINICUDA_TRACE: the benchmarks measure the trace switched off\n");
-    return 1;
-  }
+  if (!bench::trace_is_off("bench_memory")) return 1;
   long before = rss_kib();
   size_t free_bytes = 0, total = 0;
   if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess) return 1;  // initialises the H200 preset
   long after = rss_kib();
 
   benchmark::Initialize(&argc, argv);
-  Recorder reporter;
+  bench::Recorder reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
 
