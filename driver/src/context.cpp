@@ -78,6 +78,7 @@ CUresult build(CUctx_st& ctx) {
   // The pinned buffer pageable copies are staged through, made now so that copies make no
   // system call (the measured libcuda, too, sets up everything at context creation).
   if (CUresult r = pin_host_memory(ctx, kStagingBytes, &ctx.staging, &ctx.staging_alloc); r != CUDA_SUCCESS) return r;
+  ctx.sticky = CUDA_SUCCESS;  // a reset context starts clean
   ctx.active = true;
   return CUDA_SUCCESS;
 }
@@ -129,8 +130,19 @@ CUresult require_context(CUcontext* ctx) {
   if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return r;
   CUcontext c = t_current;
   if (c == nullptr || !valid_context(c) || !c->active) return CUDA_ERROR_INVALID_CONTEXT;
+  if (CUresult s = sticky_error(*c); s != CUDA_SUCCESS) return s;
   *ctx = c;
   return CUDA_SUCCESS;
+}
+
+CUresult sticky_error(CUctx_st& ctx) {
+  if (ctx.sticky == CUDA_SUCCESS && ctx.channel != nullptr && ctx.channel->faulted()) {
+    ctx.sticky = CUDA_ERROR_ILLEGAL_ADDRESS;
+    trace::note(trace::Layer::Libcuda,
+                "context: the GPU faulted on its channel (error notifier set): every call on this context "
+                "returns CUDA_ERROR_ILLEGAL_ADDRESS until the primary context is reset");
+  }
+  return ctx.sticky;
 }
 
 CUcontext primary_context(CUdevice dev) { return driver().primary.at(static_cast<size_t>(dev)); }
@@ -276,7 +288,9 @@ CUresult cuCtxSynchronize_v2(CUcontext ctx) {
   if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
   if (ctx == nullptr) ctx = t_current;
   if (ctx == nullptr || !valid_context(ctx) || !ctx->active) return done(scope, CUDA_ERROR_INVALID_CONTEXT);
-  return done(scope, ctx->channel->wait(ctx->channel->last_fence()));
+  if (CUresult s = sticky_error(*ctx); s != CUDA_SUCCESS) return done(scope, s);
+  if (ctx->channel->wait(ctx->channel->last_fence()) != CUDA_SUCCESS) return done(scope, sticky_error(*ctx));
+  return done(scope, CUDA_SUCCESS);
 }
 
 // Contract: cuCtxSynchronize_v2 on the current context.

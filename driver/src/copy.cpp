@@ -140,7 +140,9 @@ CUresult with_context(trace::Scope& scope, CUresult (*body)(CUctx_st&, uint64_t,
   std::lock_guard lock(driver_mutex());
   CUcontext ctx = nullptr;
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
-  return done(scope, body(*ctx, a, b, n));
+  CUresult r = body(*ctx, a, b, n);
+  if (r == CUDA_ERROR_ILLEGAL_ADDRESS) r = sticky_error(*ctx);  // the wait saw the GPU fault
+  return done(scope, r);
 }
 
 }  // namespace

@@ -148,14 +148,22 @@ struct CUctx_st {
   minicuda::libcuda::Channel* channel = nullptr;  // owned: made by build(), deleted by teardown()
   void* staging = nullptr;
   HostAlloc staging_alloc;
+  // Set when the GPU reported a fault on the context's channel: from then on every call that
+  // needs the context returns it, until the primary context is reset (see sticky_error()).
+  CUresult sticky = CUDA_SUCCESS;
 };
 
 namespace minicuda::libcuda {
 
 // The calling thread's current context, or null.
 CUcontext current_context();
-// CUDA_SUCCESS and *ctx = the current, active context; else CUDA_ERROR_INVALID_CONTEXT.
+// CUDA_SUCCESS and *ctx = the current, active context; else CUDA_ERROR_INVALID_CONTEXT, or the
+// context's sticky error once the GPU has faulted on it (*ctx is not set then).
 CUresult require_context(CUcontext* ctx);
+// The context's sticky error: CUDA_SUCCESS until its channel's error notifier reports a fault,
+// then CUDA_ERROR_ILLEGAL_ADDRESS (700) for good - as the real driver poisons a context after an
+// MMU fault (probe_sticky.txt) - until the primary context is reset.
+CUresult sticky_error(CUctx_st& ctx);
 // The primary context of a device (whether or not active).
 CUcontext primary_context(CUdevice dev);
 // Is ctx a context this driver made?
