@@ -1,39 +1,33 @@
 #!/usr/bin/env bash
-# Runs gdb in batch mode on gdb_target, stops where the simulated GPU's MMU maps the first
-# cudaMalloc's memory (minicuda::gpu::Mmu::map_vidmem), and checks that the backtrace holds, from
-# the innermost frame out: the device allocation, the nvidia-uvm.ko handler, the ioctl syscall
-# entry, cuMemAlloc_v2 and cudaMalloc - the real call chain, frame by frame.
-# Exit 77 (skipped) when gdb is not installed.
+# Usage: check_backtrace.sh TARGET BREAKPOINT FRAME...
+# Runs TARGET under gdb in batch mode, stops at the first hit of BREAKPOINT, prints the
+# backtrace of every thread, and checks that the FRAMEs appear in that order (gdb prints the
+# innermost frame of each thread first, and the threads from the newest to the main one).
+# This is how the tests pin the real call chains a student sees in the debugger
+# (docs/debugging.md shows the sessions). Exit 77 (skipped) when gdb is not installed.
 set -euo pipefail
 target="$1"
+breakpoint="$2"
+shift 2
 command -v gdb >/dev/null 2>&1 || { echo "gdb not installed: skipping"; exit 77; }
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 gdb -batch -nx \
   -ex 'set breakpoint pending on' \
   -ex 'set pagination off' \
-  -ex 'break minicuda::gpu::Mmu::map_vidmem' \
+  -ex "break ${breakpoint}" \
   -ex 'run' \
-  -ex 'bt' \
+  -ex 'thread apply all bt' \
   -ex 'kill' \
   --args "$target" >"$out" 2>&1 || true
 cat "$out"
-# The frames that must appear, innermost first (gdb prints the innermost frame first).
-expected=(
-  'minicuda::gpu::Mmu::map_vidmem'
-  'map_external_allocation'
-  'uvm_ioctl'
-  'minicuda::kernel::sys_ioctl'
-  'cuMemAlloc_v2'
-  'cudaMalloc'
-)
 line=0
-for frame in "${expected[@]}"; do
+for frame in "$@"; do
   found=$(grep -n -E "^#[0-9]+ .*${frame}[ (]" "$out" | awk -F: -v after="$line" '$1 > after {print $1; exit}')
   if [[ -z "$found" ]]; then
-    echo "FAIL: frame '${frame}' not found after line ${line} of the backtrace"
+    echo "FAIL: frame '${frame}' not found after line ${line} of the backtraces"
     exit 1
   fi
   line=$found
 done
-echo "PASS: cudaMalloc -> cuMemAlloc_v2 -> sys_ioctl -> uvm_ioctl -> map_external_allocation -> Mmu::map_vidmem"
+echo "PASS: $(printf '%s <- ' "$@" | sed 's/ <- $//')"
