@@ -594,6 +594,32 @@ CUresult CUDAAPI cuMemsetD8_v2(CUdeviceptr dstDevice, unsigned char uc, size_t N
 CUresult CUDAAPI cuMemsetD16_v2(CUdeviceptr dstDevice, unsigned short us, size_t N);
 CUresult CUDAAPI cuMemsetD32_v2(CUdeviceptr dstDevice, unsigned int ui, size_t N);
 
+/* --- Streams and events --- */
+/* All streams of a context feed its one channel in submission order (see docs/layers/libcuda.md). */
+
+typedef enum CUstream_flags_enum { CU_STREAM_DEFAULT = 0x0, CU_STREAM_NON_BLOCKING = 0x1 } CUstream_flags;
+typedef enum CUevent_flags_enum {
+  CU_EVENT_DEFAULT = 0x0, CU_EVENT_BLOCKING_SYNC = 0x1, CU_EVENT_DISABLE_TIMING = 0x2, CU_EVENT_INTERPROCESS = 0x4
+} CUevent_flags;
+/* Stream calls: unknown stream -> CUDA_ERROR_INVALID_HANDLE; NULL/LEGACY/PER_THREAD = the NULL stream. */
+CUresult CUDAAPI cuStreamCreate(CUstream* phStream, unsigned int Flags);
+CUresult CUDAAPI cuStreamDestroy_v2(CUstream hStream);
+CUresult CUDAAPI cuStreamSynchronize(CUstream hStream);
+CUresult CUDAAPI cuStreamQuery(CUstream hStream); /* CUDA_SUCCESS, or CUDA_ERROR_NOT_READY */
+/* Events are timestamped semaphore releases; ElapsedTime is GPU time in ms. */
+CUresult CUDAAPI cuEventCreate(CUevent* phEvent, unsigned int Flags);
+CUresult CUDAAPI cuEventDestroy_v2(CUevent hEvent);
+CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream);
+CUresult CUDAAPI cuEventQuery(CUevent hEvent);
+CUresult CUDAAPI cuEventSynchronize(CUevent hEvent);
+CUresult CUDAAPI cuEventElapsedTime_v2(float* pMilliseconds, CUevent hStart, CUevent hEnd);
+/* Asynchronous copies: queued on hStream; pageable host memory is staged and so waited for. */
+CUresult CUDAAPI cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount, CUstream hStream);
+CUresult CUDAAPI cuMemcpyDtoHAsync_v2(void* dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);
+CUresult CUDAAPI cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);
+CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream);
+CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream);
+
 /* --- Modules --- */
 
 /* How modules are loaded (CUDA_MODULE_LOADING=EAGER|LAZY; lazy by default since CUDA 12.2). */

@@ -216,6 +216,21 @@ uint64_t Channel::submit() {
   return value;
 }
 
+void Channel::record_event(uint32_t slot, uint64_t payload) {
+  uint64_t va = reinterpret_cast<uint64_t>(base_) + kSemaphoreOffset + (slot + 1ull) * NV_SEMAPHORE_FOUR_WORD_SIZE;
+  method(NV_SUBCHANNEL_HOST, NVC56F_SEM_ADDR_LO,
+         {static_cast<uint32_t>(va), static_cast<uint32_t>(va >> 32), static_cast<uint32_t>(payload),
+          static_cast<uint32_t>(payload >> 32),
+          nv_sem_execute(NVC56F_SEM_EXECUTE_OPERATION_RELEASE, NVC56F_SEM_EXECUTE_PAYLOAD_SIZE_64BIT,
+                         /*release_wfi=*/true, /*release_timestamp=*/true)});
+}
+
+uint64_t Channel::event_timestamp(uint32_t slot) const {
+  const uint8_t* semaphore = base_ + kSemaphoreOffset + (slot + 1ull) * NV_SEMAPHORE_FOUR_WORD_SIZE;
+  return __atomic_load_n(reinterpret_cast<const uint64_t*>(semaphore + NV_SEMAPHORE_TIMESTAMP_OFFSET),
+                         __ATOMIC_ACQUIRE);
+}
+
 bool Channel::faulted() const {
   return notifier_ != nullptr && __atomic_load_n(&notifier_->status, __ATOMIC_ACQUIRE) != 0;
 }

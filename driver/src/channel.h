@@ -15,6 +15,7 @@
 #include <initializer_list>
 
 #include "libcuda.h"
+#include "nv_uapi_methods.h"
 
 namespace minicuda::libcuda {
 
@@ -45,6 +46,17 @@ class Channel {
   bool faulted() const;
   // The last fence submitted.
   uint64_t last_fence() const { return fence_; }
+  // Has the GPU released `fence` yet? (One load; never waits.)
+  bool reached(uint64_t fence) const { return __atomic_load_n(fence_word(), __ATOMIC_ACQUIRE) >= fence; }
+
+  // Event semaphores: four-word (payload + GPU timestamp) semaphores after the fence's, in the
+  // same page. cuEventRecord is a release of one of them with a timestamp, after all earlier
+  // work (wait-for-idle) - what the real driver does for an event.
+  static constexpr uint32_t kEventSlots = (4096 / NV_SEMAPHORE_FOUR_WORD_SIZE) - 1;
+  // Appends that release for slot (< kEventSlots); submit() publishes it.
+  void record_event(uint32_t slot, uint64_t payload);
+  // The GPU time (ns) of slot's last release.
+  uint64_t event_timestamp(uint32_t slot) const;
 
  private:
   uint32_t* userd32(uint32_t offset) const { return reinterpret_cast<uint32_t*>(base_ + kUserdOffset + offset); }

@@ -87,6 +87,7 @@ CUresult build(CUctx_st& ctx) {
 void teardown(CUctx_st& ctx) {
   Driver& d = driver();
   const DeviceInfo& dev = *device_info(ctx.device);
+  free_streams_and_events(ctx);
   if (ctx.channel) {
     ctx.channel->destroy(ctx);
     delete ctx.channel;

@@ -77,7 +77,11 @@ void push_copy(Channel& ch, uint64_t dst, uint64_t src, uint64_t n) {
 }
 
 // The copy, whatever the two sides are. Validates both ranges first.
-CUresult copy(CUctx_st& ctx, uint64_t dst, uint64_t src, uint64_t n) {
+// stream: where the work goes (null: the NULL stream); its last fence is updated. async (the
+// *Async calls): a copy the engine does alone (device or pinned memory on both sides) is not
+// waited for; pageable memory is staged, and so waited for, either way (as on the real stack).
+CUresult copy(CUctx_st& ctx, uint64_t dst, uint64_t src, uint64_t n, CUstream_st* stream = nullptr,
+              bool async = false) {
   if (n == 0) return CUDA_SUCCESS;
   Where to, from;
   if (!classify(ctx, dst, n, &to) || !classify(ctx, src, n, &from)) return CUDA_ERROR_INVALID_VALUE;
@@ -86,8 +90,9 @@ CUresult copy(CUctx_st& ctx, uint64_t dst, uint64_t src, uint64_t n) {
     trace::note(trace::Layer::Libcuda, "copy: {} B by the copy engine, {:#x} -> {:#x}", n, src, dst);
     push_copy(ch, dst, src, n);
     uint64_t fence = ch.submit();
+    if (stream != nullptr) stream->last_fence = fence;
     // Device to device runs on while the host goes on; anything touching host memory is waited for.
-    return (from == Where::Device && to == Where::Device) ? CUDA_SUCCESS : ch.wait(fence);
+    return (async || (from == Where::Device && to == Where::Device)) ? CUDA_SUCCESS : ch.wait(fence);
   }
   auto* staging = static_cast<uint8_t*>(ctx.staging);
   uint64_t staging_va = reinterpret_cast<uint64_t>(staging);
@@ -110,11 +115,13 @@ CUresult copy(CUctx_st& ctx, uint64_t dst, uint64_t src, uint64_t n) {
     }
     done_bytes += piece;
   }
+  if (stream != nullptr) stream->last_fence = ch.last_fence();
   return CUDA_SUCCESS;
 }
 
 // cuMemsetD*: N elements of `bytes` each, by the copy engine's remap-constant memset.
-CUresult memset(CUctx_st& ctx, uint64_t dst, uint32_t value, uint32_t bytes, uint64_t n) {
+CUresult memset(CUctx_st& ctx, uint64_t dst, uint32_t value, uint32_t bytes, uint64_t n,
+                CUstream_st* stream = nullptr, bool async = false) {
   if (n == 0) return CUDA_SUCCESS;
   if (dst % bytes != 0 || n > UINT64_MAX / bytes) return CUDA_ERROR_INVALID_VALUE;
   Where to;
@@ -132,7 +139,8 @@ CUresult memset(CUctx_st& ctx, uint64_t dst, uint32_t value, uint32_t bytes, uin
     done_elems += piece;
   }
   uint64_t fence = ch.submit();
-  return to == Where::Pinned ? ch.wait(fence) : CUDA_SUCCESS;
+  if (stream != nullptr) stream->last_fence = fence;
+  return to == Where::Pinned && !async ? ch.wait(fence) : CUDA_SUCCESS;
 }
 
 CUresult with_context(trace::Scope& scope, CUresult (*body)(CUctx_st&, uint64_t, uint64_t, uint64_t), uint64_t a,
@@ -143,6 +151,25 @@ CUresult with_context(trace::Scope& scope, CUresult (*body)(CUctx_st&, uint64_t,
   CUresult r = body(*ctx, a, b, n);
   if (r == CUDA_ERROR_ILLEGAL_ADDRESS) r = sticky_error(*ctx);  // the wait saw the GPU fault
   return done(scope, r);
+}
+
+// with_context for the *Async calls: also resolves the stream.
+using StreamBody = CUresult (*)(CUctx_st&, CUstream_st*, uint64_t, uint64_t, uint64_t);
+CUresult with_stream(trace::Scope& scope, CUstream hStream, StreamBody body, uint64_t a, uint64_t b, uint64_t n) {
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  CUstream_st* stream = nullptr;
+  if (CUresult r = resolve_stream(*ctx, hStream, &stream); r != CUDA_SUCCESS) return done(scope, r);
+  CUresult r = body(*ctx, stream, a, b, n);
+  if (r == CUDA_ERROR_ILLEGAL_ADDRESS) r = sticky_error(*ctx);
+  return done(scope, r);
+}
+
+// Both ranges must be of the kinds named (Device, or host: Pinned or Pageable).
+bool is_device(CUctx_st& ctx, uint64_t p, uint64_t n) {
+  Where where;
+  return classify(ctx, p, n, &where) && where == Where::Device;
 }
 
 }  // namespace
@@ -213,4 +240,46 @@ CUresult cuMemsetD32_v2(CUdeviceptr dstDevice, unsigned int ui, size_t N) {
   return with_context(scope, [](CUctx_st& ctx, uint64_t d, uint64_t v, uint64_t n) {
     return memset(ctx, d, static_cast<uint32_t>(v), 4, n);
   }, dstDevice, ui, N);
+}
+
+// Contracts: see cuda.h. As the calls above, with the work queued on hStream; they return once
+// it is queued, except that pageable host memory is staged (and so waited for).
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount, CUstream hStream) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuMemcpyHtoDAsync_v2(dstDevice={:#x}, srcHost={}, ByteCount={}, hStream={})",
+                     dstDevice, srcHost, ByteCount, static_cast<void*>(hStream));
+  return with_stream(scope, hStream, [](CUctx_st& ctx, CUstream_st* s, uint64_t dst, uint64_t src, uint64_t n) {
+    return is_device(ctx, dst, n) ? copy(ctx, dst, src, n, s, true) : CUDA_ERROR_INVALID_VALUE;
+  }, dstDevice, reinterpret_cast<uint64_t>(srcHost), ByteCount);
+}
+
+CUresult cuMemcpyDtoHAsync_v2(void* dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuMemcpyDtoHAsync_v2(dstHost={}, srcDevice={:#x}, ByteCount={}, hStream={})",
+                     dstHost, srcDevice, ByteCount, static_cast<void*>(hStream));
+  return with_stream(scope, hStream, [](CUctx_st& ctx, CUstream_st* s, uint64_t dst, uint64_t src, uint64_t n) {
+    return is_device(ctx, src, n) ? copy(ctx, dst, src, n, s, true) : CUDA_ERROR_INVALID_VALUE;
+  }, reinterpret_cast<uint64_t>(dstHost), srcDevice, ByteCount);
+}
+
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuMemcpyDtoDAsync_v2(dstDevice={:#x}, srcDevice={:#x}, ByteCount={}, hStream={})",
+                     dstDevice, srcDevice, ByteCount, static_cast<void*>(hStream));
+  return with_stream(scope, hStream, [](CUctx_st& ctx, CUstream_st* s, uint64_t dst, uint64_t src, uint64_t n) {
+    return is_device(ctx, dst, n) && is_device(ctx, src, n) ? copy(ctx, dst, src, n, s, true) : CUDA_ERROR_INVALID_VALUE;
+  }, dstDevice, srcDevice, ByteCount);
+}
+
+CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuMemcpyAsync(dst={:#x}, src={:#x}, ByteCount={}, hStream={})", dst, src,
+                     ByteCount, static_cast<void*>(hStream));
+  return with_stream(scope, hStream, [](CUctx_st& ctx, CUstream_st* s, uint64_t d, uint64_t src, uint64_t n) {
+    return copy(ctx, d, src, n, s, true);
+  }, dst, src, ByteCount);
+}
+
+CUresult cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuMemsetD8Async(dstDevice={:#x}, uc={:#x}, N={}, hStream={})", dstDevice,
+                     uc, N, static_cast<void*>(hStream));
+  return with_stream(scope, hStream, [](CUctx_st& ctx, CUstream_st* s, uint64_t d, uint64_t v, uint64_t n) {
+    return memset(ctx, d, static_cast<uint32_t>(v), 1, n, s, true);
+  }, dstDevice, uc, N);
 }

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -151,6 +152,26 @@ struct CUctx_st {
   // Set when the GPU reported a fault on the context's channel: from then on every call that
   // needs the context returns it, until the primary context is reset (see sticky_error()).
   CUresult sticky = CUDA_SUCCESS;
+  // Streams and events made in this context (stream.cpp); owned, freed by teardown().
+  std::set<CUstream_st*> streams;
+  std::set<CUevent_st*> events;
+};
+
+// A stream: an ordered queue of work. All of a context's streams feed its one channel, in
+// submission order, so each stream's order (and the legacy NULL stream's ordering against all
+// of them) holds; what a stream adds is the fence of its last work, to wait for it alone.
+struct CUstream_st {
+  CUctx_st* ctx = nullptr;
+  unsigned flags = 0;       // CU_STREAM_DEFAULT or CU_STREAM_NON_BLOCKING
+  uint64_t last_fence = 0;  // fence of the stream's last submission (0: none yet)
+};
+
+// An event: a point in a stream, recorded as a timestamped semaphore release (Channel::record_event).
+struct CUevent_st {
+  CUctx_st* ctx = nullptr;
+  unsigned flags = 0;
+  uint32_t slot = 0;        // its semaphore in the channel
+  uint64_t fence = 0;       // fence of the submission that recorded it (0: never recorded)
 };
 
 namespace minicuda::libcuda {
@@ -164,6 +185,11 @@ CUresult require_context(CUcontext* ctx);
 // then CUDA_ERROR_ILLEGAL_ADDRESS (700) for good - as the real driver poisons a context after an
 // MMU fault (probe_sticky.txt) - until the primary context is reset.
 CUresult sticky_error(CUctx_st& ctx);
+// *out = the stream hStream names in ctx; nullptr for the NULL stream (0, CU_STREAM_LEGACY,
+// CU_STREAM_PER_THREAD). Not a live stream of ctx: CUDA_ERROR_INVALID_HANDLE.
+CUresult resolve_stream(CUctx_st& ctx, CUstream hStream, CUstream_st** out);
+// Frees every stream and event of ctx (context teardown).
+void free_streams_and_events(CUctx_st& ctx);
 // The primary context of a device (whether or not active).
 CUcontext primary_context(CUdevice dev);
 // Is ctx a context this driver made?

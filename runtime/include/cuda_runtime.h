@@ -637,7 +637,11 @@ cudaError_t CUDARTAPI cudaPointerGetAttributes(struct cudaPointerAttributes* att
 
 #ifdef __cplusplus
 }  /* extern "C" */
+#endif
 
+#include "cuda_runtime_api.h" /* streams, events, asynchronous copies */
+
+#ifdef __cplusplus
 /* ============================================================================================== */
 /* 7. C++ overloads (as in the real cuda_runtime.h)                                               */
 /* ============================================================================================== */

@@ -1,0 +1,207 @@
+// Streams and events (cuStream*, cuEvent*).
+//
+// A context has one channel, and every stream feeds it: work runs in submission order, which
+// keeps each stream's order and the legacy NULL stream's rule (it waits for, and is waited for
+// by, the blocking streams) with nothing more to do. Streams here therefore never overlap one
+// another - a correct schedule, and the one a GPU with a single channel would run. A stream
+// remembers the fence of its last work, so cuStreamSynchronize waits for that work alone.
+//
+// An event is what the real driver makes of one: a semaphore release with a GPU timestamp,
+// queued after the stream's earlier work (wait-for-idle). cuEventElapsedTime subtracts two of
+// those timestamps - the simulated GPU's clock, not the host's. Creating, recording and
+// querying make no system call.
+#include "channel.h"
+#include "libcuda.h"
+
+namespace minicuda::libcuda {
+
+namespace {
+
+// A live event of ctx, or nullptr.
+CUevent_st* find_event(CUctx_st& ctx, CUevent hEvent) {
+  return ctx.events.count(hEvent) ? hEvent : nullptr;
+}
+
+// Takes the driver lock and the current context: the common start of every call here.
+template <typename Body>
+CUresult with_ctx(trace::Scope& scope, Body body) {
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  CUresult r = body(*ctx);
+  if (r == CUDA_ERROR_ILLEGAL_ADDRESS) r = sticky_error(*ctx);
+  return done(scope, r);
+}
+
+}  // namespace
+
+CUresult resolve_stream(CUctx_st& ctx, CUstream hStream, CUstream_st** out) {
+  if (hStream == nullptr || hStream == CU_STREAM_LEGACY || hStream == CU_STREAM_PER_THREAD) {
+    *out = nullptr;
+    return CUDA_SUCCESS;
+  }
+  if (!ctx.streams.count(hStream)) return CUDA_ERROR_INVALID_HANDLE;
+  *out = hStream;
+  return CUDA_SUCCESS;
+}
+
+void free_streams_and_events(CUctx_st& ctx) {
+  for (CUstream_st* s : ctx.streams) delete s;
+  for (CUevent_st* e : ctx.events) delete e;
+  ctx.streams.clear();
+  ctx.events.clear();
+}
+
+}  // namespace minicuda::libcuda
+
+using namespace minicuda;
+using namespace minicuda::libcuda;
+
+// Contract: *phStream = a new stream of the current context. Flags other than CU_STREAM_DEFAULT
+// and CU_STREAM_NON_BLOCKING, or phStream NULL: CUDA_ERROR_INVALID_VALUE.
+CUresult cuStreamCreate(CUstream* phStream, unsigned int Flags) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuStreamCreate(phStream={}, Flags={})", static_cast<void*>(phStream), Flags);
+  return with_ctx(scope, [&](CUctx_st& ctx) {
+    if (phStream == nullptr || (Flags & ~static_cast<unsigned>(CU_STREAM_NON_BLOCKING)) != 0) return CUDA_ERROR_INVALID_VALUE;
+    auto* s = new CUstream_st{&ctx, Flags, 0};
+    ctx.streams.insert(s);
+    *phStream = s;
+    trace::note(trace::Layer::Libcuda, "stream {}: on the context's channel", static_cast<void*>(s));
+    return CUDA_SUCCESS;
+  });
+}
+
+// Contract: destroys hStream; work already queued on it still runs. Not a live stream of the
+// current context (the NULL stream included): CUDA_ERROR_INVALID_HANDLE.
+CUresult cuStreamDestroy_v2(CUstream hStream) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuStreamDestroy_v2(hStream={})", static_cast<void*>(hStream));
+  return with_ctx(scope, [&](CUctx_st& ctx) {
+    if (!ctx.streams.count(hStream)) return CUDA_ERROR_INVALID_HANDLE;
+    ctx.streams.erase(hStream);
+    delete hStream;
+    return CUDA_SUCCESS;
+  });
+}
+
+// Contract: waits for the stream's work (the NULL stream: all work of the context). An error the
+// work met: CUDA_ERROR_ILLEGAL_ADDRESS (sticky). Unknown stream: CUDA_ERROR_INVALID_HANDLE.
+CUresult cuStreamSynchronize(CUstream hStream) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuStreamSynchronize(hStream={})", static_cast<void*>(hStream));
+  return with_ctx(scope, [&](CUctx_st& ctx) {
+    CUstream_st* s = nullptr;
+    if (CUresult r = resolve_stream(ctx, hStream, &s); r != CUDA_SUCCESS) return r;
+    return ctx.channel->wait(s ? s->last_fence : ctx.channel->last_fence());
+  });
+}
+
+// Contract: CUDA_SUCCESS if the stream's work has all finished, CUDA_ERROR_NOT_READY if not;
+// never waits. Unknown stream: CUDA_ERROR_INVALID_HANDLE.
+CUresult cuStreamQuery(CUstream hStream) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuStreamQuery(hStream={})", static_cast<void*>(hStream));
+  return with_ctx(scope, [&](CUctx_st& ctx) {
+    CUstream_st* s = nullptr;
+    if (CUresult r = resolve_stream(ctx, hStream, &s); r != CUDA_SUCCESS) return r;
+    if (ctx.channel->faulted()) return CUDA_ERROR_ILLEGAL_ADDRESS;
+    return ctx.channel->reached(s ? s->last_fence : ctx.channel->last_fence()) ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
+  });
+}
+
+// Contract: *phEvent = a new event of the current context. Flags: a mask of CU_EVENT_DEFAULT,
+// _BLOCKING_SYNC, _DISABLE_TIMING (anything else, or phEvent NULL: CUDA_ERROR_INVALID_VALUE;
+// _INTERPROCESS: CUDA_ERROR_NOT_SUPPORTED). More than Channel::kEventSlots live events in one
+// context: CUDA_ERROR_OUT_OF_MEMORY.
+CUresult cuEventCreate(CUevent* phEvent, unsigned int Flags) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuEventCreate(phEvent={}, Flags={})", static_cast<void*>(phEvent), Flags);
+  return with_ctx(scope, [&](CUctx_st& ctx) {
+    constexpr unsigned kKnown = CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING | CU_EVENT_INTERPROCESS;
+    if (phEvent == nullptr || (Flags & ~kKnown) != 0) return CUDA_ERROR_INVALID_VALUE;
+    if (Flags & CU_EVENT_INTERPROCESS) {
+      trace::note(trace::Layer::Libcuda, "cuEventCreate: CU_EVENT_INTERPROCESS is not supported by minicuda");
+      return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    std::vector<bool> used(Channel::kEventSlots, false);
+    for (const CUevent_st* e : ctx.events) used[e->slot] = true;
+    uint32_t slot = 0;
+    while (slot < Channel::kEventSlots && used[slot]) ++slot;
+    if (slot == Channel::kEventSlots) {
+      trace::note(trace::Layer::Libcuda, "cuEventCreate: all {} event semaphores of the context are in use",
+                  Channel::kEventSlots);
+      return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    auto* e = new CUevent_st{&ctx, Flags, slot, 0};
+    ctx.events.insert(e);
+    *phEvent = e;
+    return CUDA_SUCCESS;
+  });
+}
+
+// Contract: destroys hEvent (a pending record still completes). Unknown: CUDA_ERROR_INVALID_HANDLE.
+CUresult cuEventDestroy_v2(CUevent hEvent) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuEventDestroy_v2(hEvent={})", static_cast<void*>(hEvent));
+  return with_ctx(scope, [&](CUctx_st& ctx) {
+    if (!find_event(ctx, hEvent)) return CUDA_ERROR_INVALID_HANDLE;
+    ctx.events.erase(hEvent);
+    delete hEvent;
+    return CUDA_SUCCESS;
+  });
+}
+
+// Contract: queues the event on hStream: a timestamped semaphore release after the stream's
+// earlier work. Unknown event or stream: CUDA_ERROR_INVALID_HANDLE.
+CUresult cuEventRecord(CUevent hEvent, CUstream hStream) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuEventRecord(hEvent={}, hStream={})", static_cast<void*>(hEvent),
+                     static_cast<void*>(hStream));
+  return with_ctx(scope, [&](CUctx_st& ctx) {
+    CUstream_st* s = nullptr;
+    CUevent_st* e = find_event(ctx, hEvent);
+    if (!e) return CUDA_ERROR_INVALID_HANDLE;
+    if (CUresult r = resolve_stream(ctx, hStream, &s); r != CUDA_SUCCESS) return r;
+    ctx.channel->record_event(e->slot, ctx.channel->last_fence() + 1);
+    e->fence = ctx.channel->submit();
+    if (s) s->last_fence = e->fence;
+    return CUDA_SUCCESS;
+  });
+}
+
+// Contract: CUDA_SUCCESS if the event's record has completed (or it was never recorded),
+// CUDA_ERROR_NOT_READY if not. Unknown: CUDA_ERROR_INVALID_HANDLE.
+CUresult cuEventQuery(CUevent hEvent) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuEventQuery(hEvent={})", static_cast<void*>(hEvent));
+  return with_ctx(scope, [&](CUctx_st& ctx) {
+    CUevent_st* e = find_event(ctx, hEvent);
+    if (!e) return CUDA_ERROR_INVALID_HANDLE;
+    if (ctx.channel->faulted()) return CUDA_ERROR_ILLEGAL_ADDRESS;
+    return ctx.channel->reached(e->fence) ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
+  });
+}
+
+// Contract: waits until the event's record has completed (at once if never recorded).
+CUresult cuEventSynchronize(CUevent hEvent) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuEventSynchronize(hEvent={})", static_cast<void*>(hEvent));
+  return with_ctx(scope, [&](CUctx_st& ctx) {
+    CUevent_st* e = find_event(ctx, hEvent);
+    if (!e) return CUDA_ERROR_INVALID_HANDLE;
+    return ctx.channel->wait(e->fence);
+  });
+}
+
+// Contract: *pMilliseconds = GPU time between the two records (end - start; may be negative).
+// pMilliseconds NULL: CUDA_ERROR_INVALID_VALUE. Unknown event, one never recorded, or one made
+// with CU_EVENT_DISABLE_TIMING: CUDA_ERROR_INVALID_HANDLE. A record not yet complete:
+// CUDA_ERROR_NOT_READY.
+CUresult cuEventElapsedTime_v2(float* pMilliseconds, CUevent hStart, CUevent hEnd) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuEventElapsedTime_v2(pMilliseconds={}, hStart={}, hEnd={})",
+                     static_cast<void*>(pMilliseconds), static_cast<void*>(hStart), static_cast<void*>(hEnd));
+  return with_ctx(scope, [&](CUctx_st& ctx) {
+    if (pMilliseconds == nullptr) return CUDA_ERROR_INVALID_VALUE;
+    CUevent_st* a = find_event(ctx, hStart);
+    CUevent_st* b = find_event(ctx, hEnd);
+    if (!a || !b || a->fence == 0 || b->fence == 0) return CUDA_ERROR_INVALID_HANDLE;
+    if ((a->flags | b->flags) & CU_EVENT_DISABLE_TIMING) return CUDA_ERROR_INVALID_HANDLE;
+    if (ctx.channel->faulted()) return CUDA_ERROR_ILLEGAL_ADDRESS;
+    if (!ctx.channel->reached(a->fence) || !ctx.channel->reached(b->fence)) return CUDA_ERROR_NOT_READY;
+    int64_t ns = static_cast<int64_t>(ctx.channel->event_timestamp(b->slot) - ctx.channel->event_timestamp(a->slot));
+    *pMilliseconds = static_cast<float>(static_cast<double>(ns) / 1e6);
+    return CUDA_SUCCESS;
+  });
+}

@@ -1,0 +1,64 @@
+/* minicuda's cuda_runtime_api.h: the stream, event and asynchronous-copy part of the runtime
+ * API, included by cuda_runtime.h (as the real cuda_runtime.h includes cuda_runtime_api.h).
+ * Include cuda_runtime.h, not this file.
+ *
+ * Every stream of a device feeds the device's one channel, in submission order: each stream's
+ * order holds, and streams do not overlap one another. Events are timestamped semaphore
+ * releases; cudaEventElapsedTime is the simulated GPU's time between two of them. */
+#ifndef __CUDA_RUNTIME_API_H__
+#define __CUDA_RUNTIME_API_H__
+
+#ifndef __CUDA_RUNTIME_H__
+#error "include cuda_runtime.h"
+#endif
+
+#define cudaStreamDefault       0x00 /* a blocking stream: ordered with the NULL stream */
+#define cudaStreamNonBlocking   0x01 /* not ordered with the NULL stream */
+#define cudaEventDefault        0x00
+#define cudaEventBlockingSync   0x01 /* accepted; waiting polls here as for any event */
+#define cudaEventDisableTiming  0x02 /* cudaEventElapsedTime refuses it */
+#define cudaEventInterprocess   0x04 /* not supported: cudaErrorNotSupported */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Streams. An unknown or destroyed stream: cudaErrorInvalidResourceHandle. 0 (cudaStreamLegacy,
+ * cudaStreamPerThread) is the NULL stream: synchronizing it waits for all work of the device. */
+cudaError_t CUDARTAPI cudaStreamCreate(cudaStream_t* pStream);
+cudaError_t CUDARTAPI cudaStreamCreateWithFlags(cudaStream_t* pStream, unsigned int flags);
+cudaError_t CUDARTAPI cudaStreamDestroy(cudaStream_t stream);
+cudaError_t CUDARTAPI cudaStreamSynchronize(cudaStream_t stream);
+/* cudaSuccess if all the stream's work is done, else cudaErrorNotReady (never a last error). */
+cudaError_t CUDARTAPI cudaStreamQuery(cudaStream_t stream);
+
+/* Events. ElapsedTime: an event never recorded or made with cudaEventDisableTiming:
+ * cudaErrorInvalidResourceHandle; not complete yet: cudaErrorNotReady. */
+cudaError_t CUDARTAPI cudaEventCreate(cudaEvent_t* event);
+cudaError_t CUDARTAPI cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags);
+cudaError_t CUDARTAPI cudaEventDestroy(cudaEvent_t event);
+cudaError_t CUDARTAPI cudaEventRecord(cudaEvent_t event, cudaStream_t stream);
+cudaError_t CUDARTAPI cudaEventQuery(cudaEvent_t event);
+cudaError_t CUDARTAPI cudaEventSynchronize(cudaEvent_t event);
+cudaError_t CUDARTAPI cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
+
+/* Asynchronous copies: queued on stream and returned from at once when both sides are device or
+ * pinned memory; pageable host memory is staged, so such a copy has finished on return. */
+cudaError_t CUDARTAPI cudaMemcpyAsync(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind,
+                                      cudaStream_t stream);
+cudaError_t CUDARTAPI cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream);
+
+#ifdef __cplusplus
+}  /* extern "C" */
+
+/* As in the real header, the stream argument defaults to the NULL stream in C++. */
+static inline cudaError_t cudaEventRecord(cudaEvent_t event) { return ::cudaEventRecord(event, 0); }
+static inline cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind) {
+  return ::cudaMemcpyAsync(dst, src, count, kind, 0);
+}
+static inline cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count) {
+  return ::cudaMemsetAsync(devPtr, value, count, 0);
+}
+#endif
+
+#endif /* __CUDA_RUNTIME_API_H__ */

@@ -1,0 +1,109 @@
+// Streams, events and the asynchronous copies of the runtime: each is one driver call, as the
+// measured chain shows (chain_cupti.txt, "streams + events + async copy": cudaStreamCreate ->
+// cuStreamCreate, cudaMemcpyAsync -> cuMemcpyDtoHAsync_v2, cudaEventElapsedTime ->
+// cuEventElapsedTime_v2, cudaStreamDestroy -> cuStreamDestroy_v2, ...).
+#include "cudart.h"
+
+using namespace minicuda;
+using namespace minicuda::cudart;
+
+namespace {
+// The lazy initialisation, then one driver call.
+template <typename Call>
+cudaError_t through_driver(trace::Scope& scope, Call call) {
+  if (cudaError_t e = ensure_context(); e != cudaSuccess) return finish(scope, e);
+  return finish(scope, to_cuda_error(call()));
+}
+}  // namespace
+
+// Contracts: cuda_runtime_api.h.
+cudaError_t cudaStreamCreate(cudaStream_t* pStream) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaStreamCreate(pStream={})", static_cast<void*>(pStream));
+  return through_driver(scope, [&] { return cuStreamCreate(pStream, CU_STREAM_DEFAULT); });
+}
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* pStream, unsigned int flags) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaStreamCreateWithFlags(pStream={}, flags={})",
+                     static_cast<void*>(pStream), flags);
+  return through_driver(scope, [&] { return cuStreamCreate(pStream, flags); });
+}
+
+cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaStreamDestroy(stream={})", static_cast<void*>(stream));
+  return through_driver(scope, [&] { return cuStreamDestroy_v2(stream); });
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaStreamSynchronize(stream={})", static_cast<void*>(stream));
+  return through_driver(scope, [&] { return cuStreamSynchronize(stream); });
+}
+
+cudaError_t cudaStreamQuery(cudaStream_t stream) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaStreamQuery(stream={})", static_cast<void*>(stream));
+  return through_driver(scope, [&] { return cuStreamQuery(stream); });
+}
+
+cudaError_t cudaEventCreate(cudaEvent_t* event) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaEventCreate(event={})", static_cast<void*>(event));
+  return through_driver(scope, [&] { return cuEventCreate(event, CU_EVENT_DEFAULT); });
+}
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaEventCreateWithFlags(event={}, flags={})", static_cast<void*>(event),
+                     flags);
+  return through_driver(scope, [&] { return cuEventCreate(event, flags); });
+}
+
+cudaError_t cudaEventDestroy(cudaEvent_t event) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaEventDestroy(event={})", static_cast<void*>(event));
+  return through_driver(scope, [&] { return cuEventDestroy_v2(event); });
+}
+
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaEventRecord(event={}, stream={})", static_cast<void*>(event),
+                     static_cast<void*>(stream));
+  return through_driver(scope, [&] { return cuEventRecord(event, stream); });
+}
+
+cudaError_t cudaEventQuery(cudaEvent_t event) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaEventQuery(event={})", static_cast<void*>(event));
+  return through_driver(scope, [&] { return cuEventQuery(event); });
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaEventSynchronize(event={})", static_cast<void*>(event));
+  return through_driver(scope, [&] { return cuEventSynchronize(event); });
+}
+
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaEventElapsedTime(ms={}, start={}, end={})", static_cast<void*>(ms),
+                     static_cast<void*>(start), static_cast<void*>(end));
+  return through_driver(scope, [&] { return cuEventElapsedTime_v2(ms, start, end); });
+}
+
+// The kind picks the driver call as cudaMemcpy's does, in its Async form.
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaMemcpyAsync(dst={}, src={}, count={}, kind={}, stream={})", dst, src,
+                     count, static_cast<int>(kind), static_cast<void*>(stream));
+  if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return finish(scope, cudaErrorInvalidMemcpyDirection);
+  if (count == 0) return through_driver(scope, [] { return CUDA_SUCCESS; });
+  auto d = reinterpret_cast<CUdeviceptr>(dst);
+  auto s = reinterpret_cast<CUdeviceptr>(src);
+  return through_driver(scope, [&] {
+    switch (kind) {
+      case cudaMemcpyHostToDevice: return cuMemcpyHtoDAsync_v2(d, src, count, stream);
+      case cudaMemcpyDeviceToHost: return cuMemcpyDtoHAsync_v2(dst, s, count, stream);
+      case cudaMemcpyDeviceToDevice: return cuMemcpyDtoDAsync_v2(d, s, count, stream);
+      default: return cuMemcpyAsync(d, s, count, stream);
+    }
+  });
+}
+
+cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaMemsetAsync(devPtr={}, value={}, count={}, stream={})", devPtr, value,
+                     count, static_cast<void*>(stream));
+  if (count == 0) return through_driver(scope, [] { return CUDA_SUCCESS; });
+  return through_driver(scope, [&] {
+    return cuMemsetD8Async(reinterpret_cast<CUdeviceptr>(devPtr), static_cast<unsigned char>(value), count, stream);
+  });
+}

@@ -1,0 +1,185 @@
+// Streams and events (driver/src/stream.cpp) and the *Async copies: handles and their errors,
+// ordering within and across streams, what waits and what does not, events as timestamped
+// semaphore releases, and no system call for any of it.
+#include <cstring>
+#include <vector>
+
+#include "driver_fixtures.h"
+
+namespace minicuda::testing {
+namespace {
+
+constexpr size_t kMiB = 1 << 20;
+
+class StreamTest : public Ready {
+ protected:
+  CUdeviceptr alloc(size_t n) {
+    CUdeviceptr d = 0;
+    EXPECT_EQ(cuMemAlloc_v2(&d, n), CUDA_SUCCESS);
+    return d;
+  }
+  void* pinned(size_t n) {
+    void* p = nullptr;
+    EXPECT_EQ(cuMemHostAlloc(&p, n, 0), CUDA_SUCCESS);
+    return p;
+  }
+};
+
+TEST_F(StreamTest, HandlesAndTheirErrors) {
+  CUstream s = nullptr;
+  EXPECT_EQ(cuStreamCreate(nullptr, 0), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuStreamCreate(&s, 0x10), CUDA_ERROR_INVALID_VALUE);
+  ASSERT_EQ(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
+  EXPECT_EQ(cuStreamQuery(s), CUDA_SUCCESS);  // nothing queued
+  EXPECT_EQ(cuStreamSynchronize(s), CUDA_SUCCESS);
+  for (CUstream null_stream : {static_cast<CUstream>(nullptr), CU_STREAM_LEGACY, CU_STREAM_PER_THREAD}) {
+    EXPECT_EQ(cuStreamSynchronize(null_stream), CUDA_SUCCESS);
+    EXPECT_EQ(cuStreamQuery(null_stream), CUDA_SUCCESS);
+  }
+  EXPECT_EQ(cuStreamDestroy_v2(nullptr), CUDA_ERROR_INVALID_HANDLE);
+  EXPECT_EQ(cuStreamDestroy_v2(s), CUDA_SUCCESS);
+  EXPECT_EQ(cuStreamDestroy_v2(s), CUDA_ERROR_INVALID_HANDLE);  // never dereferenced: looked up
+  EXPECT_EQ(cuStreamSynchronize(s), CUDA_ERROR_INVALID_HANDLE);
+  CUdeviceptr d = alloc(256);
+  EXPECT_EQ(cuMemsetD8Async(d, 1, 256, s), CUDA_ERROR_INVALID_HANDLE);
+
+  CUevent e = nullptr;
+  EXPECT_EQ(cuEventCreate(nullptr, 0), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuEventCreate(&e, 0x8), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuEventCreate(&e, CU_EVENT_INTERPROCESS), CUDA_ERROR_NOT_SUPPORTED);
+  ASSERT_EQ(cuEventCreate(&e, CU_EVENT_DEFAULT), CUDA_SUCCESS);
+  EXPECT_EQ(cuEventQuery(e), CUDA_SUCCESS);        // never recorded
+  EXPECT_EQ(cuEventSynchronize(e), CUDA_SUCCESS);  // never recorded
+  float ms = 0;
+  EXPECT_EQ(cuEventElapsedTime_v2(&ms, e, e), CUDA_ERROR_INVALID_HANDLE);  // never recorded
+  ASSERT_EQ(cuEventRecord(e, nullptr), CUDA_SUCCESS);
+  EXPECT_EQ(cuEventSynchronize(e), CUDA_SUCCESS);
+  EXPECT_EQ(cuEventElapsedTime_v2(nullptr, e, e), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuEventElapsedTime_v2(&ms, e, e), CUDA_SUCCESS);
+  EXPECT_EQ(ms, 0.0f);
+  EXPECT_EQ(cuEventRecord(e, s), CUDA_ERROR_INVALID_HANDLE);  // the destroyed stream
+  EXPECT_EQ(cuEventDestroy_v2(e), CUDA_SUCCESS);
+  EXPECT_EQ(cuEventDestroy_v2(e), CUDA_ERROR_INVALID_HANDLE);
+  EXPECT_EQ(cuEventRecord(e, nullptr), CUDA_ERROR_INVALID_HANDLE);
+
+  CUevent untimed = nullptr, timed = nullptr;
+  ASSERT_EQ(cuEventCreate(&untimed, CU_EVENT_DISABLE_TIMING) | cuEventCreate(&timed, 0), CUDA_SUCCESS);
+  ASSERT_EQ(cuEventRecord(untimed, nullptr) | cuEventRecord(timed, nullptr), CUDA_SUCCESS);
+  ASSERT_EQ(cuEventSynchronize(timed), CUDA_SUCCESS);
+  EXPECT_EQ(cuEventElapsedTime_v2(&ms, untimed, timed), CUDA_ERROR_INVALID_HANDLE);
+}
+
+// Work on one stream runs in order; async copies between device and pinned memory return
+// before the engine has run; the stream's synchronize waits for exactly that.
+TEST_F(StreamTest, AsyncCopiesRunInStreamOrder) {
+  constexpr size_t n = 8 * kMiB;
+  CUstream s = nullptr;
+  ASSERT_EQ(cuStreamCreate(&s, 0), CUDA_SUCCESS);
+  CUdeviceptr a = alloc(n), b = alloc(n);
+  auto* in = static_cast<uint8_t*>(pinned(n));
+  auto* out = static_cast<uint8_t*>(pinned(n));
+  for (int round = 0; round < 4; ++round) {
+    std::memset(in, 0x30 + round, n);
+    std::memset(out, 0, n);
+    ASSERT_EQ(cuMemcpyHtoDAsync_v2(a, in, n, s), CUDA_SUCCESS);
+    ASSERT_EQ(cuMemcpyDtoDAsync_v2(b, a, n, s), CUDA_SUCCESS);
+    ASSERT_EQ(cuMemsetD8Async(b, 0x7F, 16, s), CUDA_SUCCESS);
+    ASSERT_EQ(cuMemcpyDtoHAsync_v2(out, b, n, s), CUDA_SUCCESS);
+    ASSERT_EQ(cuStreamSynchronize(s), CUDA_SUCCESS);
+    EXPECT_EQ(cuStreamQuery(s), CUDA_SUCCESS);
+    EXPECT_EQ(out[0], 0x7F);
+    EXPECT_EQ(out[15], 0x7F);
+    EXPECT_EQ(out[16], 0x30 + round);
+    EXPECT_EQ(out[n - 1], 0x30 + round);
+  }
+  // cuMemcpyAsync infers the direction from the pointers; pageable memory is staged (and waited for).
+  std::vector<uint8_t> pageable(4096, 0);
+  ASSERT_EQ(cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(pageable.data()), a, 4096, s), CUDA_SUCCESS);
+  EXPECT_EQ(pageable[4095], 0x33);  // no synchronize needed
+  EXPECT_EQ(cuMemcpyHtoDAsync_v2(0, in, 16, s), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuMemcpyDtoHAsync_v2(out, a + n - 8, 16, s), CUDA_ERROR_INVALID_VALUE);  // past the end
+  EXPECT_EQ(cuStreamDestroy_v2(s), CUDA_SUCCESS);
+}
+
+// An async copy from pinned memory does not wait: right after the call the stream can be
+// seen busy (a 64 MiB copy takes milliseconds), and its event not yet complete.
+TEST_F(StreamTest, AsyncReturnsBeforeTheWorkIsDone) {
+  constexpr size_t n = 64 * kMiB;
+  CUstream s = nullptr;
+  CUevent done_event = nullptr;
+  ASSERT_EQ(cuStreamCreate(&s, 0) | cuEventCreate(&done_event, 0), CUDA_SUCCESS);
+  CUdeviceptr d = alloc(n);
+  void* host = pinned(n);
+  bool seen_busy = false;
+  for (int round = 0; round < 5 && !seen_busy; ++round) {
+    ASSERT_EQ(cuMemcpyHtoDAsync_v2(d, host, n, s), CUDA_SUCCESS);
+    ASSERT_EQ(cuEventRecord(done_event, s), CUDA_SUCCESS);
+    CUresult q = cuStreamQuery(s);
+    CUresult e = cuEventQuery(done_event);
+    EXPECT_TRUE(q == CUDA_SUCCESS || q == CUDA_ERROR_NOT_READY);
+    seen_busy = q == CUDA_ERROR_NOT_READY && e == CUDA_ERROR_NOT_READY;
+    ASSERT_EQ(cuEventSynchronize(done_event), CUDA_SUCCESS);
+    EXPECT_EQ(cuEventQuery(done_event), CUDA_SUCCESS);
+    EXPECT_EQ(cuStreamQuery(s), CUDA_SUCCESS);
+  }
+  EXPECT_TRUE(seen_busy);
+}
+
+// Events measure GPU time: two records around a copy are as far apart as the simulated copy
+// engine took; records in submission order have non-decreasing timestamps.
+TEST_F(StreamTest, ElapsedTimeIsGpuTimeBetweenRecords) {
+  constexpr size_t n = 16 * kMiB;
+  CUstream s = nullptr;
+  CUevent start = nullptr, stop = nullptr, later = nullptr;
+  ASSERT_EQ(cuStreamCreate(&s, 0), CUDA_SUCCESS);
+  ASSERT_EQ(cuEventCreate(&start, 0) | cuEventCreate(&stop, 0) | cuEventCreate(&later, 0), CUDA_SUCCESS);
+  CUdeviceptr a = alloc(n), b = alloc(n);
+  ASSERT_EQ(cuEventRecord(start, s), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyDtoDAsync_v2(b, a, n, s), CUDA_SUCCESS);
+  ASSERT_EQ(cuEventRecord(stop, s), CUDA_SUCCESS);
+  ASSERT_EQ(cuEventRecord(later, nullptr), CUDA_SUCCESS);
+  ASSERT_EQ(cuEventSynchronize(later), CUDA_SUCCESS);
+  float copy_ms = -1, back_ms = 0, rest_ms = -1;
+  ASSERT_EQ(cuEventElapsedTime_v2(&copy_ms, start, stop), CUDA_SUCCESS);
+  ASSERT_EQ(cuEventElapsedTime_v2(&back_ms, stop, start), CUDA_SUCCESS);
+  ASSERT_EQ(cuEventElapsedTime_v2(&rest_ms, stop, later), CUDA_SUCCESS);
+  EXPECT_GT(copy_ms, 0.0f);  // the copy engine's simulated time for 16 MiB
+  EXPECT_EQ(back_ms, -copy_ms);
+  EXPECT_GE(rest_ms, 0.0f);
+  // A pending record: not ready, then ready.
+  ASSERT_EQ(cuMemcpyDtoDAsync_v2(b, a, n, s), CUDA_SUCCESS);
+  ASSERT_EQ(cuEventRecord(stop, s), CUDA_SUCCESS);
+  CUresult r = cuEventElapsedTime_v2(&copy_ms, start, stop);
+  EXPECT_TRUE(r == CUDA_SUCCESS || r == CUDA_ERROR_NOT_READY);
+  ASSERT_EQ(cuStreamSynchronize(s), CUDA_SUCCESS);
+  EXPECT_EQ(cuEventElapsedTime_v2(&copy_ms, start, stop), CUDA_SUCCESS);
+}
+
+TEST_F(StreamTest, NoSystemCalls) {
+  CUdeviceptr d = alloc(4096);
+  void* host = pinned(4096);
+  trace::Recorder rec;
+  CUstream s = nullptr;
+  CUevent e = nullptr;
+  ASSERT_EQ(cuStreamCreate(&s, 0) | cuEventCreate(&e, 0), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyHtoDAsync_v2(d, host, 4096, s) | cuEventRecord(e, s), CUDA_SUCCESS);
+  ASSERT_EQ(cuEventSynchronize(e) | cuStreamSynchronize(s), CUDA_SUCCESS);
+  ASSERT_EQ(cuEventDestroy_v2(e) | cuStreamDestroy_v2(s), CUDA_SUCCESS);
+  EXPECT_EQ(syscalls(rec), 0u) << rec.tree();
+}
+
+TEST_F(StreamTest, EventSemaphoresRunOutCleanly) {
+  std::vector<CUevent> events;
+  CUevent e = nullptr;
+  CUresult r = CUDA_SUCCESS;
+  while ((r = cuEventCreate(&e, 0)) == CUDA_SUCCESS && events.size() < 10000) events.push_back(e);
+  EXPECT_EQ(r, CUDA_ERROR_OUT_OF_MEMORY);
+  EXPECT_EQ(events.size(), 255u);
+  ASSERT_EQ(cuEventDestroy_v2(events[7]), CUDA_SUCCESS);
+  EXPECT_EQ(cuEventCreate(&e, 0), CUDA_SUCCESS);  // the freed one is reused
+  EXPECT_EQ(cuEventRecord(e, nullptr), CUDA_SUCCESS);
+  EXPECT_EQ(cuEventSynchronize(e), CUDA_SUCCESS);
+}
+
+}  // namespace
+}  // namespace minicuda::testing
