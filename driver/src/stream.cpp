@@ -156,6 +156,8 @@ CUresult cuEventRecord(CUevent hEvent, CUstream hStream) {
     CUevent_st* e = find_event(ctx, hEvent);
     if (!e) return CUDA_ERROR_INVALID_HANDLE;
     if (CUresult r = resolve_stream(ctx, hStream, &s); r != CUDA_SUCCESS) return r;
+    trace::note(trace::Layer::Libcuda, "event: semaphore release with the GPU's timestamp, after all earlier work (slot {})",
+                e->slot);
     ctx.channel->record_event(e->slot, ctx.channel->last_fence() + 1);
     e->fence = ctx.channel->submit();
     if (s) s->last_fence = e->fence;

@@ -26,6 +26,8 @@ const char* error_name(cudaError_t e);
 cudaError_t to_cuda_error(CUresult r);
 // Records e in the last-error slot when it is an error and returns it; sets the scope's result.
 cudaError_t finish(trace::Scope& scope, cudaError_t e);
+// The name of a cudaMemcpyKind for the trace ("invalid" for a value outside the enum).
+const char* memcpy_kind_name(int kind);
 
 // Runs lazy initialisation (cuInit and the device queries) once per process.
 // cudaSuccess, or cudaErrorNoDevice / cudaErrorInitializationError...

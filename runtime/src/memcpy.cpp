@@ -6,8 +6,7 @@
 using namespace minicuda;
 using namespace minicuda::cudart;
 
-namespace {
-const char* kind_name(int kind) {
+const char* minicuda::cudart::memcpy_kind_name(int kind) {
   switch (kind) {
     case cudaMemcpyHostToHost: return "cudaMemcpyHostToHost";
     case cudaMemcpyHostToDevice: return "cudaMemcpyHostToDevice";
@@ -17,7 +16,6 @@ const char* kind_name(int kind) {
     default: return "invalid";
   }
 }
-}  // namespace
 
 // Contract: cuda_runtime.h. The kind picks the driver call, as the measured runtime does
 // (HostToDevice -> cuMemcpyHtoD_v2, DeviceToHost -> cuMemcpyDtoH_v2, DeviceToDevice ->
@@ -26,7 +24,7 @@ const char* kind_name(int kind) {
 // memcpy.wrong_direction_h2d_with_dev_src = 0).
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind) {
   trace::Scope scope(trace::Layer::Cudart, "cudaMemcpy(dst={}, src={}, count={}, kind={})", dst, src, count,
-                     kind_name(kind));
+                     memcpy_kind_name(kind));
   if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return finish(scope, cudaErrorInvalidMemcpyDirection);
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return finish(scope, e);
   if (count == 0) return finish(scope, cudaSuccess);

@@ -84,7 +84,7 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
 // The kind picks the driver call as cudaMemcpy's does, in its Async form.
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream) {
   trace::Scope scope(trace::Layer::Cudart, "cudaMemcpyAsync(dst={}, src={}, count={}, kind={}, stream={})", dst, src,
-                     count, static_cast<int>(kind), static_cast<void*>(stream));
+                     count, memcpy_kind_name(kind), static_cast<void*>(stream));
   if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return finish(scope, cudaErrorInvalidMemcpyDirection);
   if (count == 0) return through_driver(scope, [] { return CUDA_SUCCESS; });
   auto d = reinterpret_cast<CUdeviceptr>(dst);

@@ -59,3 +59,30 @@ TEST(GoldenCopy, CudaMemsetThenDeviceSynchronize) {
   golden::expect_golden("cudamemset_synchronize", golden::normalise(rec.tree(), p.windows(d)));
   cudaFree(d);
 }
+
+// A stream, an asynchronous copy from pinned memory, two events around it: the copy and the
+// events are queued (an event is a timestamped semaphore release), the synchronize waits.
+TEST(GoldenCopy, StreamAsyncCopyAndEvents) {
+  FreshProcess p;
+  void* d = nullptr;
+  void* pinned = nullptr;
+  ASSERT_EQ(cudaMalloc(&d, 65536), cudaSuccess);
+  ASSERT_EQ(cudaMallocHost(&pinned, 65536), cudaSuccess);
+  trace::Recorder rec;
+  cudaStream_t s;
+  cudaEvent_t start, stop;
+  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+  ASSERT_EQ(cudaEventCreate(&start), cudaSuccess);
+  ASSERT_EQ(cudaEventCreate(&stop), cudaSuccess);
+  ASSERT_EQ(cudaEventRecord(start, s), cudaSuccess);
+  ASSERT_EQ(cudaMemcpyAsync(d, pinned, 65536, cudaMemcpyHostToDevice, s), cudaSuccess);
+  ASSERT_EQ(cudaEventRecord(stop, s), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+  EXPECT_TRUE(rec.texts(trace::Layer::Kernel).empty()) << rec.tree();
+  golden::expect_golden("stream_async_copy_events", golden::normalise(rec.tree(), p.windows(d)));
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  cudaStreamDestroy(s);
+  cudaFreeHost(pinned);
+  cudaFree(d);
+}
