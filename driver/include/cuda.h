@@ -606,6 +606,8 @@ CUresult CUDAAPI cuStreamCreate(CUstream* phStream, unsigned int Flags);
 CUresult CUDAAPI cuStreamDestroy_v2(CUstream hStream);
 CUresult CUDAAPI cuStreamSynchronize(CUstream hStream);
 CUresult CUDAAPI cuStreamQuery(CUstream hStream); /* CUDA_SUCCESS, or CUDA_ERROR_NOT_READY */
+/* Later work on hStream waits for hEvent's last record (Flags must be 0). */
+CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags);
 /* Events are timestamped semaphore releases; ElapsedTime is GPU time in ms. */
 CUresult CUDAAPI cuEventCreate(CUevent* phEvent, unsigned int Flags);
 CUresult CUDAAPI cuEventDestroy_v2(CUevent hEvent);

@@ -106,6 +106,23 @@ CUresult cuStreamQuery(CUstream hStream) {
   });
 }
 
+// Contract: work queued on hStream after this call starts after hEvent's last record has
+// completed. With one channel per context that order already holds (the record was submitted
+// first), so this only validates: unknown stream or event: CUDA_ERROR_INVALID_HANDLE; Flags
+// other than 0: CUDA_ERROR_INVALID_VALUE. An event never recorded: nothing to wait for.
+CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuStreamWaitEvent(hStream={}, hEvent={}, Flags={})",
+                     static_cast<void*>(hStream), static_cast<void*>(hEvent), Flags);
+  return with_ctx(scope, [&](CUctx_st& ctx) {
+    CUstream_st* s = nullptr;
+    if (CUresult r = resolve_stream(ctx, hStream, &s); r != CUDA_SUCCESS) return r;
+    if (!find_event(ctx, hEvent)) return CUDA_ERROR_INVALID_HANDLE;
+    if (Flags != 0) return CUDA_ERROR_INVALID_VALUE;
+    trace::note(trace::Layer::Libcuda, "stream wait: already ordered (one channel runs the context's work in order)");
+    return CUDA_SUCCESS;
+  });
+}
+
 // Contract: *phEvent = a new event of the current context. Flags: a mask of CU_EVENT_DEFAULT,
 // _BLOCKING_SYNC, _DISABLE_TIMING (anything else, or phEvent NULL: CUDA_ERROR_INVALID_VALUE;
 // _INTERPROCESS: CUDA_ERROR_NOT_SUPPORTED). More than Channel::kEventSlots live events in one

@@ -31,6 +31,8 @@ cudaError_t CUDARTAPI cudaStreamDestroy(cudaStream_t stream);
 cudaError_t CUDARTAPI cudaStreamSynchronize(cudaStream_t stream);
 /* cudaSuccess if all the stream's work is done, else cudaErrorNotReady (never a last error). */
 cudaError_t CUDARTAPI cudaStreamQuery(cudaStream_t stream);
+/* Work queued on stream after this call waits for event's last record (flags: 0). */
+cudaError_t CUDARTAPI cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags);
 
 /* Events. ElapsedTime: an event never recorded or made with cudaEventDisableTiming:
  * cudaErrorInvalidResourceHandle; not complete yet: cudaErrorNotReady. */
@@ -53,6 +55,9 @@ cudaError_t CUDARTAPI cudaMemsetAsync(void* devPtr, int value, size_t count, cud
 
 /* As in the real header, the stream argument defaults to the NULL stream in C++. */
 static inline cudaError_t cudaEventRecord(cudaEvent_t event) { return ::cudaEventRecord(event, 0); }
+static inline cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event) {
+  return ::cudaStreamWaitEvent(stream, event, 0);
+}
 static inline cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind) {
   return ::cudaMemcpyAsync(dst, src, count, kind, 0);
 }

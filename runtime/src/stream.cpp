@@ -43,6 +43,12 @@ cudaError_t cudaStreamQuery(cudaStream_t stream) {
   return through_driver(scope, [&] { return cuStreamQuery(stream); });
 }
 
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaStreamWaitEvent(stream={}, event={}, flags={})",
+                     static_cast<void*>(stream), static_cast<void*>(event), flags);
+  return through_driver(scope, [&] { return cuStreamWaitEvent(stream, event, flags); });
+}
+
 cudaError_t cudaEventCreate(cudaEvent_t* event) {
   trace::Scope scope(trace::Layer::Cudart, "cudaEventCreate(event={})", static_cast<void*>(event));
   return through_driver(scope, [&] { return cuEventCreate(event, CU_EVENT_DEFAULT); });

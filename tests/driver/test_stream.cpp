@@ -155,6 +155,32 @@ TEST_F(StreamTest, ElapsedTimeIsGpuTimeBetweenRecords) {
   EXPECT_EQ(cuEventElapsedTime_v2(&copy_ms, start, stop), CUDA_SUCCESS);
 }
 
+// One stream waits for an event of another: the copy queued after the wait sees the first
+// stream's work (trivially, on one channel; the test pins the result, not the mechanism).
+TEST_F(StreamTest, WaitEventOrdersAcrossStreams) {
+  constexpr size_t n = 16 * kMiB;
+  CUstream producer = nullptr, consumer = nullptr;
+  CUevent ready = nullptr;
+  ASSERT_EQ(cuStreamCreate(&producer, CU_STREAM_NON_BLOCKING) | cuStreamCreate(&consumer, CU_STREAM_NON_BLOCKING),
+            CUDA_SUCCESS);
+  ASSERT_EQ(cuEventCreate(&ready, CU_EVENT_DISABLE_TIMING), CUDA_SUCCESS);
+  EXPECT_EQ(cuStreamWaitEvent(consumer, ready, 0), CUDA_SUCCESS);  // never recorded: nothing to wait for
+  CUdeviceptr a = alloc(n), b = alloc(n);
+  auto* out = static_cast<uint8_t*>(pinned(n));
+  ASSERT_EQ(cuMemsetD8Async(a, 0x5D, n, producer), CUDA_SUCCESS);
+  ASSERT_EQ(cuEventRecord(ready, producer), CUDA_SUCCESS);
+  ASSERT_EQ(cuStreamWaitEvent(consumer, ready, 0), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyDtoDAsync_v2(b, a, n, consumer), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyDtoHAsync_v2(out, b, n, consumer), CUDA_SUCCESS);
+  ASSERT_EQ(cuStreamSynchronize(consumer), CUDA_SUCCESS);
+  EXPECT_EQ(out[0], 0x5D);
+  EXPECT_EQ(out[n - 1], 0x5D);
+  EXPECT_EQ(cuStreamWaitEvent(consumer, ready, 1), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuStreamWaitEvent(consumer, nullptr, 0), CUDA_ERROR_INVALID_HANDLE);
+  ASSERT_EQ(cuStreamDestroy_v2(producer), CUDA_SUCCESS);
+  EXPECT_EQ(cuStreamWaitEvent(producer, ready, 0), CUDA_ERROR_INVALID_HANDLE);
+}
+
 TEST_F(StreamTest, NoSystemCalls) {
   CUdeviceptr d = alloc(4096);
   void* host = pinned(4096);

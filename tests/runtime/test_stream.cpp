@@ -25,6 +25,11 @@ TEST_F(RuntimeStreamTest, TwoStreamsAndAnAsyncCopyBack) {
   ASSERT_EQ(cudaStreamCreate(&stream2), cudaSuccess);
   EXPECT_NE(stream1, stream2);
   ASSERT_EQ(cudaMemcpyAsync(h_c.data(), d_c, n * sizeof(int), cudaMemcpyDeviceToHost, stream2), cudaSuccess);
+  cudaEvent_t copied;
+  ASSERT_EQ(cudaEventCreateWithFlags(&copied, cudaEventDisableTiming), cudaSuccess);
+  ASSERT_EQ(cudaEventRecord(copied, stream2), cudaSuccess);
+  ASSERT_EQ(cudaStreamWaitEvent(stream1, copied), cudaSuccess);  // the C++ overload: flags 0
+  ASSERT_EQ(cudaEventDestroy(copied), cudaSuccess);
   ASSERT_EQ(cudaStreamSynchronize(stream1), cudaSuccess);
   ASSERT_EQ(cudaStreamSynchronize(stream2), cudaSuccess);
   EXPECT_EQ(h_c, init);
