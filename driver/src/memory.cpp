@@ -188,7 +188,8 @@ CUresult cuMemHostAlloc(void** pp, size_t bytesize, unsigned int Flags) {
 // Contract: cuMemHostAlloc(pp, bytesize, 0).
 CUresult cuMemAllocHost_v2(void** pp, size_t bytesize) { return cuMemHostAlloc(pp, bytesize, 0); }
 
-// Contract: frees memory of cuMemHostAlloc / cuMemAllocHost: unmaps it from the GPU, unpins it
+// Contract: frees memory of cuMemHostAlloc / cuMemAllocHost: waits for the context's queued work
+// (an async copy may still read or write the pages), unmaps it from the GPU, unpins it
 // (RM_FREE) and returns the pages (munmap). NULL: nothing, CUDA_SUCCESS (measured). Any other
 // pointer: CUDA_ERROR_INVALID_VALUE.
 CUresult cuMemFreeHost(void* p) {
@@ -199,6 +200,7 @@ CUresult cuMemFreeHost(void* p) {
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   auto it = ctx->host_allocs.find(reinterpret_cast<uint64_t>(p));
   if (it == ctx->host_allocs.end()) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  if (ctx->channel->last_fence() != 0) (void)ctx->channel->wait(ctx->channel->last_fence());
   unpin_host_memory(*ctx, p, it->second);
   ctx->host_allocs.erase(it);
   return done(scope, CUDA_SUCCESS);

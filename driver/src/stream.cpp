@@ -125,13 +125,15 @@ CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags)
 
 // Contract: *phEvent = a new event of the current context. Flags: a mask of CU_EVENT_DEFAULT,
 // _BLOCKING_SYNC, _DISABLE_TIMING (anything else, or phEvent NULL: CUDA_ERROR_INVALID_VALUE;
-// _INTERPROCESS: CUDA_ERROR_NOT_SUPPORTED). More than Channel::kEventSlots live events in one
+// _INTERPROCESS without _DISABLE_TIMING: CUDA_ERROR_INVALID_VALUE; with it: CUDA_ERROR_NOT_SUPPORTED). More than Channel::kEventSlots live events in one
 // context: CUDA_ERROR_OUT_OF_MEMORY.
 CUresult cuEventCreate(CUevent* phEvent, unsigned int Flags) {
   trace::Scope scope(trace::Layer::Libcuda, "cuEventCreate(phEvent={}, Flags={})", static_cast<void*>(phEvent), Flags);
   return with_ctx(scope, [&](CUctx_st& ctx) {
     constexpr unsigned kKnown = CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING | CU_EVENT_INTERPROCESS;
     if (phEvent == nullptr || (Flags & ~kKnown) != 0) return CUDA_ERROR_INVALID_VALUE;
+    // An interprocess event must not time (CUDA: INTERPROCESS needs DISABLE_TIMING).
+    if ((Flags & CU_EVENT_INTERPROCESS) && !(Flags & CU_EVENT_DISABLE_TIMING)) return CUDA_ERROR_INVALID_VALUE;
     if (Flags & CU_EVENT_INTERPROCESS) {
       trace::note(trace::Layer::Libcuda, "cuEventCreate: CU_EVENT_INTERPROCESS is not supported by minicuda");
       return CUDA_ERROR_NOT_SUPPORTED;

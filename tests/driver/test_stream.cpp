@@ -46,7 +46,8 @@ TEST_F(StreamTest, HandlesAndTheirErrors) {
   CUevent e = nullptr;
   EXPECT_EQ(cuEventCreate(nullptr, 0), CUDA_ERROR_INVALID_VALUE);
   EXPECT_EQ(cuEventCreate(&e, 0x8), CUDA_ERROR_INVALID_VALUE);
-  EXPECT_EQ(cuEventCreate(&e, CU_EVENT_INTERPROCESS), CUDA_ERROR_NOT_SUPPORTED);
+  EXPECT_EQ(cuEventCreate(&e, CU_EVENT_INTERPROCESS), CUDA_ERROR_INVALID_VALUE);  // must not time
+  EXPECT_EQ(cuEventCreate(&e, CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING), CUDA_ERROR_NOT_SUPPORTED);
   ASSERT_EQ(cuEventCreate(&e, CU_EVENT_DEFAULT), CUDA_SUCCESS);
   EXPECT_EQ(cuEventQuery(e), CUDA_SUCCESS);        // never recorded
   EXPECT_EQ(cuEventSynchronize(e), CUDA_SUCCESS);  // never recorded
@@ -179,6 +180,21 @@ TEST_F(StreamTest, WaitEventOrdersAcrossStreams) {
   EXPECT_EQ(cuStreamWaitEvent(consumer, nullptr, 0), CUDA_ERROR_INVALID_HANDLE);
   ASSERT_EQ(cuStreamDestroy_v2(producer), CUDA_SUCCESS);
   EXPECT_EQ(cuStreamWaitEvent(producer, ready, 0), CUDA_ERROR_INVALID_HANDLE);
+}
+
+// cuMemFreeHost waits for queued work that may still use the pages: the context stays healthy.
+TEST_F(StreamTest, FreeHostWaitsForAQueuedAsyncCopy) {
+  constexpr size_t n = 32 * kMiB;
+  CUstream s = nullptr;
+  ASSERT_EQ(cuStreamCreate(&s, 0), CUDA_SUCCESS);
+  CUdeviceptr d = alloc(n);
+  for (int round = 0; round < 3; ++round) {
+    void* host = pinned(n);
+    ASSERT_EQ(cuMemsetD8Async(d, 1, n, s), CUDA_SUCCESS);
+    ASSERT_EQ(cuMemcpyDtoHAsync_v2(host, d, n, s), CUDA_SUCCESS);
+    ASSERT_EQ(cuMemFreeHost(host), CUDA_SUCCESS);
+    EXPECT_EQ(cuStreamSynchronize(s), CUDA_SUCCESS);  // no fault: the free waited
+  }
 }
 
 TEST_F(StreamTest, NoSystemCalls) {

@@ -89,7 +89,9 @@ TEST_F(RuntimeStreamTest, ErrorsAndTheLastErrorSlot) {
   float ms;
   EXPECT_EQ(cudaEventElapsedTime(&ms, e, e), cudaErrorInvalidResourceHandle);
   EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidResourceHandle);
-  EXPECT_EQ(cudaEventCreateWithFlags(&e, cudaEventInterprocess), cudaErrorNotSupported);
+  EXPECT_EQ(cudaEventCreateWithFlags(&e, cudaEventInterprocess), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaEventCreateWithFlags(&e, cudaEventInterprocess | cudaEventDisableTiming), cudaErrorNotSupported);
   EXPECT_EQ(cudaGetLastError(), cudaErrorNotSupported);
   cudaFree(d);
 }

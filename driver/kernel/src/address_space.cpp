@@ -129,7 +129,7 @@ long AddressSpace::unmap_locked(uint64_t addr, uint64_t length, std::vector<Mapp
   // A mapping that starts below addr and reaches into the range would have to be split.
   if (auto before = mappings_.lower_bound(addr); before != mappings_.begin()) {
     --before;
-    if (before->first + before->second.length > addr) return -kEINVAL;
+    if (!before->second.orphaned && before->first + before->second.length > addr) return -kEINVAL;
   }
   std::vector<uint64_t> victims;
   for (auto it = mappings_.lower_bound(addr); it != mappings_.end() && it->first < end; ++it) {

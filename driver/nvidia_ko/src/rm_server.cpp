@@ -50,16 +50,24 @@ void destroy_subtree(RmClient& client, NvHandle handle) {
   }
 }
 
-// Frees a whole client. Its channels go first, whatever their place in the tree: a channel
-// stops the GPU's work on it (and waits out work in flight), so no engine can touch the memory
-// freed after it. Then everything else, children first.
-void destroy_client(RmClient& client) {
-  std::vector<NvHandle> channels;
-  for (const auto& [handle, object] : client.objects) {
-    if (object.hclass == HOPPER_CHANNEL_GPFIFO_A) channels.push_back(handle);
+// Frees the subtree at root (the whole client when root is the client handle). Its channels
+// go first, wherever they sit in it: a channel's destruction stops the GPU's work on it (and
+// waits out work in flight), so no engine can touch the memory freed after it. Then the rest,
+// children first.
+void destroy_channels_first(RmClient& client, NvHandle root) {
+  std::vector<NvHandle> channels, pending{root};
+  while (!pending.empty()) {
+    NvHandle h = pending.back();
+    pending.pop_back();
+    auto it = client.objects.find(h);
+    if (it == client.objects.end()) continue;
+    if (it->second.hclass == HOPPER_CHANNEL_GPFIFO_A) channels.push_back(h);
+    for (NvHandle child : it->second.children) {
+      if (child != h) pending.push_back(child);
+    }
   }
   for (NvHandle channel : channels) destroy_subtree(client, channel);
-  destroy_subtree(client, client.handle);
+  destroy_subtree(client, root);
 }
 
 NV_STATUS alloc_client(kernel::File* file, NvHandle* hObject) {
@@ -154,7 +162,7 @@ NV_STATUS rm_free(kernel::File* file, NvHandle hClient, NvHandle hParent, NvHand
   if (!client) return NV_ERR_INVALID_CLIENT;
   if (hObject == hClient) {
     // Freeing the client frees everything it holds.
-    destroy_client(*client);
+    destroy_channels_first(*client, hClient);
     clients().erase(hClient);
     trace::note(trace::Layer::Nvidia, "rm: client {} freed", hstr(hClient));
     return NV_OK;
@@ -163,7 +171,7 @@ NV_STATUS rm_free(kernel::File* file, NvHandle hClient, NvHandle hParent, NvHand
   if (it == client->objects.end()) return NV_ERR_INVALID_OBJECT_HANDLE;
   // NVOS00's hObjectParent must name the object's real parent (0 is tolerated, as RM does).
   if (hParent != 0 && it->second.parent != hParent) return NV_ERR_INVALID_OBJECT_PARENT;
-  destroy_subtree(*client, hObject);
+  destroy_channels_first(*client, hObject);
   return NV_OK;
 }
 
@@ -174,7 +182,7 @@ void rm_free_file_clients(kernel::File* file) {
   }
   for (NvHandle h : owned) {
     trace::note(trace::Layer::Nvidia, "rm: file closed: freeing client {}", hstr(h));
-    destroy_client(clients().at(h));
+    destroy_channels_first(clients().at(h), h);
     clients().erase(h);
   }
 }
