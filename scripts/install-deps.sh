@@ -17,6 +17,7 @@ packages=(
   libgtest-dev      # GoogleTest: tests/
   libgmock-dev      # GoogleMock (part of googletest)
   libbenchmark-dev  # Google Benchmark: bench/ (MINICUDA_BUILD_BENCHMARKS)
+  libboost-context-dev  # fibers for CUDA threads that wait at barriers
   gdb               # the gdb backtrace test, and stepping through the layers
   python3           # scripts and the tools' helpers
 )

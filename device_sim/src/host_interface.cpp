@@ -13,6 +13,7 @@
 
 #include <cassert>
 
+#include "compute_engine.h"
 #include "copy_engine.h"
 #include "gpu_memory.h"
 #include "minicuda/device.h"
@@ -26,7 +27,8 @@ HostInterface::HostInterface(Device& device)
     : mmu_(device.mmu()),
       memory_(std::make_unique<GpuMemory>(device.mmu())),
       copy_engine_(std::make_unique<CopyEngine>(device, *memory_, 0)),
-      pbdma_(std::make_unique<Pbdma>(device, *memory_, *copy_engine_)) {}
+      compute_engine_(std::make_unique<ComputeEngine>(device, *memory_)),
+      pbdma_(std::make_unique<Pbdma>(device, *memory_, *copy_engine_, *compute_engine_)) {}
 
 HostInterface::~HostInterface() = default;
 

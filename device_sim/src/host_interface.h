@@ -10,8 +10,8 @@
 
 #include <array>
 #include <cstdint>
-#include <map>
 
+#include "compute_engine.h"
 #include "copy_engine.h"
 #include "minicuda/device.h"
 
@@ -21,7 +21,7 @@ namespace minicuda::gpu {
 struct Subchannel {
   uint32_t nvclass = 0;                  // 0: nothing bound
   CopyState copy;                        // HOPPER_DMA_COPY_A's registers
-  std::map<uint32_t, uint32_t> compute;  // HOPPER_COMPUTE_A methods, kept for the compute engine
+  ComputeState compute;                  // HOPPER_COMPUTE_A's registers
 };
 
 struct Channel {

@@ -47,8 +47,8 @@ const char* acquire_text(uint32_t operation) {
 
 }  // namespace
 
-Pbdma::Pbdma(Device& device, const GpuMemory& memory, CopyEngine& copy_engine)
-    : device_(device), memory_(memory), copy_engine_(copy_engine) {}
+Pbdma::Pbdma(Device& device, const GpuMemory& memory, CopyEngine& copy_engine, ComputeEngine& compute_engine)
+    : device_(device), memory_(memory), copy_engine_(copy_engine), compute_engine_(compute_engine) {}
 
 PbdmaRun Pbdma::run(Channel& channel) {
   PbdmaRun run;
@@ -226,9 +226,13 @@ Pbdma::Step Pbdma::execute(Channel& channel, uint32_t subchannel, uint32_t metho
       run.fault = std::move(fault);
       return Step::Fault;
     }
-    case HOPPER_COMPUTE_A:
-      sub.compute[method] = data;  // no compute engine yet: keep the method state
-      return Step::Done;
+    case HOPPER_COMPUTE_A: {
+      std::optional<ChannelFault> fault = compute_engine_.method(chid, sub.compute, method, data);
+      if (!fault) return Step::Done;
+      if (fault->kind == FaultKind::IllegalMethod || fault->kind == FaultKind::BadArgument) fault->va = at;
+      run.fault = std::move(fault);
+      return Step::Fault;
+    }
     default:
       run.fault = error(chid, FaultKind::IllegalMethod, at, method,
                         fmt::format("method {:#x} on subchannel {}, which has no object bound",

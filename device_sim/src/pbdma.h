@@ -3,7 +3,7 @@
 // fetches each entry's pushbuffer segment, expands the method headers into (subchannel,
 // method, data) triples and executes them: methods below 0x100 are host methods it runs itself
 // (SET_OBJECT, semaphores, NON_STALL_INTERRUPT, WFI...), the others go to the engine bound to
-// the subchannel (the copy engine; the compute engine's methods are only kept for now). After
+// the subchannel (the copy engine or the compute engine). After
 // each entry it writes GPGet back to USERD, which is how the host learns that the GPU has
 // consumed it.
 //
@@ -17,6 +17,7 @@
 #include <optional>
 #include <vector>
 
+#include "compute_engine.h"
 #include "copy_engine.h"
 #include "gpu_memory.h"
 #include "host_interface.h"
@@ -33,7 +34,7 @@ struct PbdmaRun {
 
 class Pbdma {
  public:
-  Pbdma(Device& device, const GpuMemory& memory, CopyEngine& copy_engine);
+  Pbdma(Device& device, const GpuMemory& memory, CopyEngine& copy_engine, ComputeEngine& compute_engine);
 
   // Runs channel until its GPFIFO is empty (status Idle), an acquire is not satisfied
   // (Waiting, to resume at that method) or something faults (Faulted, the fault returned).
@@ -53,6 +54,7 @@ class Pbdma {
   Device& device_;
   const GpuMemory& memory_;
   CopyEngine& copy_engine_;
+  ComputeEngine& compute_engine_;
 };
 
 }  // namespace minicuda::gpu

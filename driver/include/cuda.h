@@ -631,6 +631,38 @@ typedef enum CUmoduleLoadingMode_enum {
 } CUmoduleLoadingMode;
 /* *mode = the loading mode chosen by CUDA_MODULE_LOADING at cuInit. NULL: CUDA_ERROR_INVALID_VALUE. */
 CUresult CUDAAPI cuModuleGetLoadingMode(CUmoduleLoadingMode* mode);
+typedef enum CUjit_option_enum { CU_JIT_MAX_REGISTERS = 0 } CUjit_option;         /* options are ignored */
+typedef enum CUlibraryOption_enum { CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE = 0 } CUlibraryOption;
+typedef enum CUfunction_attribute_enum {
+  CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
+  CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES = 2, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3, CU_FUNC_ATTRIBUTE_NUM_REGS = 4,
+  CU_FUNC_ATTRIBUTE_PTX_VERSION = 5, CU_FUNC_ATTRIBUTE_BINARY_VERSION = 6, CU_FUNC_ATTRIBUTE_CACHE_MODE_CA = 7,
+  CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT = 9
+} CUfunction_attribute;
+/* Loads a fatbinary (minicuda's, as crt/host_runtime.h emits it; the lazy loader of CUDA 13 calls
+ * it at a module's first launch). Not a fatbinary: CUDA_ERROR_INVALID_IMAGE; one holding only
+ * real GPU code (PTX or SASS): CUDA_ERROR_NO_BINARY_FOR_GPU. No system call. */
+CUresult CUDAAPI cuLibraryLoadData(CUlibrary* library, const void* code, CUjit_option* jitOptions,
+                                   void** jitOptionsValues, unsigned int numJitOptions, CUlibraryOption* libraryOptions,
+                                   void** libraryOptionValues, unsigned int numLibraryOptions);
+CUresult CUDAAPI cuLibraryUnload(CUlibrary library);
+/* A kernel of the library by name; unknown name: CUDA_ERROR_NOT_FOUND. */
+CUresult CUDAAPI cuLibraryGetKernel(CUkernel* pKernel, CUlibrary library, const char* name);
+CUresult CUDAAPI cuKernelGetName(const char** name, CUkernel hfunc);
+/* The kernel's function in the current context (its code record uploaded there on first use). */
+CUresult CUDAAPI cuKernelGetFunction(CUfunction* pFunc, CUkernel kernel);
+CUresult CUDAAPI cuFuncGetAttribute(int* pi, CUfunction_attribute attrib, CUfunction hfunc);
+/* Only MAX_DYNAMIC_SHARED_SIZE_BYTES (<= optin - static) and the carveout (0..100) can be set. */
+CUresult CUDAAPI cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value);
+/* Launches f (a CUfunction, or a CUkernel cast to one) on hStream: a QMD, two methods on the compute
+ * subchannel, no system call. Invalid dims, > 1024 threads or too much dynamic shared memory:
+ * CUDA_ERROR_INVALID_VALUE; unknown f: CUDA_ERROR_INVALID_HANDLE; `extra`: CUDA_ERROR_NOT_SUPPORTED. */
+CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
+                                unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
+                                unsigned int sharedMemBytes, CUstream hStream, void** kernelParams, void** extra);
+/* Blocks of f that one SM holds at once (cuda_occupancy.h rules: threads, blocks, registers, smem). */
+CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, CUfunction func, int blockSize,
+                                                             size_t dynamicSMemSize);
 
 /* --- Export tables ("dark API") --- */
 

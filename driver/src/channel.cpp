@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <thread>
 
@@ -172,7 +173,7 @@ void Channel::method(uint32_t subchannel, uint32_t method, std::initializer_list
 // ones are submitted (their release fits in the reserve every method leaves), the GPU is
 // allowed to finish everything, and writing starts over.
 void Channel::make_room(uint64_t bytes) {
-  if (pb_write_ + bytes + kReserve <= kBytes) return;
+  if (pb_write_ + bytes + kReserve <= kPushbufferEnd) return;
   if (pb_write_ != pb_segment_) (void)submit();
   (void)wait(fence_);  // a fault shows again at the caller's own wait
   pb_write_ = pb_segment_ = kPushbufferOffset;
@@ -235,12 +236,34 @@ bool Channel::faulted() const {
   return notifier_ != nullptr && __atomic_load_n(&notifier_->status, __ATOMIC_ACQUIRE) != 0;
 }
 
-CUresult Channel::wait(uint64_t fence) const {
+CUresult Channel::fault_result() const {
+  if (!faulted()) return CUDA_SUCCESS;
+  if (notifier_->info32 == ROBUST_CHANNEL_FIFO_ERROR_MMU_ERR_FLT) return CUDA_ERROR_ILLEGAL_ADDRESS;
+  switch (notifier_->info16) {
+    case NV_SM_EXCEPTION_MISALIGNED_ADDR: return CUDA_ERROR_MISALIGNED_ADDRESS;
+    case NV_SM_EXCEPTION_ASSERT: return CUDA_ERROR_ASSERT;
+    case NV_SM_EXCEPTION_ILLEGAL_INSTR: return CUDA_ERROR_ILLEGAL_INSTRUCTION;
+    case NV_SM_EXCEPTION_TRAP:
+    case NV_SM_EXCEPTION_STACK_OVERFLOW: return CUDA_ERROR_LAUNCH_FAILED;
+    default: return CUDA_ERROR_ILLEGAL_ADDRESS;  // other channel errors (bad methods...) poison it too
+  }
+}
+
+const NvMinicudaFaultRecord* Channel::fault_record() const {
+  if (!faulted()) return nullptr;
+  return reinterpret_cast<const NvMinicudaFaultRecord*>(reinterpret_cast<const char*>(notifier_) +
+                                                        NV_MINICUDA_FAULT_RECORD_OFFSET);
+}
+
+CUresult Channel::wait(uint64_t fence) {
   // Spin, then yield, then sleep a little longer each time: the GPU may be quick or busy.
   unsigned spins = 0;
   auto sleep = std::chrono::microseconds(1);
   while (__atomic_load_n(fence_word(), __ATOMIC_ACQUIRE) < fence) {
-    if (faulted()) return CUDA_ERROR_ILLEGAL_ADDRESS;
+    if (faulted()) {
+      flush_printf();
+      return fault_result();
+    }
     if (++spins < 1000) continue;
     if (spins < 2000) {
       sched_yield();
@@ -249,7 +272,46 @@ CUresult Channel::wait(uint64_t fence) const {
     std::this_thread::sleep_for(sleep);
     sleep = std::min(sleep * 2, std::chrono::microseconds(500));
   }
+  flush_printf();
   return CUDA_SUCCESS;
+}
+
+Channel::LaunchData Channel::launch_data(uint64_t bytes) {
+  bytes = (bytes + NVCBC0_QMD_ALIGNMENT - 1) / NVCBC0_QMD_ALIGNMENT * NVCBC0_QMD_ALIGNMENT;
+  if (launch_write_ + bytes > kLaunchDataEnd) {
+    // The ring is full: publish what is pending, let the GPU finish every launch, start over.
+    if (pb_write_ != pb_segment_) (void)submit();
+    (void)wait(fence_);
+    launch_write_ = kLaunchDataOffset;
+  }
+  LaunchData data{base_ + launch_write_, reinterpret_cast<uint64_t>(base_) + launch_write_};
+  launch_write_ += bytes;
+  return data;
+}
+
+uint64_t Channel::add_code(const NvMinicudaKernelCode& code) {
+  if (code_slots_used_ >= kCodeSlots) return 0;
+  uint64_t offset = kCodeOffset + uint64_t{code_slots_used_++} * sizeof(NvMinicudaKernelCode);
+  std::memcpy(base_ + offset, &code, sizeof code);
+  return reinterpret_cast<uint64_t>(base_) + offset;
+}
+
+// Kernel printf output reaches the host when it synchronises, as with the real printf FIFO.
+// The FIFO is only read once the GPU has finished all submitted work (or the channel has
+// stopped), so that no kernel is still writing to it; then it starts over empty.
+void Channel::flush_printf() {
+  auto* fifo = reinterpret_cast<NvMinicudaPrintfFifo*>(base_ + kPrintfOffset);
+  bool idle = faulted() || __atomic_load_n(fence_word(), __ATOMIC_ACQUIRE) >= fence_;
+  uint32_t used = __atomic_load_n(&fifo->write, __ATOMIC_ACQUIRE);
+  if (!idle || (used == 0 && fifo->dropped == 0)) return;
+  uint32_t capacity = static_cast<uint32_t>(kPrintfBytes - sizeof(NvMinicudaPrintfFifo));
+  std::fwrite(base_ + kPrintfOffset + sizeof(NvMinicudaPrintfFifo), 1, std::min(used, capacity), stdout);
+  if (fifo->dropped != 0)
+    std::fprintf(stdout, "[minicuda: %u device printf record(s) dropped: the 64 KiB printf FIFO was full]\n",
+                 fifo->dropped);
+  std::fflush(stdout);
+  fifo->write = 0;
+  fifo->dropped = 0;
 }
 
 }  // namespace minicuda::libcuda

@@ -5,7 +5,10 @@
 //   [0, 8 KiB)        the GPFIFO ring: 1024 entries of 8 bytes
 //   [8 KiB, +512)     USERD: the GPU's GPGet (0x88) and libcuda's GPPut (0x8C)
 //   [12 KiB, 16 KiB)  semaphores the GPU releases and libcuda waits on
-//   [16 KiB, 1 MiB)   the pushbuffer, where libcuda writes methods
+//   [16 KiB, 512 KiB) the pushbuffer, where libcuda writes methods
+//   [512 KiB, 896 KiB) launch data: a QMD and its constant bank 0 (the parameters) per launch
+//   [896 KiB, 960 KiB) the printf FIFO kernels write to (constant bank 1 of every launch)
+//   [960 KiB, 1 MiB)  code records of the kernels loaded in the context (nv_uapi_compute.h)
 // Submitting is: write methods into the pushbuffer, one GPFIFO entry pointing at them, advance
 // GPPut, store the channel's work-submit token at the doorbell (the usermode page + 0x90).
 // None of it is a system call.
@@ -15,6 +18,8 @@
 #include <initializer_list>
 
 #include "libcuda.h"
+#include "nv_uapi_channel.h"
+#include "nv_uapi_compute.h"
 #include "nv_uapi_methods.h"
 
 namespace minicuda::libcuda {
@@ -25,7 +30,14 @@ class Channel {
   static constexpr uint64_t kUserdOffset = 8 << 10;
   static constexpr uint64_t kSemaphoreOffset = 12 << 10;
   static constexpr uint64_t kPushbufferOffset = 16 << 10;
+  static constexpr uint64_t kPushbufferEnd = 512 << 10;
+  static constexpr uint64_t kLaunchDataOffset = 512 << 10;
+  static constexpr uint64_t kLaunchDataEnd = 896 << 10;
+  static constexpr uint64_t kPrintfOffset = 896 << 10;
+  static constexpr uint64_t kPrintfBytes = 64 << 10;
+  static constexpr uint64_t kCodeOffset = 960 << 10;
   static constexpr uint64_t kBytes = 1 << 20;
+  static constexpr uint32_t kCodeSlots = static_cast<uint32_t>((kBytes - kCodeOffset) / sizeof(NvMinicudaKernelCode));
 
   // Builds the channel's RM objects (channel group, context share, the memory above, the channel,
   // its compute and copy objects) and mappings; `doorbell` is the mapped usermode page.
@@ -39,11 +51,30 @@ class Channel {
   // Appends a host semaphore release of the next fence value and publishes everything pushed
   // since the last submit: one GPFIFO entry, GPPut, the doorbell. Returns the fence to wait for.
   uint64_t submit();
-  // Waits until the GPU has released `fence` (polling the semaphore: no system call).
-  // CUDA_ERROR_ILLEGAL_ADDRESS if the channel faulted instead (its error notifier was written).
-  CUresult wait(uint64_t fence) const;
+  // Waits until the GPU has released `fence` (polling the semaphore: no system call), then
+  // prints what kernels wrote to the printf FIFO. If the channel faulted instead (its error
+  // notifier was written): the error of the fault (fault_result()).
+  CUresult wait(uint64_t fence);
   // Has the GPU reported an error on this channel (error notifier status set)?
   bool faulted() const;
+  // The CUresult of the channel's fault, from the notifier's Xid (info32) and SM exception
+  // (info16): MMU fault 700, misaligned 716, assert 710, trap 719, illegal instruction 715.
+  CUresult fault_result() const;
+  // RM's record of the fault (kernel, block, thread, address), or null before any fault.
+  const NvMinicudaFaultRecord* fault_record() const;
+
+  // Room for one launch's QMD and constant bank in the launch-data ring, 256-byte aligned: its
+  // CPU pointer and GPU address. Wrapping around waits for the GPU to finish earlier launches.
+  struct LaunchData {
+    uint8_t* cpu;
+    uint64_t va;
+  };
+  LaunchData launch_data(uint64_t bytes);
+  // The printf FIFO (its GPU address and size) that launches pass in constant bank 1.
+  uint64_t printf_va() const { return reinterpret_cast<uint64_t>(base_) + kPrintfOffset; }
+  // Writes a kernel's code record into the next free slot; its GPU address, or 0 when all
+  // kCodeSlots are taken.
+  uint64_t add_code(const NvMinicudaKernelCode& code);
   // The last fence submitted.
   uint64_t last_fence() const { return fence_; }
   // Has the GPU released `fence` yet? (One load; never waits.)
@@ -62,6 +93,7 @@ class Channel {
   uint32_t* userd32(uint32_t offset) const { return reinterpret_cast<uint32_t*>(base_ + kUserdOffset + offset); }
   volatile uint64_t* fence_word() const { return reinterpret_cast<volatile uint64_t*>(base_ + kSemaphoreOffset); }
   void make_room(uint64_t bytes);
+  void flush_printf();
   void write_entry(uint64_t entry);
 
   NvHandle group_ = 0, share_ = 0, memory_ = 0, channel_ = 0, compute_ = 0, copy_ = 0, notifier_memory_ = 0;
@@ -74,6 +106,8 @@ class Channel {
   uint32_t gp_put_ = 0;                      // next GPFIFO entry to write
   uint64_t fence_ = 0;                       // last fence value submitted
   uint64_t extended_base_ = ~0ull;           // pushbuffer VA bits 56:40 the GPU was told
+  uint64_t launch_write_ = kLaunchDataOffset;  // where the next launch's data goes
+  uint32_t code_slots_used_ = 0;
 };
 
 }  // namespace minicuda::libcuda

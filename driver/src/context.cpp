@@ -8,7 +8,10 @@
 //   UVM_REGISTER_GPU_VASPACE
 // and then the memory pool is ready (empty: the first cuMemAlloc grows it). Channels, the
 // doorbell and the engines' objects come with the execution engine (a later stage).
+#include <cstdio>
 #include <cstring>
+
+#include <fmt/format.h>
 
 #include "libcuda.h"
 #include "channel.h"
@@ -80,6 +83,8 @@ CUresult build(CUctx_st& ctx) {
   if (CUresult r = pin_host_memory(ctx, kStagingBytes, &ctx.staging, &ctx.staging_alloc); r != CUDA_SUCCESS) return r;
   ctx.sticky = CUDA_SUCCESS;  // a reset context starts clean
   ctx.active = true;
+  static uint64_t builds = 0;
+  ctx.epoch = ++builds;
   return CUDA_SUCCESS;
 }
 
@@ -136,12 +141,40 @@ CUresult require_context(CUcontext* ctx) {
   return CUDA_SUCCESS;
 }
 
+namespace {
+// The fault report (stderr), once per fault: what RM recorded - kernel, block, thread, address -
+// and the context's allocation nearest to the address. A failed device assert prints CUDA's own
+// message instead, as the real runtime does.
+void report_fault(CUctx_st& ctx) {
+  const NvMinicudaFaultRecord* record = ctx.channel->fault_record();
+  if (record == nullptr) return;
+  std::string what(record->what, strnlen(record->what, sizeof record->what));
+  if (record->smException == NV_SM_EXCEPTION_ASSERT) {
+    std::fprintf(stderr, "%s\n", what.c_str());
+    return;
+  }
+  std::string nearest;
+  uint64_t start = 0, size = 0;
+  bool address_fault = record->xid == ROBUST_CHANNEL_FIFO_ERROR_MMU_ERR_FLT;
+  if (address_fault && ctx.pool != nullptr && ctx.pool->nearest(record->address, &start, &size)) {
+    uint64_t a = record->address;
+    std::string where = a < start          ? fmt::format("{} bytes before it", start - a)
+                        : a < start + size ? fmt::format("{} bytes into it", a - start)
+                                           : fmt::format("{} bytes past its end", a - (start + size));
+    nearest = fmt::format("; nearest allocation: {:#x} ({} bytes), the address is {}", start, size, where);
+  }
+  std::fprintf(stderr, "minicuda: %s: %s%s\n", result_name(ctx.sticky).c_str(), what.c_str(), nearest.c_str());
+}
+}  // namespace
+
 CUresult sticky_error(CUctx_st& ctx) {
   if (ctx.sticky == CUDA_SUCCESS && ctx.channel != nullptr && ctx.channel->faulted()) {
-    ctx.sticky = CUDA_ERROR_ILLEGAL_ADDRESS;
+    ctx.sticky = ctx.channel->fault_result();
+    report_fault(ctx);
     trace::note(trace::Layer::Libcuda,
-                "context: the GPU faulted on its channel (error notifier set): every call on this context "
-                "returns CUDA_ERROR_ILLEGAL_ADDRESS until the primary context is reset");
+                "context: the GPU stopped its channel (error notifier set): every call on this context "
+                "returns {} until the primary context is reset",
+                result_name(ctx.sticky));
   }
   return ctx.sticky;
 }

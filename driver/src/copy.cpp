@@ -149,7 +149,7 @@ CUresult with_context(trace::Scope& scope, CUresult (*body)(CUctx_st&, uint64_t,
   CUcontext ctx = nullptr;
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   CUresult r = body(*ctx, a, b, n);
-  if (r == CUDA_ERROR_ILLEGAL_ADDRESS) r = sticky_error(*ctx);  // the wait saw the GPU fault
+  if (r != CUDA_SUCCESS && ctx->channel->faulted()) r = sticky_error(*ctx);  // the wait saw the GPU fault
   return done(scope, r);
 }
 
@@ -162,7 +162,7 @@ CUresult with_stream(trace::Scope& scope, CUstream hStream, StreamBody body, uin
   CUstream_st* stream = nullptr;
   if (CUresult r = resolve_stream(*ctx, hStream, &stream); r != CUDA_SUCCESS) return done(scope, r);
   CUresult r = body(*ctx, stream, a, b, n);
-  if (r == CUDA_ERROR_ILLEGAL_ADDRESS) r = sticky_error(*ctx);
+  if (r != CUDA_SUCCESS && ctx->channel->faulted()) r = sticky_error(*ctx);
   return done(scope, r);
 }
 

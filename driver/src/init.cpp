@@ -200,6 +200,8 @@ CUresult cuInit(unsigned int Flags) {
     d.initialized = true;
     const char* mode = std::getenv("CUDA_MODULE_LOADING");
     d.loading_mode = mode && std::strcmp(mode, "EAGER") == 0 ? CU_MODULE_EAGER_LOADING : CU_MODULE_LAZY_LOADING;
+    const char* blocking = std::getenv("CUDA_LAUNCH_BLOCKING");
+    d.launch_blocking = blocking != nullptr && std::strcmp(blocking, "1") == 0;
   }
   return done(scope, d.init_result);
 }

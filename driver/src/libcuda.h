@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "cuda.h"
+#include "minicuda/device_code.h"
 #include "minicuda/kernel.h"
 #include "minicuda/trace.h"
 #include "nv_uapi.h"
@@ -105,6 +106,8 @@ struct Driver {
   CUmoduleLoadingMode loading_mode = CU_MODULE_LAZY_LOADING;  // CUDA_MODULE_LOADING at cuInit
   std::vector<DeviceInfo> devices;
   std::vector<CUcontext> primary;     // one primary context per device, made by cuInit
+  bool launch_blocking = false;       // CUDA_LAUNCH_BLOCKING=1 at cuInit: launches wait
+  std::set<CUlib_st*> libraries;      // loaded libraries (module.cpp); owned
 };
 // The driver state of the calling thread's simulated process (libcuda is per process).
 Driver& driver();
@@ -155,6 +158,31 @@ struct CUctx_st {
   // Streams and events made in this context (stream.cpp); owned, freed by teardown().
   std::set<CUstream_st*> streams;
   std::set<CUevent_st*> events;
+  uint64_t epoch = 0;  // which build() of the context this is (kernel code records belong to one)
+};
+
+// A kernel as libcuda knows it: its image in a loaded library and, per context, where its code
+// record sits in the GPU's memory. A CUkernel is usable wherever a CUfunction is (cuLaunchKernel
+// takes both), so both handles point at one of these.
+struct CUfunc_st {
+  static constexpr uint32_t kMagic = 0x4B524E4C;  // "KRNL"
+  uint32_t magic = kMagic;
+  const minicuda::gpu::KernelImage* image = nullptr;
+  CUlib_st* library = nullptr;
+  int max_dynamic_shared = 48 << 10;  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+  int carveout = -1;                  // CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT
+  struct Loaded {
+    uint64_t epoch = 0;    // the context's build the record belongs to
+    uint64_t code_va = 0;  // its GPU address
+  };
+  std::map<CUctx_st*, Loaded> loaded;
+};
+struct CUkern_st : CUfunc_st {};
+struct CUlib_st {
+  static constexpr uint32_t kMagic = 0x4C494252;  // "LIBR"
+  uint32_t magic = kMagic;
+  const minicuda::gpu::ModuleImage* module = nullptr;
+  std::vector<std::unique_ptr<CUkern_st>> kernels;
 };
 
 // A stream: an ordered queue of work. All of a context's streams feed its one channel, in
@@ -175,6 +203,12 @@ struct CUevent_st {
 };
 
 namespace minicuda::libcuda {
+
+// A live CUfunction/CUkernel of this process, or null (launch.cpp).
+CUfunc_st* find_function(const void* handle);
+// The GPU address of f's code record in ctx, uploading it there at first use (module.cpp);
+// 0 when the context's code segment is full.
+uint64_t function_code(CUctx_st& ctx, CUfunc_st& f);
 
 // The calling thread's current context, or null.
 CUcontext current_context();

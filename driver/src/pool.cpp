@@ -2,6 +2,7 @@
 #include "pool.h"
 
 #include <cstring>
+#include <iterator>
 
 namespace minicuda::libcuda {
 
@@ -180,6 +181,24 @@ bool Pool::find(uint64_t addr, uint64_t* start, uint64_t* size, uint64_t* chunk_
 void Pool::release_all() {
   while (!chunks_.empty()) release_chunk(chunks_.begin()->first);
   allocs_.clear();
+}
+
+bool Pool::nearest(uint64_t addr, uint64_t* start, uint64_t* size) const {
+  if (allocs_.empty()) return false;
+  auto distance = [addr](uint64_t begin, uint64_t bytes) -> uint64_t {
+    if (addr < begin) return begin - addr;
+    return addr < begin + bytes ? 0 : addr - (begin + bytes) + 1;
+  };
+  auto above = allocs_.lower_bound(addr);
+  auto best = above;
+  if (above == allocs_.end() || (above != allocs_.begin() &&
+                                 distance(std::prev(above)->first, std::prev(above)->second.size) <=
+                                     distance(above->first, above->second.size))) {
+    best = std::prev(above);
+  }
+  *start = best->first;
+  *size = best->second.size;
+  return true;
 }
 
 }  // namespace minicuda::libcuda

@@ -51,6 +51,9 @@ class Pool {
   // The allocation containing addr (interior pointers too): its start and requested size, and the
   // chunk behind it (CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR / _SIZE).
   bool find(uint64_t addr, uint64_t* start, uint64_t* size, uint64_t* chunk_va, uint64_t* chunk_size) const;
+  // The live allocation whose range is nearest to addr (containing it, or the closest below or
+  // above): its start and requested size. False when there is none.
+  bool nearest(uint64_t addr, uint64_t* start, uint64_t* size) const;
   // Returns every chunk to the kernel (context teardown).
   void release_all();
   uint64_t chunk_count() const { return chunks_.size(); }

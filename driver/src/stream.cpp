@@ -29,7 +29,7 @@ CUresult with_ctx(trace::Scope& scope, Body body) {
   CUcontext ctx = nullptr;
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   CUresult r = body(*ctx);
-  if (r == CUDA_ERROR_ILLEGAL_ADDRESS) r = sticky_error(*ctx);
+  if (r != CUDA_SUCCESS && ctx->channel->faulted()) r = sticky_error(*ctx);
   return done(scope, r);
 }
 
@@ -101,7 +101,7 @@ CUresult cuStreamQuery(CUstream hStream) {
   return with_ctx(scope, [&](CUctx_st& ctx) {
     CUstream_st* s = nullptr;
     if (CUresult r = resolve_stream(ctx, hStream, &s); r != CUDA_SUCCESS) return r;
-    if (ctx.channel->faulted()) return CUDA_ERROR_ILLEGAL_ADDRESS;
+    if (ctx.channel->faulted()) return ctx.channel->fault_result();
     return ctx.channel->reached(s ? s->last_fence : ctx.channel->last_fence()) ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
   });
 }
@@ -191,7 +191,7 @@ CUresult cuEventQuery(CUevent hEvent) {
   return with_ctx(scope, [&](CUctx_st& ctx) {
     CUevent_st* e = find_event(ctx, hEvent);
     if (!e) return CUDA_ERROR_INVALID_HANDLE;
-    if (ctx.channel->faulted()) return CUDA_ERROR_ILLEGAL_ADDRESS;
+    if (ctx.channel->faulted()) return ctx.channel->fault_result();
     return ctx.channel->reached(e->fence) ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
   });
 }
@@ -219,7 +219,7 @@ CUresult cuEventElapsedTime_v2(float* pMilliseconds, CUevent hStart, CUevent hEn
     CUevent_st* b = find_event(ctx, hEnd);
     if (!a || !b || a->fence == 0 || b->fence == 0) return CUDA_ERROR_INVALID_HANDLE;
     if ((a->flags | b->flags) & CU_EVENT_DISABLE_TIMING) return CUDA_ERROR_INVALID_HANDLE;
-    if (ctx.channel->faulted()) return CUDA_ERROR_ILLEGAL_ADDRESS;
+    if (ctx.channel->faulted()) return ctx.channel->fault_result();
     if (!ctx.channel->reached(a->fence) || !ctx.channel->reached(b->fence)) return CUDA_ERROR_NOT_READY;
     int64_t ns = static_cast<int64_t>(ctx.channel->event_timestamp(b->slot) - ctx.channel->event_timestamp(a->slot));
     *pMilliseconds = static_cast<float>(static_cast<double>(ns) / 1e6);

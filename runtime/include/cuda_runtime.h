@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #endif
+#include "minicuda/device_code.h" /* vector types, qualifiers, built-ins: what nvcc includes implicitly */
 
 #ifndef CUDARTAPI
 #define CUDARTAPI /* calling-convention marker; empty on Linux, as in the real header */
@@ -429,22 +430,8 @@ enum cudaDeviceAttr {
 /* 4. dim3                                                                                        */
 /* ============================================================================================== */
 
-/* Three unsigned components, as in vector_types.h (threadIdx and blockIdx are uint3). */
-struct uint3 {
-  unsigned int x, y, z;
-};
-typedef struct uint3 uint3;
-
-/* Grid and block sizes; unspecified components are 1, so dim3(256) is 256 x 1 x 1. */
-struct dim3 {
-  unsigned int x, y, z;
-#ifdef __cplusplus
-  constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1) : x(vx), y(vy), z(vz) {}
-  constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
-  constexpr operator uint3() const { return uint3{x, y, z}; }
-#endif
-};
-typedef struct dim3 dim3;
+/* uint3, dim3 and the other vector types come with the kernel language (vector_types.h's
+ * part of minicuda/device_code.h), included at the top of this file. */
 
 /* ============================================================================================== */
 /* 5. cudaDeviceProp                                                                              */
@@ -668,6 +655,8 @@ template <class T>
 static inline cudaError_t cudaMallocHost(T** ptr, size_t size, unsigned int flags = 0) {
   return cudaMallocHost((void**)(void*)ptr, size, flags);
 }
+
+#include "crt/host_runtime.h" /* kernel registration and <<<>>> (what nvcc's host code calls) */
 
 #endif /* __cplusplus */
 

@@ -50,8 +50,54 @@ cudaError_t CUDARTAPI cudaMemcpyAsync(void* dst, const void* src, size_t count, 
                                       cudaStream_t stream);
 cudaError_t CUDARTAPI cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream);
 
+/* --- Kernels ----------------------------------------------------------------------------------- */
+/* Launches the kernel registered for func (its host function): args[i] points at parameter i.
+ * At a module's first launch the runtime loads it (cuLibraryLoadData, cuLibraryGetKernel), then
+ * every launch is cuKernelGetName + cuLaunchKernel, as on CUDA 13. Unregistered func:
+ * cudaErrorInvalidDeviceFunction; a bad configuration (zero or too large dimensions, > 1024
+ * threads, dynamic shared memory over the kernel's limit): cudaErrorInvalidValue. */
+cudaError_t CUDARTAPI cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
+                                       cudaStream_t stream);
+enum cudaFuncAttribute {
+  cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+  cudaFuncAttributePreferredSharedMemoryCarveout = 9,
+  cudaFuncAttributeMax
+};
+struct cudaFuncAttributes {
+  size_t sharedSizeBytes, constSizeBytes, localSizeBytes;
+  int maxThreadsPerBlock, numRegs, ptxVersion, binaryVersion, cacheModeCA, maxDynamicSharedSizeBytes;
+  int preferredShmemCarveout, clusterDimMustBeSet, requiredClusterWidth, requiredClusterHeight,
+      requiredClusterDepth, clusterSchedulingPolicyPreference, nonPortableClusterSizeAllowed, reserved[16];
+};
+/* MaxDynamicSharedMemorySize: 0 .. sharedMemPerBlockOptin; the carveout: -1 .. 100. */
+cudaError_t CUDARTAPI cudaFuncSetAttribute(const void* func, enum cudaFuncAttribute attr, int value);
+cudaError_t CUDARTAPI cudaFuncGetAttributes(struct cudaFuncAttributes* attr, const void* func);
+/* Blocks of func one SM holds at once (the rules of cuda_occupancy.h). */
+cudaError_t CUDARTAPI cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize,
+                                                                    size_t dynamicSMemSize);
+
 #ifdef __cplusplus
 }  /* extern "C" */
+
+/* Typed kernel pointers, as in the real header. */
+template <class T>
+static inline cudaError_t cudaLaunchKernel(const T* func, dim3 gridDim, dim3 blockDim, void** args,
+                                          size_t sharedMem = 0, cudaStream_t stream = 0) {
+  return ::cudaLaunchKernel((const void*)func, gridDim, blockDim, args, sharedMem, stream);
+}
+template <class T>
+static inline cudaError_t cudaFuncSetAttribute(T* entry, enum cudaFuncAttribute attr, int value) {
+  return ::cudaFuncSetAttribute((const void*)entry, attr, value);
+}
+template <class T>
+static inline cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes* attr, T* entry) {
+  return ::cudaFuncGetAttributes(attr, (const void*)entry);
+}
+template <class T>
+static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, T func, int blockSize,
+                                                                        size_t dynamicSMemSize) {
+  return ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, (const void*)func, blockSize, dynamicSMemSize);
+}
 
 /* As in the real header, the stream argument defaults to the NULL stream in C++. */
 static inline cudaError_t cudaEventRecord(cudaEvent_t event) { return ::cudaEventRecord(event, 0); }

@@ -17,6 +17,8 @@
 //   pbdma       the host interface's fetch unit: reads GPFIFO entries and pushbuffers, decodes
 //               method headers, runs host methods (semaphores) and hands engine methods on
 //   copy_engine the copy engine (HOPPER_DMA_COPY_A): copies, memsets, semaphore releases
+//   compute_engine  the compute engine (HOPPER_COMPUTE_A): QMD launches, the block scheduler,
+//               the SM worker threads; sm runs one thread block (fibers, barriers, faults)
 //   gpu_semaphore  semaphore release / acquire / reduction on GPU memory
 //   gpu_memory  the engines' port to memory: every access is checked against the MMU first
 //
@@ -171,6 +173,7 @@ class Mmu {
 
 class Device;
 class CopyEngine;  // device_sim/src/copy_engine.h
+class ComputeEngine;  // device_sim/src/compute_engine.h
 class GpuMemory;   // device_sim/src/gpu_memory.h
 class Pbdma;       // device_sim/src/pbdma.h
 struct Channel;    // device_sim/src/host_interface.h
@@ -199,6 +202,7 @@ enum class FaultKind : uint8_t {
   BadMethodHeader, // a pushbuffer dword that is not a method header the PBDMA knows
   BadArgument,     // a method with a value the engine rejects (misaligned semaphore, ...)
   NotModelled,     // a real feature minicuda does not simulate (block linear, physical, ...)
+  SmException,     // a kernel error other than an MMU fault (Xid 13): see sm_exception
 };
 
 // One recorded fault or channel error.
@@ -210,6 +214,7 @@ struct ChannelFault {
   uint64_t va;       // MMU kinds: the faulting address; otherwise the pushbuffer address
   uint32_t method;   // the method being executed (byte offset), 0 when fetching
   std::string what;  // one line for traces and error notifiers
+  uint16_t sm_exception = 0;  // SmException: NV_SM_EXCEPTION_* (nv_uapi_compute.h)
 };
 
 // Where a channel stands in the host interface.
@@ -270,6 +275,7 @@ class HostInterface {
   const Mmu& mmu_;  // held for access around every run (Mmu::lock_for_access)
   std::unique_ptr<GpuMemory> memory_;
   std::unique_ptr<CopyEngine> copy_engine_;
+  std::unique_ptr<ComputeEngine> compute_engine_;
   std::unique_ptr<Pbdma> pbdma_;
   mutable std::mutex mutex_;
   std::map<uint32_t, std::unique_ptr<Channel>> channels_;      // by chid; guarded by mutex_

@@ -7,6 +7,7 @@
 // which with UVA the GPU reaches at the same address. Constructing a channel registers it with
 // the device (HostInterface::add_channel); its work-submit token (NVC36F_CTRL_CMD_GPFIFO_GET_
 // WORK_SUBMIT_TOKEN) is its channel id. After that, work reaches the GPU with no system call.
+#include <cstdio>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -125,9 +126,15 @@ void nv_channel_fault(const gpu::ChannelFault& fault) {
   auto it = error_notifiers().find(fault.chid);
   if (it == error_notifiers().end()) return;
   NvNotification* n = it->second;
+  auto* record = reinterpret_cast<NvMinicudaFaultRecord*>(reinterpret_cast<char*>(n) + NV_MINICUDA_FAULT_RECORD_OFFSET);
+  record->address = fault.va;
+  record->xid = xid;
+  record->smException = fault.kind == gpu::FaultKind::SmException ? fault.sm_exception : 0;
+  record->write = fault.access == gpu::Access::Write;
+  std::snprintf(record->what, sizeof record->what, "%s", fault.what.c_str());
   n->timeStamp = nv_device().now_ns();
   n->info32 = xid;
-  n->info16 = 0;
+  n->info16 = record->smException;
   __atomic_store_n(&n->status, NV_CHANNELGPFIFO_NOTIFICATION_STATUS_ERROR, __ATOMIC_RELEASE);
 }
 

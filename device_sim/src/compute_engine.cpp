@@ -1,0 +1,233 @@
+// compute_engine: HOPPER_COMPUTE_A launches, the block scheduler and the SM worker threads
+// (see compute_engine.h).
+#include "compute_engine.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "minicuda/trace.h"
+#include "nv_uapi_compute.h"
+#include "sm.h"
+
+namespace minicuda::gpu {
+namespace {
+
+constexpr uint64_t kLaunchNs = 3000;  // front end: fetch the QMD, set up the grid
+constexpr uint64_t kWaveNs = 2000;    // one wave of blocks over every SM
+
+unsigned worker_threads() {
+  if (const char* env = std::getenv("MINICUDA_SM_THREADS"); env != nullptr && *env != '\0') {
+    long n = std::strtol(env, nullptr, 10);
+    if (n >= 1 && n <= 256) return static_cast<unsigned>(n);
+  }
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+ChannelFault engine_fault(uint32_t chid, FaultKind kind, uint64_t va, uint32_t method, std::string what) {
+  return ChannelFault{chid, kind, Engine::Compute, Access::Read, va, method, std::move(what)};
+}
+
+uint16_t sm_exception_of(KernelErrorKind kind) {
+  switch (kind) {
+    case KernelErrorKind::MisalignedAddress: return NV_SM_EXCEPTION_MISALIGNED_ADDR;
+    case KernelErrorKind::Assert: return NV_SM_EXCEPTION_ASSERT;
+    case KernelErrorKind::Trap: return NV_SM_EXCEPTION_TRAP;
+    case KernelErrorKind::IllegalInstruction: return NV_SM_EXCEPTION_ILLEGAL_INSTR;
+    case KernelErrorKind::StackOverflow: return NV_SM_EXCEPTION_STACK_OVERFLOW;
+    case KernelErrorKind::IllegalAddress: break;
+  }
+  return NV_SM_EXCEPTION_NONE;
+}
+
+}  // namespace
+
+NvSmLimits sm_limits(const DeviceProperties& props) {
+  return NvSmLimits{static_cast<NvU32>(props.warp_size), static_cast<NvU32>(props.max_threads_per_sm),
+                    static_cast<NvU32>(props.max_blocks_per_sm), static_cast<NvU32>(props.regs_per_sm),
+                    props.shared_mem_per_sm, props.reserved_shared_mem_per_block};
+}
+
+ComputeEngine::ComputeEngine(Device& device, const GpuMemory& memory)
+    : device_(device), memory_(memory), threads_(worker_threads()) {}
+
+ComputeEngine::~ComputeEngine() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  for (std::thread& t : workers_) t.join();
+}
+
+std::optional<ChannelFault> ComputeEngine::method(uint32_t chid, ComputeState& state, uint32_t method, uint32_t data) {
+  switch (method) {
+    case NVCBC0_SEND_PCAS_A:
+      state.qmd_address_shifted8 = data;
+      return std::nullopt;
+    case NVCBC0_MINICUDA_SET_PCAS_ADDRESS_UPPER:
+      state.qmd_address_upper = data;
+      return std::nullopt;
+    case NVCBC0_SEND_SIGNALING_PCAS2_B: {
+      uint32_t action = nv_drf_val(NVCBC0_SEND_SIGNALING_PCAS2_B_PCAS_ACTION, data);
+      if (action != NVCBC0_SEND_SIGNALING_PCAS2_B_PCAS_ACTION_PREFETCH_SCHEDULE) {
+        return engine_fault(chid, FaultKind::BadArgument, 0, method,
+                            fmt::format("SEND_SIGNALING_PCAS2_B: PCAS action {} is not modelled", action));
+      }
+      return launch(chid, (uint64_t{state.qmd_address_upper} << 40) | (uint64_t{state.qmd_address_shifted8} << 8));
+    }
+    default:
+      return engine_fault(chid, FaultKind::IllegalMethod, 0, method,
+                          fmt::format("compute method {:#x} is not modelled", method));
+  }
+}
+
+std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va) {
+  auto mmu_fault = [&](const MemoryFault& f, const char* what) {
+    return ChannelFault{chid, f.kind, Engine::Compute, f.access, f.va, NVCBC0_SEND_SIGNALING_PCAS2_B,
+                        fmt::format("MMU fault: compute read of {} {:#x}", what, f.va)};
+  };
+  NvU32 qmd[NVCBC0_QMD_BYTES / 4];
+  if (auto f = memory_.read(qmd_va, qmd, sizeof qmd)) return mmu_fault(*f, "QMD");
+  auto bad = [&](std::string what) {
+    return engine_fault(chid, FaultKind::BadArgument, qmd_va, NVCBC0_SEND_SIGNALING_PCAS2_B, std::move(what));
+  };
+  if (nv_qmd_get(qmd, NVC9C0_QMDV03_00_QMD_MAJOR_VERSION) != NVC9C0_QMDV03_00_QMD_MAJOR_VERSION_3)
+    return bad("QMD is not version 3");
+
+  uint64_t program = nv_qmd_get(qmd, NVC9C0_QMDV03_00_PROGRAM_ADDRESS_LOWER) |
+                     (uint64_t{nv_qmd_get(qmd, NVC9C0_QMDV03_00_PROGRAM_ADDRESS_UPPER)} << 32);
+  NvMinicudaKernelCode code{};
+  if (auto f = memory_.read(program, &code, sizeof code)) return mmu_fault(*f, "program");
+  if (code.magic != NV_MINICUDA_KERNEL_CODE_MAGIC || code.entry == 0) return bad("no kernel code at the program address");
+
+  GridLaunch grid;
+  grid.kernel_name = reinterpret_cast<const char*>(code.name);
+  grid.entry = reinterpret_cast<KernelEntry>(code.entry);
+  grid.grid = dim3(nv_qmd_get(qmd, NVC9C0_QMDV03_00_CTA_RASTER_WIDTH), nv_qmd_get(qmd, NVC9C0_QMDV03_00_CTA_RASTER_HEIGHT),
+                   nv_qmd_get(qmd, NVC9C0_QMDV03_00_CTA_RASTER_DEPTH));
+  grid.block = dim3(nv_qmd_get(qmd, NVC9C0_QMDV03_00_CTA_THREAD_DIMENSION0),
+                    nv_qmd_get(qmd, NVC9C0_QMDV03_00_CTA_THREAD_DIMENSION1),
+                    nv_qmd_get(qmd, NVC9C0_QMDV03_00_CTA_THREAD_DIMENSION2));
+  grid.dynamic_shared = nv_qmd_get(qmd, NVC9C0_QMDV03_00_SHARED_MEMORY_SIZE);
+  const DeviceProperties& props = device_.properties();
+  uint64_t threads = uint64_t{grid.block.x} * grid.block.y * grid.block.z;
+  uint64_t blocks = uint64_t{grid.grid.x} * grid.grid.y * grid.grid.z;
+  if (blocks == 0 || threads == 0 || threads > static_cast<uint64_t>(props.max_threads_per_block))
+    return bad(fmt::format("grid {}x{}x{} of blocks {}x{}x{} cannot run", grid.grid.x, grid.grid.y, grid.grid.z,
+                           grid.block.x, grid.block.y, grid.block.z));
+
+  // Constant bank 0: the parameters, copied out of GPU memory as the SM's constant cache would.
+  std::vector<uint64_t> params;
+  if (nv_qmd_get(qmd, NVC9C0_QMDV03_00_CONSTANT_BUFFER_VALID(NV_QMD_CBANK_PARAMS))) {
+    uint64_t va = nv_qmd_get(qmd, NVC9C0_QMDV03_00_CONSTANT_BUFFER_ADDR_LOWER(NV_QMD_CBANK_PARAMS)) |
+                  (uint64_t{nv_qmd_get(qmd, NVC9C0_QMDV03_00_CONSTANT_BUFFER_ADDR_UPPER(NV_QMD_CBANK_PARAMS))} << 32);
+    uint64_t bytes = uint64_t{nv_qmd_get(qmd, NVC9C0_QMDV03_00_CONSTANT_BUFFER_SIZE_SHIFTED4(NV_QMD_CBANK_PARAMS))} << 4;
+    if (bytes < code.param_bytes) return bad("constant bank 0 is smaller than the kernel's parameters");
+    params.resize((bytes + 7) / 8);
+    if (auto f = memory_.read(va, params.data(), bytes)) return mmu_fault(*f, "constant bank 0");
+  } else if (code.param_bytes != 0) {
+    return bad("the kernel takes parameters and constant bank 0 is not valid");
+  }
+  grid.params = params.data();
+  // Constant bank 1: the printf FIFO, written by kernels in place (it must be mapped).
+  if (nv_qmd_get(qmd, NVC9C0_QMDV03_00_CONSTANT_BUFFER_VALID(NV_QMD_CBANK_PRINTF))) {
+    uint64_t va = nv_qmd_get(qmd, NVC9C0_QMDV03_00_CONSTANT_BUFFER_ADDR_LOWER(NV_QMD_CBANK_PRINTF)) |
+                  (uint64_t{nv_qmd_get(qmd, NVC9C0_QMDV03_00_CONSTANT_BUFFER_ADDR_UPPER(NV_QMD_CBANK_PRINTF))} << 32);
+    uint64_t bytes = uint64_t{nv_qmd_get(qmd, NVC9C0_QMDV03_00_CONSTANT_BUFFER_SIZE_SHIFTED4(NV_QMD_CBANK_PRINTF))} << 4;
+    if (auto f = memory_.check(va, bytes, Access::Write)) return mmu_fault(*f, "printf buffer");
+    if (bytes > sizeof(NvMinicudaPrintfFifo)) {
+      grid.printf_buffer = reinterpret_cast<uint8_t*>(va);
+      grid.printf_bytes = static_cast<uint32_t>(bytes);
+    }
+  }
+
+  uint32_t registers = std::max<uint32_t>(1, nv_qmd_get(qmd, NVC9C0_QMDV03_00_REGISTER_COUNT_V));
+  NvOccupancy occ = nv_occupancy(sm_limits(props), static_cast<uint32_t>(threads), registers, grid.dynamic_shared);
+  if (occ.blocks_per_sm == 0) return bad(fmt::format("a block does not fit on an SM ({})", occ.limit));
+  uint64_t per_wave = uint64_t{occ.blocks_per_sm} * static_cast<uint64_t>(props.multiprocessor_count);
+  uint64_t waves = (blocks + per_wave - 1) / per_wave;
+  trace::note(trace::Layer::Gpu,
+              "compute: ch {} launch {} grid ({},{},{}) block ({},{},{}), {} B dynamic shared: {} blocks/SM "
+              "(limit: {}), {} wave(s) over {} SMs",
+              chid, grid.kernel_name, grid.grid.x, grid.grid.y, grid.grid.z, grid.block.x, grid.block.y, grid.block.z,
+              grid.dynamic_shared, occ.blocks_per_sm, occ.limit, waves, props.multiprocessor_count);
+
+  // Run the blocks: a shared counter hands them out in order; the first error stops the grid.
+  std::atomic<uint64_t> next{0};
+  std::atomic<bool> failed{false};
+  std::mutex error_mutex;
+  std::optional<KernelError> first_error;
+  uint64_t first_error_block = ~0ull;
+  std::function<void()> job = [&] {
+    for (;;) {
+      uint64_t b = next.fetch_add(1, std::memory_order_relaxed);
+      if (b >= blocks || failed.load(std::memory_order_relaxed)) return;
+      uint3 idx{static_cast<unsigned>(b % grid.grid.x), static_cast<unsigned>(b / grid.grid.x % grid.grid.y),
+                static_cast<unsigned>(b / (uint64_t{grid.grid.x} * grid.grid.y))};
+      if (std::optional<KernelError> e = run_block(grid, idx)) {
+        std::lock_guard lock(error_mutex);
+        if (b < first_error_block) first_error = std::move(e), first_error_block = b;
+        failed.store(true, std::memory_order_relaxed);
+      }
+    }
+  };
+  run_parallel(static_cast<unsigned>(std::min<uint64_t>(blocks, threads_)), job);
+  device_.advance_clock(kLaunchNs + waves * kWaveNs);
+
+  if (!first_error) return std::nullopt;
+  const KernelError& e = *first_error;
+  std::string what = fmt::format("kernel {} block ({},{},{}) thread ({},{},{}): {}", grid.kernel_name, e.block.x,
+                                 e.block.y, e.block.z, e.thread.x, e.thread.y, e.thread.z, e.message);
+  if (e.kind == KernelErrorKind::IllegalAddress) {
+    return ChannelFault{chid, FaultKind::MmuUnmapped, Engine::Compute, e.write ? Access::Write : Access::Read,
+                        e.address, NVCBC0_SEND_SIGNALING_PCAS2_B, "MMU fault: " + what};
+  }
+  // A failed assert carries CUDA's own message (printed as is by the driver).
+  ChannelFault fault = engine_fault(chid, FaultKind::SmException, e.address, NVCBC0_SEND_SIGNALING_PCAS2_B,
+                                    e.kind == KernelErrorKind::Assert ? e.message : "SM exception: " + what);
+  fault.sm_exception = sm_exception_of(e.kind);
+  return fault;
+}
+
+void ComputeEngine::run_parallel(unsigned threads, const std::function<void()>& job) {
+  if (threads <= 1) {
+    job();
+    return;
+  }
+  {
+    std::unique_lock lock(mutex_);
+    while (workers_.size() + 1 < threads_) workers_.emplace_back([this] { worker_loop(); });
+    job_ = &job;
+    wanted_ = threads - 1;
+    running_ = 0;
+    ++generation_;
+  }
+  wake_.notify_all();
+  job();
+  std::unique_lock lock(mutex_);
+  wanted_ = 0;  // helpers that have not started yet need not
+  done_.wait(lock, [this] { return running_ == 0; });
+  job_ = nullptr;
+}
+
+void ComputeEngine::worker_loop() {
+  uint64_t seen = 0;
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    wake_.wait(lock, [&] { return stop_ || (generation_ != seen && wanted_ > 0); });
+    if (stop_) return;
+    seen = generation_;
+    --wanted_;
+    ++running_;
+    const std::function<void()>* job = job_;
+    lock.unlock();
+    (*job)();
+    lock.lock();
+    if (--running_ == 0) done_.notify_all();
+  }
+}
+
+}  // namespace minicuda::gpu

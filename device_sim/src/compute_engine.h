@@ -1,0 +1,84 @@
+// compute_engine: the GPU's compute engine (class HOPPER_COMPUTE_A, 0xCBC0) - the front end that
+// takes a launch, the work distributor that places thread blocks on SMs, and the SMs' host
+// worker threads.
+//
+// A launch is two methods on a subchannel bound to the compute class: SEND_PCAS_A latches the
+// address of a QMD (>> 8), SEND_SIGNALING_PCAS2_B with a schedule action starts it. The engine
+// then reads, all through the MMU: the QMD (grid, block, dynamic shared memory, register
+// count, constant banks, program address), the code record at the program address and
+// constant bank 0 (the kernel's parameters). A QMD, record or bank it cannot read or does not
+// accept is a channel error, like an MMU fault in the front end.
+//
+// Block scheduler: blocks are numbered x fastest and issued in that order; block b goes to SM
+// (b mod SMs), and an SM holds at most blocks_per_sm blocks at once - the occupancy rules of
+// real-stack.md §4.3 (threads, blocks, registers, shared memory per SM) - so the grid runs in
+// ceil(blocks / (SMs x blocks_per_sm)) waves. The simulated time of a launch is
+// kLaunchNs + waves x kWaveNs (compute_engine.cpp). On the host, blocks are taken from a shared
+// counter by the engine's worker threads (MINICUDA_SM_THREADS, default: the host's cores) and
+// the calling thread; each block runs start to finish on one of them (sm.h), so results do not
+// depend on the thread count. The first kernel error stops the grid: blocks not yet started
+// never start, and the error becomes the channel's fault.
+//
+// Who talks to it: the PBDMA hands it the methods of compute subchannels.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "gpu_memory.h"
+#include "minicuda/device.h"
+#include "nv_uapi_compute.h"
+
+namespace minicuda::gpu {
+
+// The compute class's method registers of one channel.
+struct ComputeState {
+  uint32_t qmd_address_shifted8 = 0;  // SEND_PCAS_A
+  uint32_t qmd_address_upper = 0;     // MINICUDA_SET_PCAS_ADDRESS_UPPER (bits 63:40)
+};
+
+// The SM limits of props, for nv_occupancy (nv_uapi_compute.h).
+NvSmLimits sm_limits(const DeviceProperties& props);
+
+class ComputeEngine {
+ public:
+  ComputeEngine(Device& device, const GpuMemory& memory);
+  ~ComputeEngine();
+  ComputeEngine(const ComputeEngine&) = delete;
+  ComputeEngine& operator=(const ComputeEngine&) = delete;
+
+  // Executes one HOPPER_COMPUTE_A method of channel chid. A schedule action runs the grid to
+  // completion before returning (one grid at a time). Returns the fault that stops the channel:
+  //   IllegalMethod   a method this model does not have
+  //   BadArgument     an unknown PCAS action, a QMD that is not version 3, a code record
+  //                   without its magic, a zero or oversized dimension, a short constant bank
+  //   MmuUnmapped     the QMD, code record or constant bank is not mapped
+  //   KernelFault     the kernel raised an error (an MMU fault of the SM for a bad address)
+  std::optional<ChannelFault> method(uint32_t chid, ComputeState& state, uint32_t method, uint32_t data);
+
+ private:
+  std::optional<ChannelFault> launch(uint32_t chid, uint64_t qmd_va);
+  // Runs job on the worker threads and the calling thread (at most `threads` in all); returns
+  // when every one has returned.
+  void run_parallel(unsigned threads, const std::function<void()>& job);
+  void worker_loop();
+
+  Device& device_;
+  const GpuMemory& memory_;
+  unsigned threads_;  // host threads that run SMs, the caller included
+
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  std::vector<std::thread> workers_;  // started at the first launch that needs them
+  const std::function<void()>* job_ = nullptr;
+  uint64_t generation_ = 0;
+  unsigned wanted_ = 0, running_ = 0;
+  bool stop_ = false;
+};
+
+}  // namespace minicuda::gpu

@@ -1,0 +1,690 @@
+// sm: runs thread blocks (see sm.h for the model: loop mode, fiber mode, faults).
+#include "sm.h"
+
+#include <boost/context/detail/fcontext.hpp>
+#include <csetjmp>
+#include <csignal>
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <link.h>
+#include <mutex>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <vector>
+
+#include <fmt/format.h>
+
+// The built-in variables of device_code.h.
+thread_local uint3 threadIdx MINICUDA_TLS;
+thread_local uint3 blockIdx MINICUDA_TLS;
+thread_local dim3 blockDim MINICUDA_TLS;
+thread_local dim3 gridDim MINICUDA_TLS;
+
+namespace minicuda::gpu {
+namespace {
+
+namespace fctx = boost::context::detail;
+
+constexpr size_t kStackBytes = 256 << 10;  // per CUDA thread in fiber mode (virtual; touched lazily)
+constexpr size_t kGuardBytes = 4096;
+constexpr unsigned kWarp = 32;
+
+// --- EFLAGS.AC: the alignment check, on while kernel code runs (x86-64 only) -----------------
+// The asm steps over the red zone: the code around it may keep data below the stack pointer.
+#if defined(__x86_64__)
+constexpr bool kAlignmentChecks = true;
+inline void alignment_check(bool on) {
+  if (on) {
+    asm volatile("sub $128, %%rsp\n\tpushfq\n\torq $0x40000, (%%rsp)\n\tpopfq\n\tadd $128, %%rsp" ::: "memory", "cc");
+  } else {
+    asm volatile("sub $128, %%rsp\n\tpushfq\n\tandq $-262145, (%%rsp)\n\tpopfq\n\tadd $128, %%rsp" ::: "memory", "cc");
+  }
+}
+#else
+constexpr bool kAlignmentChecks = false;
+inline void alignment_check(bool) {}
+#endif
+
+// An intrinsic called from kernel code: the SM's own code (and any fiber switch) runs with AC
+// off; the kernel's resumes with it on.
+thread_local sigjmp_buf* t_fault_jump = nullptr;  // armed while kernel code runs
+class SmCode {
+ public:
+  SmCode() { alignment_check(false); }
+  ~SmCode() {
+    if (t_fault_jump != nullptr) alignment_check(true);
+  }
+};
+
+
+// --- stacks ---------------------------------------------------------------------------------
+
+// Fiber stacks of one host thread: mapped once with a guard page below, reused for every block.
+class StackPool {
+ public:
+  ~StackPool() {
+    for (void* base : all_) munmap(base, kStackBytes + kGuardBytes);
+  }
+  void* take() {  // the lowest usable address
+    if (!free_.empty()) {
+      void* s = free_.back();
+      free_.pop_back();
+      return s;
+    }
+    void* base = mmap(nullptr, kStackBytes + kGuardBytes, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (base == MAP_FAILED) return nullptr;
+    mprotect(base, kGuardBytes, PROT_NONE);
+    all_.push_back(base);
+    return static_cast<char*>(base) + kGuardBytes;
+  }
+  void give_back(void* stack) { free_.push_back(stack); }
+  // Is addr inside some stack's guard page (a stack overflow)?
+  bool in_guard(uint64_t addr) const {
+    for (void* base : all_) {
+      auto b = reinterpret_cast<uint64_t>(base);
+      if (addr >= b && addr < b + kGuardBytes) return true;
+    }
+    return false;
+  }
+
+ private:
+  std::vector<void*> all_, free_;
+};
+
+// --- the block being run ------------------------------------------------------------------
+
+enum class ThreadState : uint8_t { Runnable, AtBarrier, AtWarp, Done };
+
+struct ThreadSlot {
+  fctx::fcontext_t context = nullptr;
+  void* stack = nullptr;
+  sigjmp_buf* jump = nullptr;  // where a fault leaves this thread (its fiber's entry)
+  ThreadState state = ThreadState::Runnable;
+};
+
+enum class WarpOpKind : uint8_t { Sync, Shuffle, Ballot };
+
+struct WarpOp {
+  WarpOpKind kind;
+  unsigned mask;
+  unsigned arrived = 0;
+  int mode = 0, width = kWarp;
+  uint64_t values[kWarp] = {};
+  int args[kWarp] = {};
+};
+
+struct Warp {
+  unsigned exited = 0;  // lanes whose thread has returned
+  unsigned present = 0; // lanes that exist (the last warp of a block may be partial)
+  std::vector<WarpOp> pending;
+  uint64_t results[kWarp] = {};
+};
+
+struct Jump {
+  sigjmp_buf buf;
+};
+
+struct SavedFault {
+  int signo = 0, code = 0;
+  uint64_t address = 0;
+  bool write = false;
+};
+
+class BlockRun;
+thread_local BlockRun* t_block = nullptr;        // the block running on this host thread
+thread_local SavedFault t_fault;
+thread_local bool t_kernel_error_pending = false;
+thread_local KernelError t_kernel_error;         // set by assert/trap before the jump
+
+void install_signal_handlers();
+uint3 unflatten(unsigned linear, dim3 dims) {
+  return uint3{linear % dims.x, (linear / dims.x) % dims.y, linear / (dims.x * dims.y)};
+}
+
+class BlockRun {
+ public:
+  BlockRun(StackPool& stacks, std::vector<uint8_t>& shared) : stacks_(stacks), shared_(shared) {}
+
+  std::optional<KernelError> run(const GridLaunch& launch, uint3 block_idx);
+
+  // The intrinsics (device_code.h, isa::*).
+  void syncthreads(int op, int predicate, int* result);
+  uint64_t warp_op(WarpOpKind kind, unsigned mask, uint64_t value, int mode, int arg, int width);
+  unsigned activemask() const {
+    const Warp& w = warps_[current_ / kWarp];
+    return w.present & ~w.exited;
+  }
+  unsigned char* dynamic_shared() { return shared_.data(); }
+  const GridLaunch& launch() const { return *launch_; }
+  uint3 thread_index(unsigned t) const { return unflatten(t, launch_->block); }
+
+ private:
+  static void loop_main(fctx::transfer_t from);
+  static void fiber_main(fctx::transfer_t from);
+  void demote();
+  void resume(unsigned t);
+  void yield();
+  [[noreturn]] void exit_fiber();
+  void thread_exited(unsigned t);
+  void release_barrier();
+  void try_complete(Warp& warp);
+  void record_fault();
+  void exception_escaped() {
+    t_kernel_error = KernelError{};
+    t_kernel_error.message = "a C++ exception escaped the kernel (device code cannot throw)";
+    t_kernel_error_pending = true;
+    record_fault();
+  }
+  void set_thread(unsigned t) {
+    current_ = t;
+    threadIdx = thread_index(t);
+  }
+
+  StackPool& stacks_;
+  std::vector<uint8_t>& shared_;
+  const GridLaunch* launch_ = nullptr;
+  unsigned threads_ = 0, current_ = 0, exited_ = 0;
+  bool fiber_mode_ = false;
+  std::vector<ThreadSlot> slots_;
+  std::vector<Warp> warps_;
+  std::vector<Jump> jumps_;  // one per fiber (loop fiber: jumps_[threads_])
+  fctx::fcontext_t scheduler_ = nullptr;
+  unsigned at_barrier_ = 0;
+  int barrier_count_ = 0, barrier_and_ = 1, barrier_or_ = 0, barrier_result_[3] = {0, 0, 0};
+  std::optional<KernelError> error_;
+};
+
+std::optional<KernelError> BlockRun::run(const GridLaunch& launch, uint3 block_idx) {
+  launch_ = &launch;
+  threads_ = launch.block.x * launch.block.y * launch.block.z;
+  blockIdx = block_idx;
+  blockDim = launch.block;
+  gridDim = launch.grid;
+  if (shared_.size() < launch.dynamic_shared) shared_.resize(launch.dynamic_shared);
+  slots_.assign(threads_, ThreadSlot{});
+  jumps_.resize(threads_ + 1);
+  warps_.assign((threads_ + kWarp - 1) / kWarp, Warp{});
+  for (unsigned w = 0; w < warps_.size(); ++w) {
+    unsigned lanes = std::min(kWarp, threads_ - w * kWarp);
+    warps_[w].present = lanes == kWarp ? ~0u : (1u << lanes) - 1;
+  }
+  fiber_mode_ = false;
+  exited_ = at_barrier_ = 0;
+  barrier_count_ = 0, barrier_and_ = 1, barrier_or_ = 0;
+  error_.reset();
+  install_signal_handlers();
+
+  // Loop mode: one fiber runs every thread in turn.
+  void* loop_stack = stacks_.take();
+  t_block = this;
+  set_thread(0);
+  slots_[0].jump = &jumps_[threads_].buf;
+  fctx::fcontext_t loop = fctx::make_fcontext(static_cast<char*>(loop_stack) + kStackBytes, kStackBytes, &loop_main);
+  slots_[0].context = loop;
+  resume(0);
+  // Fiber mode (a thread reached a barrier): round-robin over the runnable threads.
+  while (fiber_mode_ && exited_ < threads_ && !error_) {
+    bool progressed = false;
+    for (unsigned t = 0; t < threads_ && !error_; ++t) {
+      if (slots_[t].state != ThreadState::Runnable) continue;
+      resume(t);
+      progressed = true;
+    }
+    if (!progressed && !error_) {
+      KernelError e;
+  e.kind = KernelErrorKind::Trap;
+      e.block = block_idx;
+      e.message = fmt::format("deadlock: {} of {} threads wait at __syncthreads and the others at a warp "
+                              "operation or barrier they can never complete",
+                              at_barrier_, threads_ - exited_);
+      error_ = e;
+    }
+  }
+  for (ThreadSlot& s : slots_)
+    if (s.stack != nullptr) stacks_.give_back(s.stack);
+  stacks_.give_back(loop_stack);
+  t_block = nullptr;
+  return error_;
+}
+
+// Switches to thread t's fiber until it yields or exits.
+void BlockRun::resume(unsigned t) {
+  set_thread(t);
+  t_fault_jump = slots_[t].jump;
+  fctx::transfer_t back = fctx::jump_fcontext(slots_[t].context, this);
+  t_fault_jump = nullptr;
+  slots_[current_].context = back.fctx;
+}
+
+void BlockRun::yield() {
+  fctx::transfer_t back = fctx::jump_fcontext(scheduler_, nullptr);
+  scheduler_ = back.fctx;
+}
+
+void BlockRun::exit_fiber() {
+  fctx::jump_fcontext(scheduler_, nullptr);
+  std::abort();  // a finished fiber is never resumed
+}
+
+void BlockRun::loop_main(fctx::transfer_t from) {
+  auto* self = static_cast<BlockRun*>(from.data);
+  self->scheduler_ = from.fctx;
+  sigjmp_buf& jump = self->jumps_[self->threads_].buf;
+  if (sigsetjmp(jump, 0) != 0) {
+    alignment_check(false);
+    self->record_fault();
+    self->exit_fiber();
+  }
+  const GridLaunch& launch = *self->launch_;
+  const dim3 dims = launch.block;
+  unsigned t = 0;
+  try {
+    alignment_check(true);
+    for (unsigned z = 0; z < dims.z; ++z) {
+      for (unsigned y = 0; y < dims.y; ++y) {
+        for (unsigned x = 0; x < dims.x; ++x, ++t) {
+          self->current_ = t;
+          threadIdx = uint3{x, y, z};
+          launch.entry(launch.params);
+          if (self->fiber_mode_) {  // this fiber became thread t's when it reached a barrier
+            alignment_check(false);
+            self->thread_exited(self->current_);
+            self->exit_fiber();
+          }
+        }
+      }
+    }
+  } catch (...) {
+    alignment_check(false);
+    self->exception_escaped();
+    self->exit_fiber();
+  }
+  self->exited_ = self->threads_;
+  alignment_check(false);
+  self->exit_fiber();
+}
+
+void BlockRun::fiber_main(fctx::transfer_t from) {
+  auto* self = static_cast<BlockRun*>(from.data);
+  self->scheduler_ = from.fctx;
+  unsigned t = self->current_;
+  if (sigsetjmp(self->jumps_[t].buf, 0) != 0) {
+    alignment_check(false);
+    self->record_fault();
+    self->exit_fiber();
+  }
+  try {
+    alignment_check(true);
+    self->launch_->entry(self->launch_->params);
+  } catch (...) {
+    alignment_check(false);
+    self->exception_escaped();
+    self->exit_fiber();
+  }
+  alignment_check(false);
+  self->thread_exited(self->current_);
+  self->exit_fiber();
+}
+
+// The first barrier or warp operation: threads before current_ have exited, current_ keeps the
+// loop fiber, every later thread gets its own fiber.
+void BlockRun::demote() {
+  fiber_mode_ = true;
+  for (unsigned t = 0; t < current_; ++t) {
+    slots_[t].state = ThreadState::Done;
+    warps_[t / kWarp].exited |= 1u << (t % kWarp);
+  }
+  exited_ = current_;
+  slots_[current_].jump = &jumps_[threads_].buf;
+  for (unsigned t = current_ + 1; t < threads_; ++t) {
+    ThreadSlot& s = slots_[t];
+    s.stack = stacks_.take();
+    if (s.stack == nullptr) {
+      KernelError e;
+  e.kind = KernelErrorKind::StackOverflow;
+      e.message = "out of host memory for thread stacks";
+      error_ = e;
+      s.state = ThreadState::Done;
+      continue;
+    }
+    s.context = fctx::make_fcontext(static_cast<char*>(s.stack) + kStackBytes, kStackBytes, &fiber_main);
+    s.jump = &jumps_[t].buf;
+  }
+}
+
+void BlockRun::thread_exited(unsigned t) {
+  slots_[t].state = ThreadState::Done;
+  ++exited_;
+  Warp& w = warps_[t / kWarp];
+  w.exited |= 1u << (t % kWarp);
+  if (at_barrier_ > 0 && at_barrier_ == threads_ - exited_) release_barrier();
+  try_complete(w);
+}
+
+void BlockRun::syncthreads(int op, int predicate, int* result) {
+  if (!fiber_mode_) demote();
+  barrier_count_ += predicate != 0;
+  barrier_and_ &= predicate != 0;
+  barrier_or_ |= predicate != 0;
+  slots_[current_].state = ThreadState::AtBarrier;
+  ++at_barrier_;
+  if (at_barrier_ == threads_ - exited_) {
+    release_barrier();
+  } else {
+    yield();
+  }
+  if (result != nullptr) *result = barrier_result_[op];
+}
+
+void BlockRun::release_barrier() {
+  barrier_result_[0] = barrier_count_, barrier_result_[1] = barrier_and_, barrier_result_[2] = barrier_or_;
+  barrier_count_ = 0, barrier_and_ = 1, barrier_or_ = 0;
+  at_barrier_ = 0;
+  for (ThreadSlot& s : slots_)
+    if (s.state == ThreadState::AtBarrier) s.state = ThreadState::Runnable;
+}
+
+uint64_t BlockRun::warp_op(WarpOpKind kind, unsigned mask, uint64_t value, int mode, int arg, int width) {
+  if (!fiber_mode_) demote();
+  unsigned lane = current_ % kWarp;
+  Warp& w = warps_[current_ / kWarp];
+  mask |= 1u << lane;  // a lane always takes part in its own operation
+  WarpOp* op = nullptr;
+  for (WarpOp& o : w.pending)
+    if (o.kind == kind && o.mask == mask && !(o.arrived & (1u << lane))) op = &o;
+  if (op == nullptr) {
+    w.pending.push_back(WarpOp{kind, mask});
+    op = &w.pending.back();
+  }
+  op->mode = mode, op->width = width;
+  op->values[lane] = value;
+  op->args[lane] = arg;
+  op->arrived |= 1u << lane;
+  slots_[current_].state = ThreadState::AtWarp;
+  try_complete(w);
+  if (slots_[current_].state == ThreadState::AtWarp) yield();
+  return w.results[lane];
+}
+
+// Completes every pending operation of the warp whose lanes have all arrived or exited.
+void BlockRun::try_complete(Warp& w) {
+  for (size_t i = 0; i < w.pending.size();) {
+    WarpOp& op = w.pending[i];
+    unsigned needed = op.mask & w.present & ~w.exited;
+    if ((op.arrived & needed) != needed) {
+      ++i;
+      continue;
+    }
+    unsigned ballot = 0;
+    for (unsigned l = 0; l < kWarp; ++l)
+      if ((op.arrived >> l) & 1 && op.values[l] != 0) ballot |= 1u << l;
+    unsigned base = static_cast<unsigned>(&w - warps_.data()) * kWarp;
+    for (unsigned l = 0; l < kWarp; ++l) {
+      if (!((op.arrived >> l) & 1)) continue;
+      uint64_t result = 0;
+      if (op.kind == WarpOpKind::Ballot) {
+        result = ballot;
+      } else if (op.kind == WarpOpKind::Shuffle) {
+        int width = op.width, arg = op.args[l];
+        int segment = static_cast<int>(l) / width * width, offset = static_cast<int>(l) % width;
+        int src = static_cast<int>(l);
+        switch (op.mode) {
+          case 0: src = segment + ((arg % width) + width) % width; break;
+          case 1: src = offset >= arg ? static_cast<int>(l) - arg : static_cast<int>(l); break;
+          case 2: src = offset + arg < width ? static_cast<int>(l) + arg : static_cast<int>(l); break;
+          default: {
+            int x = static_cast<int>(l) ^ arg;
+            src = (x / width == static_cast<int>(l) / width && x < static_cast<int>(kWarp)) ? x : static_cast<int>(l);
+          }
+        }
+        // A source lane that did not take part gives an undefined value: its own here.
+        result = ((op.arrived >> src) & 1) ? op.values[src] : op.values[l];
+      }
+      w.results[l] = result;
+      ThreadSlot& s = slots_[base + l];
+      if (s.state == ThreadState::AtWarp) s.state = ThreadState::Runnable;
+    }
+    w.pending.erase(w.pending.begin() + static_cast<long>(i));
+  }
+}
+
+// After a siglongjmp out of kernel code: turn what the handler saw into the block's error.
+void BlockRun::record_fault() {
+  KernelError e;
+  e.kind = KernelErrorKind::Trap;
+  if (t_kernel_error_pending) {
+    e = t_kernel_error;
+    t_kernel_error_pending = false;
+  } else {
+    const SavedFault& f = t_fault;
+    e.address = f.address;
+    e.write = f.write;
+    if (f.signo == SIGBUS && f.code == BUS_ADRALN) {
+      e.kind = KernelErrorKind::MisalignedAddress;
+      e.address = 0;  // an alignment-check trap reports no address
+      e.message = "misaligned address (an access not aligned to its size)";
+    } else if (f.signo == SIGSEGV || f.signo == SIGBUS) {
+      e.kind = stacks_.in_guard(f.address) ? KernelErrorKind::StackOverflow : KernelErrorKind::IllegalAddress;
+      e.message = e.kind == KernelErrorKind::StackOverflow
+                      ? "stack overflow (a thread used more than its stack)"
+                      : fmt::format("illegal {} of address {:#x}", f.write ? "write" : "read", f.address);
+    } else if (f.signo == SIGILL) {
+      e.kind = KernelErrorKind::IllegalInstruction;
+      e.message = "illegal instruction";
+    } else {
+      e.kind = KernelErrorKind::Trap;
+      e.message = f.signo == SIGFPE ? "arithmetic exception (integer division by zero?)" : "unexpected signal";
+    }
+  }
+  e.block = blockIdx;
+  e.thread = threadIdx;
+  error_ = e;
+}
+
+// --- signals ----------------------------------------------------------------------------------
+
+struct sigaction g_previous[NSIG];
+uint64_t g_main_text_begin = 0, g_main_text_end = 0;  // the executable's code (kernels live there)
+
+void chain(int signo, siginfo_t* info, void* context) {
+  const struct sigaction& old = g_previous[signo];
+  if ((old.sa_flags & SA_SIGINFO) && old.sa_sigaction != nullptr) {
+    old.sa_sigaction(signo, info, context);
+  } else if (old.sa_handler == SIG_DFL || old.sa_handler == SIG_IGN) {
+    sigaction(signo, &old, nullptr);  // returning re-runs the instruction under the old action
+  } else {
+    old.sa_handler(signo);
+  }
+}
+
+void on_signal(int signo, siginfo_t* info, void* context) {
+  alignment_check(false);  // signal delivery keeps EFLAGS.AC: the handler must not inherit it
+  auto* uc = static_cast<ucontext_t*>(context);
+  if (t_fault_jump == nullptr) {
+    chain(signo, info, context);
+    return;
+  }
+#if defined(__x86_64__)
+  if (signo == SIGBUS && info->si_code == BUS_ADRALN) {
+    auto rip = static_cast<uint64_t>(uc->uc_mcontext.gregs[REG_RIP]);
+    if (rip < g_main_text_begin || rip >= g_main_text_end) {
+      // A C library routine (memcpy tails...) inside kernel code: not the kernel's access.
+      uc->uc_mcontext.gregs[REG_EFL] &= ~0x40000LL;
+      return;
+    }
+  }
+#endif
+  alignment_check(false);
+  t_fault.signo = signo;
+  t_fault.code = info->si_code;
+  t_fault.address = reinterpret_cast<uint64_t>(info->si_addr);
+#if defined(__x86_64__)
+  t_fault.write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+#endif
+  siglongjmp(*t_fault_jump, 1);
+}
+
+int find_main_text(struct dl_phdr_info* info, size_t, void*) {
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const auto& ph = info->dlpi_phdr[i];
+    if (ph.p_type == PT_LOAD && (ph.p_flags & PF_X)) {
+      g_main_text_begin = info->dlpi_addr + ph.p_vaddr;
+      g_main_text_end = g_main_text_begin + ph.p_memsz;
+    }
+  }
+  return 1;  // the first object is the executable
+}
+
+thread_local std::vector<char> t_signal_stack;
+
+void install_signal_handlers() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    dl_iterate_phdr(find_main_text, nullptr);
+    struct sigaction action {};
+    action.sa_sigaction = on_signal;
+    action.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;
+    sigemptyset(&action.sa_mask);
+    for (int signo : {SIGSEGV, SIGBUS, SIGILL, SIGFPE}) sigaction(signo, &action, &g_previous[signo]);
+  });
+  if (t_signal_stack.empty()) {  // a stack overflow must still be able to run the handler
+    t_signal_stack.resize(64 << 10);
+    stack_t ss{};
+    ss.ss_sp = t_signal_stack.data();
+    ss.ss_size = t_signal_stack.size();
+    sigaltstack(&ss, nullptr);
+  }
+}
+
+// Leaves the running thread's block with an error set by an intrinsic (assert, trap).
+[[noreturn]] void raise_kernel_error(KernelError e) {
+  t_kernel_error = std::move(e);
+  t_kernel_error_pending = true;
+  siglongjmp(*t_fault_jump, 1);
+}
+
+BlockRun* current_block(const char* what) {
+  if (t_block == nullptr || t_fault_jump == nullptr)
+    std::fprintf(stderr, "minicuda: %s called outside a kernel; ignored\n", what);
+  return t_fault_jump == nullptr ? nullptr : t_block;
+}
+
+}  // namespace
+
+std::optional<KernelError> run_block(const GridLaunch& launch, uint3 block_idx) {
+  thread_local StackPool stacks;
+  thread_local std::vector<uint8_t> shared;
+  BlockRun run(stacks, shared);
+  return run.run(launch, block_idx);
+}
+
+bool in_kernel() { return t_fault_jump != nullptr; }
+
+// --- the intrinsics ---------------------------------------------------------------------------
+
+namespace isa {
+
+void syncthreads() {
+  SmCode sm_code;
+  if (BlockRun* b = current_block("__syncthreads")) b->syncthreads(0, 0, nullptr);
+}
+int syncthreads_reduce(int op, int predicate) {
+  SmCode sm_code;
+  int result = 0;
+  if (BlockRun* b = current_block("__syncthreads_count/and/or")) b->syncthreads(op, predicate, &result);
+  return result;
+}
+void syncwarp(unsigned mask) {
+  SmCode sm_code;
+  if (BlockRun* b = current_block("__syncwarp")) b->warp_op(WarpOpKind::Sync, mask, 0, 0, 0, kWarp);
+}
+uint64_t shuffle(unsigned mask, uint64_t value, int mode, int lane_or_delta, int width) {
+  SmCode sm_code;
+  BlockRun* b = current_block("__shfl_sync");
+  if (b == nullptr) return value;
+  if (width <= 0 || width > static_cast<int>(kWarp) || (width & (width - 1)) != 0) width = kWarp;
+  return b->warp_op(WarpOpKind::Shuffle, mask, value, mode, lane_or_delta, width);
+}
+unsigned ballot(unsigned mask, int predicate) {
+  SmCode sm_code;
+  BlockRun* b = current_block("__ballot_sync");
+  if (b == nullptr) return 0;
+  return static_cast<unsigned>(b->warp_op(WarpOpKind::Ballot, mask, predicate != 0, 0, 0, kWarp));
+}
+unsigned activemask() {
+  BlockRun* b = current_block("__activemask");
+  return b == nullptr ? 0 : b->activemask();
+}
+unsigned char* dynamic_shared() {
+  BlockRun* b = current_block("extern __shared__");
+  return b == nullptr ? nullptr : b->dynamic_shared();
+}
+void trap() {
+  if (current_block("__trap") == nullptr) std::abort();
+  alignment_check(false);
+  KernelError e;
+  e.kind = KernelErrorKind::Trap;
+  e.message = "__trap() executed";
+  raise_kernel_error(std::move(e));
+}
+
+// Formats into the driver's printf FIFO; the text reaches stdout when the host synchronises.
+int vprintf_device(const char* format, va_list args) {
+  SmCode unchecked;
+  char line[4096];
+  int n = std::vsnprintf(line, sizeof line, format, args);
+  if (n < 0) return n;
+  uint32_t length = std::min<uint32_t>(static_cast<uint32_t>(n), sizeof line - 1);
+  const GridLaunch& launch = t_block->launch();
+  if (launch.printf_buffer == nullptr) return n;
+  auto* fifo = reinterpret_cast<NvMinicudaPrintfFifo*>(launch.printf_buffer);
+  uint32_t capacity = launch.printf_bytes - sizeof(NvMinicudaPrintfFifo);
+  uint32_t at = __atomic_fetch_add(&fifo->write, length, __ATOMIC_RELAXED);
+  if (at + length > capacity) {
+    __atomic_fetch_add(&fifo->dropped, 1, __ATOMIC_RELAXED);
+    return n;
+  }
+  std::memcpy(launch.printf_buffer + sizeof(NvMinicudaPrintfFifo) + at, line, length);
+  return n;
+}
+
+int printf(const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  int n = t_fault_jump != nullptr && t_block != nullptr ? vprintf_device(format, args) : std::vprintf(format, args);
+  va_end(args);
+  return n;
+}
+
+}  // namespace isa
+}  // namespace minicuda::gpu
+
+extern "C" int minicuda_printf(const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  int n = minicuda::gpu::in_kernel() ? minicuda::gpu::isa::vprintf_device(format, args) : std::vprintf(format, args);
+  va_end(args);
+  return n;
+}
+
+// glibc's assert() calls this. In kernel code it is CUDA's device assert: the message in CUDA's
+// form, then the grid stops with cudaErrorAssert. Elsewhere it is glibc's: message and abort.
+extern "C" [[noreturn]] void __assert_fail(const char* expression, const char* file, unsigned int line,
+                                           const char* function) noexcept {
+  using namespace minicuda::gpu;
+  if (in_kernel()) {
+    minicuda::gpu::alignment_check(false);
+    KernelError e;
+  e.kind = KernelErrorKind::Assert;
+    e.message = fmt::format("{}:{}: {}: block: [{},{},{}], thread: [{},{},{}] Assertion `{}` failed.", file, line,
+                            function, blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z,
+                            expression);
+    raise_kernel_error(std::move(e));
+  }
+  std::fprintf(stderr, "%s: %s:%u: %s: Assertion `%s' failed.\n", program_invocation_short_name, file, line,
+               function, expression);
+  std::abort();
+}

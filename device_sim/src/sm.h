@@ -1,0 +1,75 @@
+// sm: one streaming multiprocessor's execution of a thread block, on the host worker thread
+// that the compute engine lends it.
+//
+// A block's CUDA threads run one after another on that host thread. Most kernels never reach a
+// barrier or a warp operation, so a block starts in *loop mode*: one fiber calls the kernel's
+// entry for thread 0, 1, 2, ... with threadIdx set, and pays nothing per thread but the call.
+// The first thread that reaches __syncthreads, __syncwarp, a shuffle or a vote turns the block
+// into *fiber mode*: it keeps the fiber it runs on, the threads before it have already finished
+// (they never reached a barrier), and every later thread gets a fiber of its own (Boost.Context
+// fcontext: a register swap, no system call). A round-robin scheduler then resumes runnable
+// fibers until every thread has exited; a barrier releases its waiters when the last live thread
+// arrives, a warp operation when every lane of its mask has arrived (or exited).
+//
+// Faults: kernel code touches global memory through plain pointers (device pointers are host
+// addresses, see mmu in device.h), so an access the GPU's page tables do not allow is a host
+// SIGSEGV on this thread. A signal handler, armed only while kernel code runs, records the
+// address and leaves the block through siglongjmp to the faulting fiber's entry. On x86-64 the
+// alignment-check flag (EFLAGS.AC) is set while kernel code runs, so a misaligned access in the
+// kernel's own code is a SIGBUS (BUS_ADRALN) - the GPU's misaligned-address error; misaligned
+// accesses inside C library routines are let through (AC is cleared for that instruction).
+// assert() and __trap() leave the block the same way.
+//
+// Who talks to it: the compute engine (compute_engine.cpp) runs blocks through run_block(); the
+// intrinsics of device_code.h (isa::*) call into the block running on the calling thread.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "minicuda/device_code.h"
+#include "nv_uapi_compute.h"
+
+namespace minicuda::gpu {
+
+// What the compute engine decoded from a QMD: everything an SM needs to run the grid's blocks.
+struct GridLaunch {
+  const char* kernel_name = "?";
+  KernelEntry entry = nullptr;
+  const void* params = nullptr;    // the parameter buffer (constant bank 0), host copy
+  dim3 grid, block;
+  uint32_t dynamic_shared = 0;     // bytes of extern __shared__ memory per block
+  uint8_t* printf_buffer = nullptr;  // the driver's printf FIFO (NvMinicudaPrintfFifo), or null
+  uint32_t printf_bytes = 0;
+};
+
+// The errors a kernel can raise; each stops the grid and becomes a channel error.
+enum class KernelErrorKind : uint8_t {
+  IllegalAddress,     // an access the page tables do not allow (cudaErrorIllegalAddress, 700)
+  MisalignedAddress,  // an access not aligned to its size (cudaErrorMisalignedAddress, 716)
+  Assert,             // a failed device assert (cudaErrorAssert, 710)
+  Trap,               // __trap(), or what a real GPU would only report as a launch failure (719)
+  IllegalInstruction, // an undefined instruction (ud2, __builtin_trap) (cudaErrorIllegalInstruction, 715)
+  StackOverflow,      // a thread ran off its stack (cudaErrorLaunchFailure, 719)
+};
+
+struct KernelError {
+  KernelErrorKind kind = KernelErrorKind::Trap;
+  uint64_t address = 0;  // IllegalAddress / MisalignedAddress: the address touched
+  bool write = false;
+  uint3 block{0, 0, 0};
+  uint3 thread{0, 0, 0};
+  std::string message;   // the line a report and the trace show (assert: CUDA's own form)
+};
+
+
+// Runs block `block_idx` of `launch` on the calling host thread and returns the first error a
+// thread raised (the block stops there), or nothing. Thread-safe: each host thread has its own
+// fibers, stacks and signal stack.
+std::optional<KernelError> run_block(const GridLaunch& launch, uint3 block_idx);
+
+// Is the calling host thread running kernel code right now?
+bool in_kernel();
+
+}  // namespace minicuda::gpu

@@ -1,0 +1,211 @@
+// Kernel launches: cuLaunchKernel and the function attributes and occupancy it obeys.
+//
+// A launch writes, into the channel's launch-data ring, a QMD (V03_00: grid, block, dynamic
+// shared memory, register count, program address = the kernel's code record, constant bank 0 =
+// the parameters copied by value, constant bank 1 = the printf FIFO) and then two methods on
+// the compute subchannel - SEND_PCAS_A (the QMD address >> 8) and SEND_SIGNALING_PCAS2_B
+// (schedule) - followed by the channel's fence release, all published with one GPFIFO entry
+// and the doorbell: no system call. With CUDA_LAUNCH_BLOCKING=1 it then waits for the kernel.
+#include <cstring>
+
+#include "channel.h"
+#include "libcuda.h"
+#include "minicuda/trace.h"
+
+using namespace minicuda;
+using namespace minicuda::libcuda;
+
+namespace {
+
+int attribute(CUctx_st& ctx, CUdevice_attribute a) {
+  int v = 0;
+  (void)device_attribute(*device_info(ctx.device), a, &v);
+  return v;
+}
+
+NvSmLimits sm_limits(CUctx_st& ctx) {
+  return NvSmLimits{static_cast<NvU32>(attribute(ctx, CU_DEVICE_ATTRIBUTE_WARP_SIZE)),
+                    static_cast<NvU32>(attribute(ctx, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR)),
+                    static_cast<NvU32>(attribute(ctx, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR)),
+                    static_cast<NvU32>(attribute(ctx, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR)),
+                    static_cast<NvU64>(attribute(ctx, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR)),
+                    static_cast<NvU64>(attribute(ctx, CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK))};
+}
+
+// The launch-configuration checks of CUDA 13 (probe.txt launch.*): every failure is
+// CUDA_ERROR_INVALID_VALUE, with the reason in the trace.
+CUresult check_config(CUctx_st& ctx, const CUfunc_st& f, const unsigned grid[3], const unsigned block[3],
+                      unsigned shared) {
+  static constexpr CUdevice_attribute kGrid[3] = {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y,
+                                                  CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z};
+  static constexpr CUdevice_attribute kBlock[3] = {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,
+                                                   CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z};
+  auto refuse = [](std::string why) {
+    trace::note(trace::Layer::Libcuda, "launch refused: {}", why);
+    return CUDA_ERROR_INVALID_VALUE;
+  };
+  const char* axis = "xyz";
+  for (int i = 0; i < 3; ++i) {
+    if (grid[i] == 0 || block[i] == 0) return refuse(fmt::format("a zero {} dimension", axis[i]));
+    if (grid[i] > static_cast<unsigned>(attribute(ctx, kGrid[i])))
+      return refuse(fmt::format("grid {} = {} > {}", axis[i], grid[i], attribute(ctx, kGrid[i])));
+    if (block[i] > static_cast<unsigned>(attribute(ctx, kBlock[i])))
+      return refuse(fmt::format("block {} = {} > {}", axis[i], block[i], attribute(ctx, kBlock[i])));
+  }
+  uint64_t threads = uint64_t{block[0]} * block[1] * block[2];
+  int max_threads = attribute(ctx, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  if (threads > static_cast<uint64_t>(max_threads))
+    return refuse(fmt::format("{} threads per block > {}", threads, max_threads));
+  if (shared > static_cast<unsigned>(f.max_dynamic_shared))
+    return refuse(fmt::format("{} B of dynamic shared memory > {} (raise it with cudaFuncSetAttribute("
+                              "MaxDynamicSharedMemorySize))",
+                              shared, f.max_dynamic_shared));
+  if (nv_occupancy(sm_limits(ctx), static_cast<NvU32>(threads), f.image->num_regs, shared).blocks_per_sm == 0)
+    return refuse("a block does not fit on an SM");
+  return CUDA_SUCCESS;
+}
+
+uint64_t round_up(uint64_t v, uint64_t unit) { return (v + unit - 1) / unit * unit; }
+
+// Writes the QMD and constant bank, pushes the launch, submits. Returns the fence.
+uint64_t push_launch(CUctx_st& ctx, const CUfunc_st& f, uint64_t code_va, const unsigned grid[3],
+                     const unsigned block[3], unsigned shared, void** params) {
+  Channel& ch = *ctx.channel;
+  const gpu::KernelImage& k = *f.image;
+  uint64_t cbank_bytes = round_up(k.param_bytes, 16);
+  Channel::LaunchData data = ch.launch_data(NVCBC0_QMD_BYTES + cbank_bytes);
+  uint8_t* cbank = data.cpu + NVCBC0_QMD_BYTES;
+  std::memset(cbank, 0, cbank_bytes);
+  for (uint32_t i = 0; i < k.param_count; ++i) std::memcpy(cbank + k.param_offsets[i], params[i], k.param_sizes[i]);
+
+  NvU32 qmd[NVCBC0_QMD_BYTES / 4] = {};
+  nv_qmd_set(qmd, NVC9C0_QMDV03_00_QMD_MAJOR_VERSION, NVC9C0_QMDV03_00_QMD_MAJOR_VERSION_3);
+  nv_qmd_set(qmd, NVC9C0_QMDV03_00_CTA_RASTER_WIDTH, grid[0]);
+  nv_qmd_set(qmd, NVC9C0_QMDV03_00_CTA_RASTER_HEIGHT, grid[1]);
+  nv_qmd_set(qmd, NVC9C0_QMDV03_00_CTA_RASTER_DEPTH, grid[2]);
+  nv_qmd_set(qmd, NVC9C0_QMDV03_00_CTA_THREAD_DIMENSION0, block[0]);
+  nv_qmd_set(qmd, NVC9C0_QMDV03_00_CTA_THREAD_DIMENSION1, block[1]);
+  nv_qmd_set(qmd, NVC9C0_QMDV03_00_CTA_THREAD_DIMENSION2, block[2]);
+  nv_qmd_set(qmd, NVC9C0_QMDV03_00_SHARED_MEMORY_SIZE, shared);
+  nv_qmd_set(qmd, NVC9C0_QMDV03_00_REGISTER_COUNT_V, k.num_regs);
+  nv_qmd_set(qmd, NVC9C0_QMDV03_00_PROGRAM_ADDRESS_LOWER, static_cast<NvU32>(code_va));
+  nv_qmd_set(qmd, NVC9C0_QMDV03_00_PROGRAM_ADDRESS_UPPER, static_cast<NvU32>(code_va >> 32));
+  auto bank = [&qmd](NvU32 i, uint64_t va, uint64_t bytes) {
+    nv_qmd_set(qmd, NVC9C0_QMDV03_00_CONSTANT_BUFFER_VALID(i), 1);
+    nv_qmd_set(qmd, NVC9C0_QMDV03_00_CONSTANT_BUFFER_ADDR_LOWER(i), static_cast<NvU32>(va));
+    nv_qmd_set(qmd, NVC9C0_QMDV03_00_CONSTANT_BUFFER_ADDR_UPPER(i), static_cast<NvU32>(va >> 32));
+    nv_qmd_set(qmd, NVC9C0_QMDV03_00_CONSTANT_BUFFER_SIZE_SHIFTED4(i), static_cast<NvU32>(bytes >> 4));
+  };
+  if (cbank_bytes != 0) bank(NV_QMD_CBANK_PARAMS, data.va + NVCBC0_QMD_BYTES, cbank_bytes);
+  bank(NV_QMD_CBANK_PRINTF, ch.printf_va(), Channel::kPrintfBytes);
+  std::memcpy(data.cpu, qmd, sizeof qmd);
+
+  trace::note(trace::Layer::Libcuda, "launch: {} grid ({},{},{}) block ({},{},{}), QMD at {:#x}, {} B of parameters",
+              k.name, grid[0], grid[1], grid[2], block[0], block[1], block[2], data.va, k.param_bytes);
+  ch.method(NV_SUBCHANNEL_COMPUTE, NVCBC0_MINICUDA_SET_PCAS_ADDRESS_UPPER, {static_cast<uint32_t>(data.va >> 40)});
+  ch.method(NV_SUBCHANNEL_COMPUTE, NVCBC0_SEND_PCAS_A, {static_cast<uint32_t>(data.va >> 8)});
+  ch.method(NV_SUBCHANNEL_COMPUTE, NVCBC0_SEND_SIGNALING_PCAS2_B,
+            {nv_drf_num(NVCBC0_SEND_SIGNALING_PCAS2_B_PCAS_ACTION,
+                        NVCBC0_SEND_SIGNALING_PCAS2_B_PCAS_ACTION_PREFETCH_SCHEDULE)});
+  return ch.submit();
+}
+
+}  // namespace
+
+// Contract: see cuda.h. The launch is queued (returns before the kernel runs) unless
+// CUDA_LAUNCH_BLOCKING=1, when it returns the kernel's error, if any (sticky).
+CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
+                        unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
+                        unsigned int sharedMemBytes, CUstream hStream, void** kernelParams, void** extra) {
+  trace::Scope scope(trace::Layer::Libcuda,
+                     "cuLaunchKernel(f={}, grid=({},{},{}), block=({},{},{}), sharedMemBytes={}, hStream={})",
+                     static_cast<void*>(f), gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
+                     sharedMemBytes, static_cast<void*>(hStream));
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  CUfunc_st* fn = find_function(f);
+  if (fn == nullptr) return done(scope, CUDA_ERROR_INVALID_HANDLE);
+  if (extra != nullptr) {
+    trace::note(trace::Layer::Libcuda, "cuLaunchKernel: the `extra` parameter buffer is not supported by minicuda");
+    return done(scope, CUDA_ERROR_NOT_SUPPORTED);
+  }
+  const unsigned grid[3] = {gridDimX, gridDimY, gridDimZ}, block[3] = {blockDimX, blockDimY, blockDimZ};
+  if (CUresult r = check_config(*ctx, *fn, grid, block, sharedMemBytes); r != CUDA_SUCCESS) return done(scope, r);
+  if (kernelParams == nullptr && fn->image->param_count != 0) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  CUstream_st* stream = nullptr;
+  if (CUresult r = resolve_stream(*ctx, hStream, &stream); r != CUDA_SUCCESS) return done(scope, r);
+  uint64_t code_va = function_code(*ctx, *fn);
+  if (code_va == 0) return done(scope, CUDA_ERROR_OUT_OF_MEMORY);
+  uint64_t fence = push_launch(*ctx, *fn, code_va, grid, block, sharedMemBytes, kernelParams);
+  if (stream != nullptr) stream->last_fence = fence;
+  if (driver().launch_blocking) {
+    if (CUresult r = ctx->channel->wait(fence); r != CUDA_SUCCESS) return done(scope, sticky_error(*ctx));
+  }
+  return done(scope, CUDA_SUCCESS);
+}
+
+// Contract: *pi = the attribute of hfunc. NULL pi: CUDA_ERROR_INVALID_VALUE; unknown function:
+// CUDA_ERROR_INVALID_HANDLE; an attribute minicuda does not know: CUDA_ERROR_INVALID_VALUE.
+CUresult cuFuncGetAttribute(int* pi, CUfunction_attribute attrib, CUfunction hfunc) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuFuncGetAttribute(attrib={}, hfunc={})", static_cast<int>(attrib),
+                     static_cast<void*>(hfunc));
+  std::lock_guard lock(driver_mutex());
+  if (pi == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  CUfunc_st* f = find_function(hfunc);
+  if (f == nullptr) return done(scope, CUDA_ERROR_INVALID_HANDLE);
+  switch (attrib) {
+    case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *pi = 1024; break;
+    case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *pi = 0; break;  // static __shared__ is not measured
+    case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *pi = 0; break;
+    case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *pi = 0; break;
+    case CU_FUNC_ATTRIBUTE_NUM_REGS: *pi = static_cast<int>(f->image->num_regs); break;
+    case CU_FUNC_ATTRIBUTE_PTX_VERSION:
+    case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *pi = 90; break;
+    case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: *pi = 0; break;
+    case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *pi = f->max_dynamic_shared; break;
+    case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *pi = f->carveout; break;
+    default: return done(scope, CUDA_ERROR_INVALID_VALUE);
+  }
+  return done(scope, CUDA_SUCCESS);
+}
+
+// Contract: sets MAX_DYNAMIC_SHARED_SIZE_BYTES (0 .. sharedMemPerBlockOptin) or the preferred
+// carveout (-1 .. 100). Out of range or another attribute: CUDA_ERROR_INVALID_VALUE; unknown
+// function: CUDA_ERROR_INVALID_HANDLE.
+CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuFuncSetAttribute(hfunc={}, attrib={}, value={})",
+                     static_cast<void*>(hfunc), static_cast<int>(attrib), value);
+  std::lock_guard lock(driver_mutex());
+  if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
+  CUfunc_st* f = find_function(hfunc);
+  if (f == nullptr) return done(scope, CUDA_ERROR_INVALID_HANDLE);
+  int optin = 0;
+  (void)device_attribute(*device_info(0), CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, &optin);
+  if (attrib == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES && value >= 0 && value <= optin) {
+    f->max_dynamic_shared = value;
+  } else if (attrib == CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT && value >= -1 && value <= 100) {
+    f->carveout = value;
+  } else {
+    return done(scope, CUDA_ERROR_INVALID_VALUE);
+  }
+  return done(scope, CUDA_SUCCESS);
+}
+
+// Contract: *numBlocks = how many blocks of func one SM holds at once with blockSize threads and
+// dynamicSMemSize bytes of dynamic shared memory (0 if one does not fit). NULL numBlocks or
+// blockSize <= 0: CUDA_ERROR_INVALID_VALUE; unknown function: CUDA_ERROR_INVALID_HANDLE.
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, CUfunction func, int blockSize,
+                                                     size_t dynamicSMemSize) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuOccupancyMaxActiveBlocksPerMultiprocessor(blockSize={}, smem={})",
+                     blockSize, dynamicSMemSize);
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  if (numBlocks == nullptr || blockSize <= 0) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  CUfunc_st* f = find_function(func);
+  if (f == nullptr) return done(scope, CUDA_ERROR_INVALID_HANDLE);
+  *numBlocks = static_cast<int>(
+      nv_occupancy(sm_limits(*ctx), static_cast<NvU32>(blockSize), f->image->num_regs, dynamicSMemSize).blocks_per_sm);
+  return done(scope, CUDA_SUCCESS);
+}

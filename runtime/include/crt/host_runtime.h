@@ -1,0 +1,127 @@
+/* crt/host_runtime.h: the hidden ABI between compiled .cu files and libcudart, as nvcc's host
+ * code uses it (real-stack.md §2.8), and minicuda's typed launch API built on it.
+ *
+ * What nvcc emits, minicuda's translator (tools/cu2cxx) emits too:
+ *   - at start-up, per translation unit: __cudaRegisterFatBinary(&wrapper) -> handle, then
+ *     __cudaRegisterFunction(handle, host function, name, ...) per kernel, then
+ *     __cudaRegisterFatBinaryEnd(handle) (MINICUDA_REGISTER_MODULE below);
+ *   - per launch `k<<<g, b, s, st>>>(args)`: (__cudaPushCallConfiguration(g, b, s, st)) ? (void)0
+ *     : kernel_stub<k>::launch(args), whose body is nvcc's device stub: pop the configuration,
+ *     build void* args[] pointing at the parameters, cudaLaunchKernel(k, ...).
+ * Registration makes no driver call; the module is loaded at its first launch (lazy loading:
+ * cuLibraryLoadData, cuLibraryGetKernel), as CUDA 13 does.
+ *
+ * Included by cuda_runtime.h. */
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "minicuda/device_code.h"
+
+extern "C" {
+/* Records a fatbinary (a minicuda::gpu::FatbinWrapper); returns its handle. */
+void** __cudaRegisterFatBinary(void* fatCubin);
+void __cudaRegisterFatBinaryEnd(void** fatCubinHandle);
+/* Forgets a fatbinary's kernels (their launches then fail with cudaErrorInvalidDeviceFunction). */
+void __cudaUnregisterFatBinary(void** fatCubinHandle);
+/* Binds a host function (the key cudaLaunchKernel takes) to the kernel deviceName of the module. */
+void __cudaRegisterFunction(void** fatCubinHandle, const char* hostFun, char* deviceFun, const char* deviceName,
+                            int thread_limit, uint3* tid, uint3* bid, dim3* bDim, dim3* gDim, int* wSize);
+/* The per-thread launch-configuration stack of <<<>>>: push returns 0 on success. */
+unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0, struct CUstream_st* stream = 0);
+cudaError_t __cudaPopCallConfiguration(dim3* gridDim, dim3* blockDim, size_t* sharedMem, void* stream);
+}
+
+namespace minicuda {
+namespace detail {
+
+/* "vector_add" from GCC's "... [with auto F = vector_add]"; "::ns::k" -> "ns::k". */
+std::string kernel_display_name(const char* pretty_or_spelled);
+
+template <auto F>
+const char* kernel_name() {
+  static const std::string name = kernel_display_name(gpu::kernel_pretty<F>());
+  return name.c_str();
+}
+
+/* One kernel of a module: its host key and its image. */
+struct ModuleKernel {
+  const void* host_function;
+  gpu::KernelImage image;
+};
+
+/* The start-up registration of one translation unit's kernels (what nvcc's
+ * __sti____cudaRegisterAll does): builds the module's fatbinary and registers it. */
+class ModuleRegistration {
+ public:
+  ModuleRegistration(const char* source, std::vector<ModuleKernel> kernels);
+  ModuleRegistration(const ModuleRegistration&) = delete;
+  ModuleRegistration& operator=(const ModuleRegistration&) = delete;
+
+ private:
+  std::vector<ModuleKernel> kernels_;
+  std::vector<std::string> names_;
+  std::vector<gpu::KernelImage> images_;
+  std::string source_;
+  gpu::MinicudaFatbin fatbin_{};
+  gpu::FatbinWrapper wrapper_{};
+};
+
+/* Registers F in a module of its own, once: kernels no start-up registration covered (templates,
+ * overloads, kernels in plain .cpp files). */
+template <auto F>
+void ensure_registered() {
+  static const ModuleRegistration registration(
+      "(registered at first launch)", {ModuleKernel{reinterpret_cast<const void*>(F), gpu::kernel_image<F>(kernel_name<F>())}});
+}
+
+}  // namespace detail
+
+/* The device stub of kernel F (nvcc's __device_stub__*): launch() takes the kernel's own
+ * parameter types, so arguments convert exactly as in a call, then pops the <<<>>>
+ * configuration and calls cudaLaunchKernel. Errors go to the last-error slot, as with nvcc. */
+template <auto F>
+struct kernel_stub;
+
+template <class... P, void (*F)(P...)>
+struct kernel_stub<F> {
+  static void launch(std::decay_t<P>... params) {
+    dim3 grid, block;
+    size_t shared = 0;
+    cudaStream_t stream = nullptr;
+    if (__cudaPopCallConfiguration(&grid, &block, &shared, &stream) != cudaSuccess) return;
+    detail::ensure_registered<F>();
+    void* args[] = {static_cast<void*>(&params)..., nullptr};
+    (void)cudaLaunchKernel(reinterpret_cast<const void*>(F), grid, block, args, shared, stream);
+  }
+};
+
+/* The typed launch API, for kernels in plain C++ files:
+ *   minicuda::launch<vector_add>(dim3(256), dim3(256), 0, stream, d_a, d_b, d_c, n);
+ * The arguments convert to the kernel's parameter types as in a call. Returns what
+ * cudaLaunchKernel returns (and records errors in the last-error slot, as it does). */
+template <auto F>
+struct typed_launch;
+
+template <class... P, void (*F)(P...)>
+struct typed_launch<F> {
+  static cudaError_t run(dim3 grid, dim3 block, size_t shared, cudaStream_t stream, std::decay_t<P>... params) {
+    detail::ensure_registered<F>();
+    void* args[] = {static_cast<void*>(&params)..., nullptr};
+    return cudaLaunchKernel(reinterpret_cast<const void*>(F), grid, block, args, shared, stream);
+  }
+};
+
+template <auto F, class... A>
+cudaError_t launch(dim3 grid, dim3 block, size_t shared_bytes, cudaStream_t stream, A&&... args) {
+  return typed_launch<F>::run(grid, block, shared_bytes, stream, std::forward<A>(args)...);
+}
+
+}  // namespace minicuda
+
+/* What minicuda_cu2cxx appends to a translated .cu (see tools/cu2cxx). */
+#define MINICUDA_KERNEL(f) \
+  ::minicuda::detail::ModuleKernel{reinterpret_cast<const void*>(&f), ::minicuda::gpu::kernel_image<&f>(#f)}
+#define MINICUDA_REGISTER_MODULE(source, ...) \
+  static const ::minicuda::detail::ModuleRegistration minicuda_module_registration_{source, {__VA_ARGS__}};

@@ -1,0 +1,225 @@
+// Kernels in the runtime: the registration ABI nvcc's host code calls (crt/host_runtime.h), the
+// <<<>>> configuration stack, lazy module loading and cudaLaunchKernel.
+//
+// Registration only records: which fatbinary each host function's kernel lives in, under which
+// name. The first launch of any kernel of a module loads the module - cuLibraryLoadData of its
+// fatbinary, cuLibraryGetKernel for the kernel - and every launch then calls cuKernelGetName
+// and, inside cudaLaunchKernel, cuLaunchKernel: the chain chain_cupti.txt shows for CUDA 13
+// ("kernel launch vector_add<<<256,256>>>"), where the loading calls come before the runtime
+// call's own scope.
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "cudart.h"
+
+using namespace minicuda;
+using namespace minicuda::cudart;
+
+namespace {
+
+struct Module {
+  const gpu::FatbinWrapper* wrapper = nullptr;
+  CUlibrary library = nullptr;  // loaded at the first launch
+  bool registered = true;       // false after __cudaUnregisterFatBinary
+};
+
+struct Function {
+  Module* module = nullptr;
+  std::string name;
+  CUkernel kernel = nullptr;  // cuLibraryGetKernel's, once loaded
+};
+
+struct Registry {
+  std::mutex mutex;
+  std::vector<std::unique_ptr<Module>> modules;
+  std::map<const void*, Function> functions;  // by host function
+};
+Registry& registry() {
+  static auto* r = new Registry;  // never destroyed: kernels may launch from static destructors
+  return *r;
+}
+
+struct LaunchConfig {
+  dim3 grid, block;
+  size_t shared = 0;
+  cudaStream_t stream = nullptr;
+};
+thread_local std::vector<LaunchConfig> t_configs;  // the <<<>>> stack (push, then the stub pops)
+
+// The loaded kernel of func: loads its module at first use. cudaErrorInvalidDeviceFunction for
+// a host function no kernel was registered for.
+cudaError_t kernel_of(const void* func, CUkernel* out) {
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  auto it = r.functions.find(func);
+  if (it == r.functions.end() || !it->second.module->registered) return cudaErrorInvalidDeviceFunction;
+  Function& f = it->second;
+  if (f.kernel == nullptr) {
+    Module& m = *f.module;
+    if (m.library == nullptr) {
+      CUresult res = cuLibraryLoadData(&m.library, m.wrapper->data, nullptr, nullptr, 0, nullptr, nullptr, 0);
+      if (res != CUDA_SUCCESS) return to_cuda_error(res);
+    }
+    if (CUresult res = cuLibraryGetKernel(&f.kernel, m.library, f.name.c_str()); res != CUDA_SUCCESS)
+      return res == CUDA_ERROR_NOT_FOUND ? cudaErrorInvalidDeviceFunction : to_cuda_error(res);
+  }
+  *out = f.kernel;
+  return cudaSuccess;
+}
+
+}  // namespace
+
+namespace minicuda::detail {
+
+std::string kernel_display_name(const char* text) {
+  std::string s(text);
+  if (size_t at = s.find("F = "); at != std::string::npos) {  // GCC's __PRETTY_FUNCTION__
+    s = s.substr(at + 4);
+    if (size_t end = s.rfind(']'); end != std::string::npos) s.resize(end);
+    if (size_t semi = s.find(';'); semi != std::string::npos) s.resize(semi);
+  }
+  if (s.rfind("::", 0) == 0) s = s.substr(2);
+  if (!s.empty() && s[0] == '&') s = s.substr(1);
+  return s;
+}
+
+ModuleRegistration::ModuleRegistration(const char* source, std::vector<ModuleKernel> kernels)
+    : kernels_(std::move(kernels)), source_(source) {
+  names_.reserve(kernels_.size());
+  for (const ModuleKernel& k : kernels_) names_.push_back(kernel_display_name(k.image.name));
+  for (size_t i = 0; i < kernels_.size(); ++i) {
+    images_.push_back(kernels_[i].image);
+    images_.back().name = names_[i].c_str();
+  }
+  fatbin_.header = {gpu::kFatbinMagic, 1, sizeof(gpu::FatbinHeader), sizeof(gpu::FatbinEntry) + sizeof(gpu::ModuleImage)};
+  fatbin_.entry.kind = gpu::kFatbinKindHostCode;
+  fatbin_.entry.version = 0x0101;
+  fatbin_.entry.header_size = sizeof(gpu::FatbinEntry);
+  fatbin_.entry.payload_size = sizeof(gpu::ModuleImage);
+  fatbin_.entry.sm_version = 90;
+  fatbin_.entry.bit_width = 64;
+  fatbin_.module = {gpu::kModuleMagic, 1, source_.c_str(), static_cast<uint32_t>(images_.size()), images_.data()};
+  wrapper_ = {gpu::kFatbinWrapperMagic, 1, &fatbin_, nullptr};
+  void** handle = __cudaRegisterFatBinary(&wrapper_);
+  for (size_t i = 0; i < kernels_.size(); ++i) {
+    __cudaRegisterFunction(handle, static_cast<const char*>(kernels_[i].host_function),
+                           const_cast<char*>(names_[i].c_str()), names_[i].c_str(), -1, nullptr, nullptr, nullptr,
+                           nullptr, nullptr);
+  }
+  __cudaRegisterFatBinaryEnd(handle);
+}
+
+}  // namespace minicuda::detail
+
+// --- the registration ABI (contracts: crt/host_runtime.h) ------------------------------------
+
+void** __cudaRegisterFatBinary(void* fatCubin) {
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  auto m = std::make_unique<Module>();
+  m->wrapper = static_cast<const gpu::FatbinWrapper*>(fatCubin);
+  r.modules.push_back(std::move(m));
+  return reinterpret_cast<void**>(r.modules.back().get());
+}
+
+void __cudaRegisterFatBinaryEnd(void**) {}
+
+void __cudaUnregisterFatBinary(void** handle) {
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  reinterpret_cast<Module*>(handle)->registered = false;
+}
+
+void __cudaRegisterFunction(void** handle, const char* hostFun, char*, const char* deviceName, int, uint3*, uint3*,
+                            dim3*, dim3*, int*) {
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  // The first registration of a host function wins (a kernel registered at start-up and again
+  // by its first launch keeps its module).
+  r.functions.emplace(static_cast<const void*>(hostFun), Function{reinterpret_cast<Module*>(handle), deviceName});
+}
+
+unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem, struct CUstream_st* stream) {
+  t_configs.push_back(LaunchConfig{gridDim, blockDim, sharedMem, stream});
+  return 0;
+}
+
+cudaError_t __cudaPopCallConfiguration(dim3* gridDim, dim3* blockDim, size_t* sharedMem, void* stream) {
+  if (t_configs.empty()) return cudaErrorMissingConfiguration;
+  LaunchConfig c = t_configs.back();
+  t_configs.pop_back();
+  *gridDim = c.grid;
+  *blockDim = c.block;
+  *sharedMem = c.shared;
+  *static_cast<cudaStream_t*>(stream) = c.stream;
+  return cudaSuccess;
+}
+
+// --- launches and function attributes (contracts: cuda_runtime_api.h) -----------------------
+
+cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
+                             cudaStream_t stream) {
+  // Lazy loading and cuKernelGetName come before the runtime call's own scope (chain_cupti.txt).
+  CUkernel kernel = nullptr;
+  cudaError_t loaded = ensure_context();
+  if (loaded == cudaSuccess) loaded = kernel_of(func, &kernel);
+  const char* name = nullptr;
+  if (loaded == cudaSuccess) (void)cuKernelGetName(&name, kernel);
+  trace::Scope scope(trace::Layer::Cudart, "cudaLaunchKernel(func={}, grid=({},{},{}), block=({},{},{}), sharedMem={}, stream={})",
+                     name ? name : func, gridDim.x, gridDim.y, gridDim.z, blockDim.x, blockDim.y, blockDim.z,
+                     sharedMem, static_cast<void*>(stream));
+  if (loaded != cudaSuccess) return finish(scope, loaded);
+  return finish(scope, to_cuda_error(cuLaunchKernel(reinterpret_cast<CUfunction>(kernel), gridDim.x, gridDim.y,
+                                                    gridDim.z, blockDim.x, blockDim.y, blockDim.z,
+                                                    static_cast<unsigned>(sharedMem), stream, args, nullptr)));
+}
+
+cudaError_t cudaFuncSetAttribute(const void* func, enum cudaFuncAttribute attr, int value) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaFuncSetAttribute(func={}, attr={}, value={})", func,
+                     static_cast<int>(attr), value);
+  CUkernel kernel = nullptr;
+  if (cudaError_t e = ensure_context(); e != cudaSuccess) return finish(scope, e);
+  if (cudaError_t e = kernel_of(func, &kernel); e != cudaSuccess) return finish(scope, e);
+  return finish(scope, to_cuda_error(cuFuncSetAttribute(reinterpret_cast<CUfunction>(kernel),
+                                                        static_cast<CUfunction_attribute>(attr), value)));
+}
+
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes* attr, const void* func) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaFuncGetAttributes(attr={}, func={})", static_cast<void*>(attr), func);
+  if (attr == nullptr) return finish(scope, cudaErrorInvalidValue);
+  CUkernel kernel = nullptr;
+  if (cudaError_t e = ensure_context(); e != cudaSuccess) return finish(scope, e);
+  if (cudaError_t e = kernel_of(func, &kernel); e != cudaSuccess) return finish(scope, e);
+  auto f = reinterpret_cast<CUfunction>(kernel);
+  int v[10] = {};
+  for (int a = CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK; a <= CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT; ++a) {
+    if (CUresult r = cuFuncGetAttribute(&v[a], static_cast<CUfunction_attribute>(a), f); r != CUDA_SUCCESS)
+      return finish(scope, to_cuda_error(r));
+  }
+  *attr = cudaFuncAttributes{};
+  attr->maxThreadsPerBlock = v[CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK];
+  attr->sharedSizeBytes = static_cast<size_t>(v[CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES]);
+  attr->constSizeBytes = static_cast<size_t>(v[CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES]);
+  attr->localSizeBytes = static_cast<size_t>(v[CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES]);
+  attr->numRegs = v[CU_FUNC_ATTRIBUTE_NUM_REGS];
+  attr->ptxVersion = v[CU_FUNC_ATTRIBUTE_PTX_VERSION];
+  attr->binaryVersion = v[CU_FUNC_ATTRIBUTE_BINARY_VERSION];
+  attr->cacheModeCA = v[CU_FUNC_ATTRIBUTE_CACHE_MODE_CA];
+  attr->maxDynamicSharedSizeBytes = v[CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES];
+  attr->preferredShmemCarveout = v[CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT];
+  return finish(scope, cudaSuccess);
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize,
+                                                          size_t dynamicSMemSize) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaOccupancyMaxActiveBlocksPerMultiprocessor(func={}, blockSize={}, smem={})",
+                     func, blockSize, dynamicSMemSize);
+  CUkernel kernel = nullptr;
+  if (cudaError_t e = ensure_context(); e != cudaSuccess) return finish(scope, e);
+  if (cudaError_t e = kernel_of(func, &kernel); e != cudaSuccess) return finish(scope, e);
+  return finish(scope, to_cuda_error(cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                           numBlocks, reinterpret_cast<CUfunction>(kernel), blockSize, dynamicSMemSize)));
+}

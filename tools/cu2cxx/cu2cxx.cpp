@@ -1,0 +1,92 @@
+// minicuda_cu2cxx: the command-line front end of the CUDA-to-C++ source translator.
+//
+// Contract: `minicuda_cu2cxx input.cu output.cpp` reads input.cu, writes its translation
+// (translate.h) to output.cpp, creating output.cpp's directory if needed, and prints every
+// warning to stderr as "<absolute input path>:<line>: warning: cu2cxx: ...". The #line directive
+// names the input by its absolute path, so compiler messages and gdb find the .cu from anywhere.
+// The output is written to a temporary file first and renamed into place, so a failed run never
+// leaves a truncated output for the build to compile.
+//
+// Exit status: 0 when the output was written (warnings included: g++ reports the errors they
+// foretell), 1 when the input cannot be read or the output cannot be written, 2 on bad usage.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <system_error>
+
+#include "translate.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The whole content of `path`, or nullopt if it cannot be read.
+std::optional<std::string> read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream content;
+  content << in.rdbuf();
+  if (in.bad()) return std::nullopt;
+  return content.str();
+}
+
+// Writes `text` to `path` through a temporary sibling file; false (with `error` set) on failure.
+bool write_file_atomically(const fs::path& path, const std::string& text, std::string& error) {
+  std::error_code ec;
+  if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
+  if (ec) {
+    error = "cannot create " + path.parent_path().string() + ": " + ec.message();
+    return false;
+  }
+  fs::path temporary = path;
+  temporary += ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.close();
+    if (!out) {
+      error = "cannot write " + temporary.string();
+      return false;
+    }
+  }
+  fs::rename(temporary, path, ec);
+  if (ec) {
+    error = "cannot rename " + temporary.string() + " to " + path.string() + ": " + ec.message();
+    fs::remove(temporary, ec);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::cerr << "usage: minicuda_cu2cxx input.cu output.cpp\n"
+                 "Translates a CUDA source into C++ for minicuda's headers (docs/tools/cu2cxx.md).\n";
+    return 2;
+  }
+  const fs::path input = argv[1];
+  const fs::path output = argv[2];
+
+  const std::optional<std::string> source = read_file(input);
+  if (!source) {
+    std::cerr << "minicuda_cu2cxx: cannot read " << input.string() << "\n";
+    return 1;
+  }
+  const std::string input_path = fs::absolute(input).lexically_normal().string();
+  const minicuda::cu2cxx::Translation translation = minicuda::cu2cxx::translate(*source, input_path);
+  for (const minicuda::cu2cxx::Diagnostic& w : translation.warnings) {
+    std::cerr << minicuda::cu2cxx::format_warning(input_path, w) << "\n";
+  }
+
+  std::string error;
+  if (!write_file_atomically(output, translation.text, error)) {
+    std::cerr << "minicuda_cu2cxx: " << error << "\n";
+    return 1;
+  }
+  return 0;
+}

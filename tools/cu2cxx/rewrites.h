@@ -1,0 +1,49 @@
+// cu2cxx's internal passes over the token stream; translate.cpp composes them. Each pass only
+// reads the tokens and the source and returns what it found; none of them edits text.
+//
+// Contract: the Edits a pass returns are sorted by `begin` and never overlap; each replacement
+// holds at least as many newlines as the text it replaces and has been padded (with trailing
+// newlines) to hold exactly as many, so applying them keeps every line where it was.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lexer.h"
+#include "translate.h"
+
+namespace minicuda::cu2cxx {
+
+// Replace source[begin, end) with `replacement`.
+struct Edit {
+  std::size_t begin;
+  std::size_t end;
+  std::string replacement;
+};
+
+// `replacement` followed by as many '\n' as `original` has more than it, so the line count of
+// the replaced text is kept. Precondition: `replacement` has no more newlines than `original`.
+std::string keep_line_count(std::string_view original, std::string replacement);
+
+// Pass 1: every `CALLEE<<<CFG>>>(ARGS)` launch, as an Edit. A `<<<` it cannot rewrite is
+// reported in `warnings` and left alone.
+std::vector<Edit> rewrite_launches(std::string_view source, const Tokens& tokens,
+                                   const LineIndex& lines, std::vector<Diagnostic>& warnings);
+
+// Pass 2: every `extern __shared__ TYPE NAME[];`, as an Edit: inside a function body (at any
+// brace depth below one) `TYPE* const NAME = ::minicuda::dynamic_shared<TYPE>();`, elsewhere
+// `::minicuda::DynamicShared<TYPE> NAME;`. A brace opens a function body when it follows the
+// `)` of a parameter list (trailing specifiers, attributes and `-> type` allowed in between) or a
+// lambda's captures; namespace, class, enum, `extern "C"` and initializer braces do not. A
+// declaration of another form is reported in `warnings` and left alone.
+std::vector<Edit> rewrite_dynamic_shared(std::string_view source, const Tokens& tokens,
+                                         const LineIndex& lines, std::vector<Diagnostic>& warnings);
+
+// Pass 3: the qualified names ("::ns::k") of the kernels the appended block registers: the
+// non-template `__global__` function definitions at namespace scope whose qualified name is
+// defined only once in the file, in source order.
+std::vector<std::string> registrable_kernels(const Tokens& tokens);
+
+}  // namespace minicuda::cu2cxx

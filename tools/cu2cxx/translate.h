@@ -1,0 +1,57 @@
+// cu2cxx: translates a CUDA .cu source into C++ that g++ compiles against minicuda's headers.
+//
+// Contract of translate(source, input_path): the returned text is
+//
+//   #include "cuda_runtime.h"
+//   #line 1 "<input_path>"
+//   <source, with the rewrites below>
+//   <registration block, only when the file defines at least one registrable kernel>
+//
+// and only three things are rewritten, never inside comments, literals or preprocessor lines:
+//
+//   1. kernel launches   CALLEE<<<CFG>>>(ARGS)
+//        -> (__cudaPushCallConfiguration(CFG) ? (void)0 : ::minicuda::kernel_stub<CALLEE>::launch(ARGS))
+//      (a class template's static member function, so ARGS convert to the kernel's parameter
+//      types exactly as in a call of the kernel: a literal 0 for a pointer parameter works)
+//   2. dynamic shared    extern __shared__ [__align__(N)|alignas(N)] TYPE NAME[];
+//        inside a function body  -> TYPE* const NAME = ::minicuda::dynamic_shared<TYPE>();
+//        at namespace scope      -> ::minicuda::DynamicShared<TYPE> NAME;
+//      (a brace opens a function body when it follows a parameter list's `)`, optionally with
+//      trailing specifiers, attributes or `-> type` in between, or a lambda's captures)
+//   3. registration      every non-template `__global__` function definition whose qualified
+//      name is unique in the file is listed, in order, in one appended line:
+//        MINICUDA_REGISTER_MODULE("<basename>", MINICUDA_KERNEL(::q::name), ...)
+//
+// Every rewrite keeps the count of newlines of the text it replaces (missing newlines are put at
+// the end of the replacement), so line N of the output body is line N of the .cu: compiler
+// messages and gdb name the right .cu line. A `<<<` that is not a well-formed launch, or an
+// `extern __shared__` that is not an unsized array declaration, is left unchanged and reported
+// in `warnings` (g++ then reports the error at that line).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace minicuda::cu2cxx {
+
+// A problem found in the input, at a 1-based line of the .cu.
+struct Diagnostic {
+  int line;
+  std::string message;
+};
+
+struct Translation {
+  std::string text;                          // the complete generated C++ file
+  std::vector<std::string> kernels;          // registered kernels' qualified names ("::ns::k")
+  std::vector<Diagnostic> warnings;          // in source order
+};
+
+// Translates `source`; `input_path` is written into the `#line` directive as given (the command
+// line tool passes an absolute path) and its last path component names the module.
+Translation translate(std::string_view source, std::string_view input_path);
+
+// "<path>:<line>: warning: cu2cxx: <message>", the form compilers use, so IDEs pick it up.
+std::string format_warning(std::string_view path, const Diagnostic& diagnostic);
+
+}  // namespace minicuda::cu2cxx
