@@ -13,6 +13,8 @@
 #include <mutex>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "cudart.h"
 
 using namespace minicuda;
@@ -168,8 +170,9 @@ cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void
   if (loaded == cudaSuccess) loaded = kernel_of(func, &kernel);
   const char* name = nullptr;
   if (loaded == cudaSuccess) (void)cuKernelGetName(&name, kernel);
+  std::string shown = name != nullptr ? std::string(name) : fmt::format("{}", func);
   trace::Scope scope(trace::Layer::Cudart, "cudaLaunchKernel(func={}, grid=({},{},{}), block=({},{},{}), sharedMem={}, stream={})",
-                     name ? name : func, gridDim.x, gridDim.y, gridDim.z, blockDim.x, blockDim.y, blockDim.z,
+                     shown, gridDim.x, gridDim.y, gridDim.z, blockDim.x, blockDim.y, blockDim.z,
                      sharedMem, static_cast<void*>(stream));
   if (loaded != cudaSuccess) return finish(scope, loaded);
   return finish(scope, to_cuda_error(cuLaunchKernel(reinterpret_cast<CUfunction>(kernel), gridDim.x, gridDim.y,
