@@ -171,9 +171,11 @@ CUresult sticky_error(CUctx_st& ctx) {
   if (ctx.sticky == CUDA_SUCCESS && ctx.channel != nullptr && ctx.channel->faulted()) {
     ctx.sticky = ctx.channel->fault_result();
     report_fault(ctx);
+    const NvMinicudaFaultRecord* record = ctx.channel->fault_record();
     trace::note(trace::Layer::Libcuda,
-                "context: the GPU stopped its channel (error notifier set): every call on this context "
+                "context: the GPU stopped its channel (error notifier: Xid {}, {}): every call on this context "
                 "returns {} until the primary context is reset",
+                record->xid, std::string(record->what, strnlen(record->what, sizeof record->what)),
                 result_name(ctx.sticky));
   }
   return ctx.sticky;

@@ -16,22 +16,25 @@
 #include <fmt/format.h>
 
 #include "cudart.h"
+#include "minicuda/kernel.h"
 
 using namespace minicuda;
 using namespace minicuda::cudart;
 
 namespace {
 
+// Registration describes the executable, so it is shared by every simulated process; what the
+// driver loaded belongs to one process (libcuda is per process), so it is kept by pid.
 struct Module {
   const gpu::FatbinWrapper* wrapper = nullptr;
-  CUlibrary library = nullptr;  // loaded at the first launch
-  bool registered = true;       // false after __cudaUnregisterFatBinary
+  std::map<int, CUlibrary> library;  // by pid: loaded at the process's first launch
+  bool registered = true;            // false after __cudaUnregisterFatBinary
 };
 
 struct Function {
   Module* module = nullptr;
   std::string name;
-  CUkernel kernel = nullptr;  // cuLibraryGetKernel's, once loaded
+  std::map<int, CUkernel> kernel;  // by pid: cuLibraryGetKernel's, once loaded
 };
 
 struct Registry {
@@ -59,16 +62,18 @@ cudaError_t kernel_of(const void* func, CUkernel* out) {
   auto it = r.functions.find(func);
   if (it == r.functions.end() || !it->second.module->registered) return cudaErrorInvalidDeviceFunction;
   Function& f = it->second;
-  if (f.kernel == nullptr) {
-    Module& m = *f.module;
-    if (m.library == nullptr) {
-      CUresult res = cuLibraryLoadData(&m.library, m.wrapper->data, nullptr, nullptr, 0, nullptr, nullptr, 0);
+  const int pid = kernel::current().pid();
+  CUkernel& kernel = f.kernel[pid];
+  if (kernel == nullptr) {
+    CUlibrary& library = f.module->library[pid];
+    if (library == nullptr) {
+      CUresult res = cuLibraryLoadData(&library, f.module->wrapper->data, nullptr, nullptr, 0, nullptr, nullptr, 0);
       if (res != CUDA_SUCCESS) return to_cuda_error(res);
     }
-    if (CUresult res = cuLibraryGetKernel(&f.kernel, m.library, f.name.c_str()); res != CUDA_SUCCESS)
+    if (CUresult res = cuLibraryGetKernel(&kernel, library, f.name.c_str()); res != CUDA_SUCCESS)
       return res == CUDA_ERROR_NOT_FOUND ? cudaErrorInvalidDeviceFunction : to_cuda_error(res);
   }
-  *out = f.kernel;
+  *out = kernel;
   return cudaSuccess;
 }
 
