@@ -62,7 +62,8 @@ ComputeEngine::~ComputeEngine() {
   for (std::thread& t : workers_) t.join();
 }
 
-std::optional<ChannelFault> ComputeEngine::method(uint32_t chid, ComputeState& state, uint32_t method, uint32_t data) {
+std::optional<ChannelFault> ComputeEngine::method(uint32_t chid, ComputeState& state, uint32_t method, uint32_t data,
+                                                  bool inline_run) {
   switch (method) {
     case NVCBC0_SEND_PCAS_A:
       state.qmd_address_shifted8 = data;
@@ -76,7 +77,8 @@ std::optional<ChannelFault> ComputeEngine::method(uint32_t chid, ComputeState& s
         return engine_fault(chid, FaultKind::BadArgument, 0, method,
                             fmt::format("SEND_SIGNALING_PCAS2_B: PCAS action {} is not modelled", action));
       }
-      return launch(chid, (uint64_t{state.qmd_address_upper} << 40) | (uint64_t{state.qmd_address_shifted8} << 8));
+      return launch(chid, (uint64_t{state.qmd_address_upper} << 40) | (uint64_t{state.qmd_address_shifted8} << 8),
+                    inline_run);
     }
     default:
       return engine_fault(chid, FaultKind::IllegalMethod, 0, method,
@@ -84,7 +86,7 @@ std::optional<ChannelFault> ComputeEngine::method(uint32_t chid, ComputeState& s
   }
 }
 
-std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va) {
+std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va, bool inline_run) {
   auto mmu_fault = [&](const MemoryFault& f, const char* what) {
     return ChannelFault{chid, f.kind, Engine::Compute, f.access, f.va, NVCBC0_SEND_SIGNALING_PCAS2_B,
                         fmt::format("MMU fault: compute read of {} {:#x}", what, f.va)};
@@ -174,7 +176,7 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
       }
     }
   };
-  run_parallel(static_cast<unsigned>(std::min<uint64_t>(blocks, threads_)), job);
+  run_parallel(inline_run ? 1u : static_cast<unsigned>(std::min<uint64_t>(blocks, threads_)), job);
   device_.advance_clock(kLaunchNs + waves * kWaveNs);
 
   if (!first_error) return std::nullopt;

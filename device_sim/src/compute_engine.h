@@ -59,10 +59,13 @@ class ComputeEngine {
   //                   without its magic, a zero or oversized dimension, a short constant bank
   //   MmuUnmapped     the QMD, code record or constant bank is not mapped
   //   KernelFault     the kernel raised an error (an MMU fault of the SM for a bad address)
-  std::optional<ChannelFault> method(uint32_t chid, ComputeState& state, uint32_t method, uint32_t data);
+  // inline_run: the channel is an inline one (ChannelConfig::inline_only): every block runs on
+  // the calling thread, so that a debugger steps from the wait into the kernel body.
+  std::optional<ChannelFault> method(uint32_t chid, ComputeState& state, uint32_t method, uint32_t data,
+                                     bool inline_run = false);
 
  private:
-  std::optional<ChannelFault> launch(uint32_t chid, uint64_t qmd_va);
+  std::optional<ChannelFault> launch(uint32_t chid, uint64_t qmd_va, bool inline_run);
   // Runs job on the worker threads and the calling thread (at most `threads` in all); returns
   // when every one has returned.
   void run_parallel(unsigned threads, const std::function<void()>& job);

@@ -56,7 +56,7 @@ void Device::worker_loop() {
   int idle = 0;
   auto sleep = std::chrono::microseconds(1);
   while (!stop_.load(std::memory_order_relaxed)) {
-    if (host_.poll() > 0) {
+    if (host_.poll(/*include_inline=*/false) > 0) {
       idle = 0;
       sleep = std::chrono::microseconds(1);
       continue;

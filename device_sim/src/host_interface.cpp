@@ -64,7 +64,7 @@ void HostInterface::doorbell(uint32_t token) {
   trace::note(trace::Layer::Gpu, "usermode: doorbell token {:#x}: no such channel, ignored", token);
 }
 
-size_t HostInterface::run_pending() {
+size_t HostInterface::run_pending(bool include_inline) {
   std::vector<ChannelFault> new_faults;
   std::function<void(const ChannelFault&)> handler;
   size_t entries = 0;
@@ -77,6 +77,7 @@ size_t HostInterface::run_pending() {
       for (auto& [chid, channel] : channels_) {
         if (channel->status != ChannelStatus::Pending && channel->status != ChannelStatus::Waiting)
           continue;
+        if (channel->config.inline_only && !include_inline) continue;
         PbdmaRun run = pbdma_->run(*channel);
         entries += run.entries;
         nonstall_interrupts_ += run.nonstall_interrupts;
@@ -96,12 +97,13 @@ size_t HostInterface::run_pending() {
   return entries;
 }
 
-size_t HostInterface::poll() {
+size_t HostInterface::poll(bool include_inline) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     auto access = mmu_.lock_for_access();
     for (auto& [chid, channel] : channels_) {
       if (channel->status != ChannelStatus::Idle) continue;
+      if (channel->config.inline_only && !include_inline) continue;
       uint32_t gp_put = 0, gp_get = 0;
       uint64_t userd = channel->config.userd_va;
       // An unreadable USERD is left alone here; run_pending() reports it as a fault if rung.
@@ -110,7 +112,7 @@ size_t HostInterface::poll() {
       if (gp_put != gp_get) channel->status = ChannelStatus::Pending;
     }
   }
-  return run_pending();
+  return run_pending(include_inline);
 }
 
 std::vector<ChannelFault> HostInterface::faults() const {

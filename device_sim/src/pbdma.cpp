@@ -227,7 +227,8 @@ Pbdma::Step Pbdma::execute(Channel& channel, uint32_t subchannel, uint32_t metho
       return Step::Fault;
     }
     case HOPPER_COMPUTE_A: {
-      std::optional<ChannelFault> fault = compute_engine_.method(chid, sub.compute, method, data);
+      std::optional<ChannelFault> fault =
+          compute_engine_.method(chid, sub.compute, method, data, channel.config.inline_only);
       if (!fault) return Step::Done;
       if (fault->kind == FaultKind::IllegalMethod || fault->kind == FaultKind::BadArgument) fault->va = at;
       run.fault = std::move(fault);

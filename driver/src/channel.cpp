@@ -104,6 +104,8 @@ CUresult Channel::create(CUctx_st& ctx, volatile uint32_t* doorbell) {
   ch.hUserdMemory[0] = memory_;
   ch.userdOffset[0] = kUserdOffset;
   ch.engineType = NV2080_ENGINE_TYPE_GRAPHICS;
+  if (d.launch_blocking) ch.flags |= NVOS04_FLAGS_MINICUDA_INLINE;  // CUDA_LAUNCH_BLOCKING=1: run work inline
+  inline_ = d.launch_blocking;
   channel_ = next_handle();
   if ((s = rm_alloc(d.hClient, group_, &channel_, HOPPER_CHANNEL_GPFIFO_A, &ch, sizeof ch)) != NV_OK) {
     return to_cu_result(s);
@@ -214,6 +216,12 @@ uint64_t Channel::submit() {
   doorbell_[NVC361_NOTIFY_CHANNEL_PENDING / 4] = token_;
   trace::note(trace::Layer::Libcuda, "channel: submit {} dwords at {:#x}, GPPut {}, doorbell token {}", dwords,
               segment_va, gp_put_, token_);
+  if (inline_) {
+    // CUDA_LAUNCH_BLOCKING=1: sleep in poll() on the control device; nvidia.ko runs the channel's
+    // work in this thread meanwhile (a debugger steps from here into the kernel body).
+    kernel::PollFd fd{driver().ctl_fd, kernel::kPollIn, 0};
+    (void)kernel::sys_poll(&fd, 1, -1);
+  }
   return value;
 }
 

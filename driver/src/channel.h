@@ -107,6 +107,7 @@ class Channel {
   uint64_t fence_ = 0;                       // last fence value submitted
   uint64_t extended_base_ = ~0ull;           // pushbuffer VA bits 56:40 the GPU was told
   uint64_t launch_write_ = kLaunchDataOffset;  // where the next launch's data goes
+  bool inline_ = false;                        // CUDA_LAUNCH_BLOCKING=1: submit() runs the work
   uint32_t code_slots_used_ = 0;
 };
 

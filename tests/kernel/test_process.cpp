@@ -13,7 +13,7 @@ long fake_open(k::File& f) {
   return 0;
 }
 void fake_release(k::File&) { ++g_releases; }
-const k::FileOperations kFake = {"fake", fake_open, fake_release, nullptr, nullptr, nullptr};
+const k::FileOperations kFake = {"fake", fake_open, fake_release, nullptr, nullptr, nullptr, nullptr};
 
 struct FakeNode {
   FakeNode() { k::register_chrdev("/dev/minicuda-test-proc", 240, 0, &kFake); }

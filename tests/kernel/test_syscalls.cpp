@@ -24,8 +24,8 @@ long fill_mmap(k::File&, k::Vma& vma) {
   return vma.offset == 0 ? 0 : -k::kEINVAL;
 }
 const char* name_of(unsigned long cmd) { return cmd == 5 ? "TEST_ADD_FIVE" : nullptr; }
-const k::FileOperations kEcho = {"echo", nullptr, nullptr, echo_ioctl, fill_mmap, name_of};
-const k::FileOperations kNoIoctl = {"noioctl", nullptr, nullptr, nullptr, nullptr, nullptr};
+const k::FileOperations kEcho = {"echo", nullptr, nullptr, echo_ioctl, fill_mmap, name_of, nullptr};
+const k::FileOperations kNoIoctl = {"noioctl", nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
 
 struct Nodes {
   Nodes() {

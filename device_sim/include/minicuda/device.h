@@ -185,6 +185,10 @@ struct ChannelConfig {
   uint64_t gpfifo_va;       // GPU VA of the ring of 8-byte GPFIFO entries
   uint32_t gpfifo_entries;  // entries in the ring: a power of two (the hardware stores log2)
   uint64_t userd_va;        // GPU VA of the channel's 512-byte USERD page (Nvc56fControl)
+  // Inline channel (CUDA_LAUNCH_BLOCKING=1): the device's own thread never runs it; its work
+  // runs when someone calls poll(true) - nvidia.ko's poll handler, in the thread that waits -
+  // and a grid then runs on that thread alone.
+  bool inline_only = false;
 };
 
 // The unit that made an access or met an error.
@@ -254,12 +258,13 @@ class HostInterface {
   // stops at an unsatisfied acquire (Waiting; retried after other channels ran, so a release
   // on another channel frees it) or at a fault (Faulted, recorded). Returns the number of
   // GPFIFO entries consumed.
-  size_t run_pending();
+  size_t run_pending(bool include_inline = true);
   // What the host interface does when nobody rings: looks at every Idle channel's USERD and
   // marks it Pending when GPPut != GPGet (work was published), then run_pending(). The device's
   // worker thread calls this; it is also how the simulator notices a doorbell store, which a
-  // CPU cannot trap (docs/design/execution.md). Returns the entries consumed.
-  size_t poll();
+  // CPU cannot trap (docs/design/execution.md). Returns the entries consumed. Inline channels
+  // (ChannelConfig::inline_only) are looked at and run only when include_inline is true.
+  size_t poll(bool include_inline = true);
 
   // Every fault recorded so far, oldest first.
   std::vector<ChannelFault> faults() const;

@@ -4,6 +4,10 @@
 // Layer::Kernel that prints the call the way strace does (so the output can be compared with
 // shared/reference/host/strace.txt), validates the arguments, and hands device files to their
 // driver. Return values are the raw ones: >= 0 or -errno.
+#include <chrono>
+#include <thread>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "internal.h"
@@ -131,6 +135,42 @@ long sys_ioctl(int fd, unsigned long request, void* arg) {
   long r = file->fops->ioctl(*file, request, arg);
   scope.result("{}", ret_string(r));
   return r;
+}
+
+long sys_poll(PollFd* fds, unsigned long nfds, int timeout_ms) {
+  trace::Scope scope(trace::Layer::Kernel, "poll({}, {}, {})", ptr(reinterpret_cast<uint64_t>(fds)), nfds, timeout_ms);
+  if (nfds > 1024) {
+    scope.result("-1 EINVAL");
+    return -kEINVAL;
+  }
+  std::vector<PollFd> local(nfds);
+  if (nfds != 0 && copy_from_user(local.data(), fds, nfds * sizeof(PollFd)) != 0) {
+    scope.result("-1 EFAULT");
+    return -kEFAULT;
+  }
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms < 0 ? 0 : timeout_ms);
+  long ready = 0;
+  for (;;) {
+    ready = 0;
+    for (PollFd& p : local) {
+      std::shared_ptr<File> file = current().file(p.fd);
+      if (!file) {
+        p.revents = kPollNval;
+      } else {
+        short mask = file->fops->poll ? file->fops->poll(*file) : static_cast<short>(kPollIn);
+        p.revents = static_cast<short>(mask & (p.events | kPollNval));
+      }
+      ready += p.revents != 0;
+    }
+    if (ready != 0 || timeout_ms == 0 || (timeout_ms > 0 && std::chrono::steady_clock::now() >= deadline)) break;
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+  if (nfds != 0 && copy_to_user(fds, local.data(), nfds * sizeof(PollFd)) != 0) {
+    scope.result("-1 EFAULT");
+    return -kEFAULT;
+  }
+  scope.result("{}", ready);
+  return ready;
 }
 
 void* sys_mmap(void* addr, size_t length, int prot, int flags, int fd, long offset) {

@@ -158,8 +158,16 @@ const char* nvidia_ioctl_name(unsigned long request) {
   return nv_escape_name(nv_ioc_nr(static_cast<uint32_t>(request)));
 }
 
+// poll() on a GPU file: what a thread waiting for the GPU sleeps in (a blocking-sync wait). The
+// GPU's inline channels (CUDA_LAUNCH_BLOCKING=1) run here, in the caller's thread; then the
+// file is readable (the event the sleeper waited for has happened, or there is none to wait for).
+short nvidia_poll(kernel::File&) {
+  nv_device().host().poll(/*include_inline=*/true);
+  return kernel::kPollIn;
+}
+
 const kernel::FileOperations kNvidiaFops = {"nvidia", nv_open, nv_release, nvidia_ioctl, nvidia_mmap,
-                                           nvidia_ioctl_name};
+                                           nvidia_ioctl_name, nvidia_poll};
 
 std::unique_ptr<gpu::Device>& device_slot() {
   static std::unique_ptr<gpu::Device> device;

@@ -98,6 +98,7 @@ NV_STATUS construct_channel(RmClient& client, RmObject& object, void* params) {
   config.token = object.chid;
   config.gpfifo_va = p->gpFifoOffset;
   config.gpfifo_entries = p->gpFifoEntries;
+  config.inline_only = (p->flags & NVOS04_FLAGS_MINICUDA_INLINE) != 0;
   config.userd_va = userd->cpu_va + p->userdOffset[0];
   nv_device().host().add_channel(config);
   if (notifier_page != nullptr) error_notifiers()[object.chid] = notifier_page;

@@ -265,7 +265,7 @@ long uvm_ioctl(kernel::File& file, unsigned long request, void* user_arg) {
 
 const char* uvm_name(unsigned long request) { return uvm_ioctl_name(request); }
 
-const kernel::FileOperations kUvmFops = {"nvidia-uvm", uvm_open, uvm_release, uvm_ioctl, nullptr, uvm_name};
+const kernel::FileOperations kUvmFops = {"nvidia-uvm", uvm_open, uvm_release, uvm_ioctl, nullptr, uvm_name, nullptr};
 
 }  // namespace
 

@@ -104,6 +104,11 @@ inline constexpr NvU16 NV_CHANNELGPFIFO_NOTIFICATION_STATUS_ERROR = 0xFFFF;
 inline constexpr NvU32 ROBUST_CHANNEL_GR_EXCEPTION = 13;
 inline constexpr NvU32 ROBUST_CHANNEL_FIFO_ERROR_MMU_ERR_FLT = 31;
 
+// minicuda's channel-allocation flag (a bit the real NVOS04_FLAGS_* leave unused): the channel's
+// work runs inline, in the thread that waits for it in poll() on /dev/nvidiactl, instead of on
+// the GPU's own thread. libcuda sets it under CUDA_LAUNCH_BLOCKING=1.
+inline constexpr NvU32 NVOS04_FLAGS_MINICUDA_INLINE = 0x80000000u;
+
 // minicuda's fault record, written by RM next to a channel's error notifier (at
 // NV_MINICUDA_FAULT_RECORD_OFFSET of the notifier page) together with it. The real RM keeps this
 // for NV906F_CTRL_CMD_GET_MMU_FAULT_INFO and the Xid line of the kernel log; here libcuda reads

@@ -63,6 +63,9 @@ struct FileOperations {
   // The name of an ioctl request for the trace ("NV_ESC_RM_ALLOC"), or null if unknown (strace's
   // ioctl decoder). May be null.
   const char* (*ioctl_name)(unsigned long cmd);
+  // poll(): the events ready on the file now (kPollIn...), after doing what the driver does for
+  // a sleeper (nvidia.ko runs an inline GPU's work here). May be null (always ready).
+  short (*poll)(File& file);
 };
 
 // An open file (struct file). Shared by nothing: one per successful open().
@@ -192,6 +195,16 @@ long sys_ioctl(int fd, unsigned long request, void* arg);
 // pointer, like the raw syscall (MAP_FAILED is what libc makes of it). Anonymous private memory
 // is zero-filled; a device fd is handed to the driver's mmap operation.
 void* sys_mmap(void* addr, size_t length, int prot, int flags, int fd, long offset);
+// poll(fds, nfds, timeout_ms) for struct pollfd: asks each file's driver which of `events` are
+// ready, fills revents, and returns how many fds have some; waits (re-asking every 50 us) up to
+// timeout_ms (-1: for ever) while none has. A bad fd gets POLLNVAL.
+struct PollFd {
+  int fd;
+  short events;
+  short revents;
+};
+inline constexpr short kPollIn = 0x001, kPollPri = 0x002, kPollNval = 0x020;
+long sys_poll(PollFd* fds, unsigned long nfds, int timeout_ms);
 // munmap(addr, length): 0, or -EINVAL.
 long sys_munmap(void* addr, size_t length);
 // brk(addr): the new program break, or the unchanged one if addr is below the heap start, would
