@@ -183,7 +183,8 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
   const KernelError& e = *first_error;
   std::string what = fmt::format("kernel {} block ({},{},{}) thread ({},{},{}): {}", grid.kernel_name, e.block.x,
                                  e.block.y, e.block.z, e.thread.x, e.thread.y, e.thread.z, e.message);
-  if (e.kind == KernelErrorKind::IllegalAddress) {
+  // A stack overflow runs into unmapped local memory on the GPU: an MMU fault there too (700).
+  if (e.kind == KernelErrorKind::IllegalAddress || e.kind == KernelErrorKind::StackOverflow) {
     return ChannelFault{chid, FaultKind::MmuUnmapped, Engine::Compute, e.write ? Access::Write : Access::Read,
                         e.address, NVCBC0_SEND_SIGNALING_PCAS2_B, "MMU fault: " + what};
   }

@@ -154,8 +154,14 @@ class BlockRun {
   void syncthreads(int op, int predicate, int* result);
   uint64_t warp_op(WarpOpKind kind, unsigned mask, uint64_t value, int mode, int arg, int width);
   unsigned activemask() const {
-    const Warp& w = warps_[current_ / kWarp];
-    return w.present & ~w.exited;
+    unsigned w = current_ / kWarp;
+    if (!fiber_mode_) return present_lanes(w);  // loop mode: no lane of the warp has exited yet
+    return warps_[w].present & ~warps_[w].exited;
+  }
+  // The lanes of warp w that exist (the last warp of a block may be partial).
+  unsigned present_lanes(unsigned w) const {
+    unsigned lanes = std::min(kWarp, threads_ - w * kWarp);
+    return lanes == kWarp ? ~0u : (1u << lanes) - 1;
   }
   unsigned char* dynamic_shared() { return shared_.data(); }
   const GridLaunch& launch() const { return *launch_; }
@@ -190,7 +196,8 @@ class BlockRun {
   bool fiber_mode_ = false;
   std::vector<ThreadSlot> slots_;
   std::vector<Warp> warps_;
-  std::vector<Jump> jumps_;  // one per fiber (loop fiber: jumps_[threads_])
+  std::vector<Jump> jumps_;  // one per thread fiber (fiber mode only)
+  Jump loop_jump_;           // where a fault leaves the loop fiber
   fctx::fcontext_t scheduler_ = nullptr;
   unsigned at_barrier_ = 0;
   int barrier_count_ = 0, barrier_and_ = 1, barrier_or_ = 0, barrier_result_[3] = {0, 0, 0};
@@ -204,27 +211,21 @@ std::optional<KernelError> BlockRun::run(const GridLaunch& launch, uint3 block_i
   blockDim = launch.block;
   gridDim = launch.grid;
   if (shared_.size() < launch.dynamic_shared) shared_.resize(launch.dynamic_shared);
-  slots_.assign(threads_, ThreadSlot{});
-  jumps_.resize(threads_ + 1);
-  warps_.assign((threads_ + kWarp - 1) / kWarp, Warp{});
-  for (unsigned w = 0; w < warps_.size(); ++w) {
-    unsigned lanes = std::min(kWarp, threads_ - w * kWarp);
-    warps_[w].present = lanes == kWarp ? ~0u : (1u << lanes) - 1;
-  }
   fiber_mode_ = false;
   exited_ = at_barrier_ = 0;
   barrier_count_ = 0, barrier_and_ = 1, barrier_or_ = 0;
   error_.reset();
   install_signal_handlers();
 
-  // Loop mode: one fiber runs every thread in turn.
+  // Loop mode: one fiber runs every thread in turn (no per-thread state is set up for it).
   void* loop_stack = stacks_.take();
   t_block = this;
   set_thread(0);
-  slots_[0].jump = &jumps_[threads_].buf;
-  fctx::fcontext_t loop = fctx::make_fcontext(static_cast<char*>(loop_stack) + kStackBytes, kStackBytes, &loop_main);
-  slots_[0].context = loop;
-  resume(0);
+  t_fault_jump = &loop_jump_.buf;
+  fctx::transfer_t back = fctx::jump_fcontext(
+      fctx::make_fcontext(static_cast<char*>(loop_stack) + kStackBytes, kStackBytes, &loop_main), this);
+  t_fault_jump = nullptr;
+  if (fiber_mode_) slots_[current_].context = back.fctx;  // the loop fiber is now that thread's
   // Fiber mode (a thread reached a barrier): round-robin over the runnable threads.
   while (fiber_mode_ && exited_ < threads_ && !error_) {
     bool progressed = false;
@@ -243,8 +244,10 @@ std::optional<KernelError> BlockRun::run(const GridLaunch& launch, uint3 block_i
       error_ = e;
     }
   }
-  for (ThreadSlot& s : slots_)
-    if (s.stack != nullptr) stacks_.give_back(s.stack);
+  if (fiber_mode_) {
+    for (ThreadSlot& s : slots_)
+      if (s.stack != nullptr) stacks_.give_back(s.stack);
+  }
   stacks_.give_back(loop_stack);
   t_block = nullptr;
   return error_;
@@ -272,7 +275,7 @@ void BlockRun::exit_fiber() {
 void BlockRun::loop_main(fctx::transfer_t from) {
   auto* self = static_cast<BlockRun*>(from.data);
   self->scheduler_ = from.fctx;
-  sigjmp_buf& jump = self->jumps_[self->threads_].buf;
+  sigjmp_buf& jump = self->loop_jump_.buf;
   if (sigsetjmp(jump, 0) != 0) {
     alignment_check(false);
     self->record_fault();
@@ -333,12 +336,16 @@ void BlockRun::fiber_main(fctx::transfer_t from) {
 // loop fiber, every later thread gets its own fiber.
 void BlockRun::demote() {
   fiber_mode_ = true;
+  slots_.assign(threads_, ThreadSlot{});
+  jumps_.resize(threads_);
+  warps_.assign((threads_ + kWarp - 1) / kWarp, Warp{});
+  for (unsigned w = 0; w < warps_.size(); ++w) warps_[w].present = present_lanes(w);
   for (unsigned t = 0; t < current_; ++t) {
     slots_[t].state = ThreadState::Done;
     warps_[t / kWarp].exited |= 1u << (t % kWarp);
   }
   exited_ = current_;
-  slots_[current_].jump = &jumps_[threads_].buf;
+  slots_[current_].jump = &loop_jump_.buf;
   for (unsigned t = current_ + 1; t < threads_; ++t) {
     ThreadSlot& s = slots_[t];
     s.stack = stacks_.take();
@@ -436,8 +443,9 @@ void BlockRun::try_complete(Warp& w) {
           case 1: src = offset >= arg ? static_cast<int>(l) - arg : static_cast<int>(l); break;
           case 2: src = offset + arg < width ? static_cast<int>(l) + arg : static_cast<int>(l); break;
           default: {
-            int x = static_cast<int>(l) ^ arg;
-            src = (x / width == static_cast<int>(l) / width && x < static_cast<int>(kWarp)) ? x : static_cast<int>(l);
+            // A lane may read from its own or an earlier group of `width` lanes, not a later one.
+            int x = static_cast<int>(l) ^ (arg & 31);  // the hardware uses the mask's low 5 bits
+            src = (x < static_cast<int>(kWarp) && x / width <= static_cast<int>(l) / width) ? x : static_cast<int>(l);
           }
         }
         // A source lane that did not take part gives an undefined value: its own here.
@@ -468,9 +476,11 @@ void BlockRun::record_fault() {
       e.message = "misaligned address (an access not aligned to its size)";
     } else if (f.signo == SIGSEGV || f.signo == SIGBUS) {
       e.kind = stacks_.in_guard(f.address) ? KernelErrorKind::StackOverflow : KernelErrorKind::IllegalAddress;
-      e.message = e.kind == KernelErrorKind::StackOverflow
-                      ? "stack overflow (a thread used more than its stack)"
-                      : fmt::format("illegal {} of address {:#x}", f.write ? "write" : "read", f.address);
+      if (f.code == SI_KERNEL) e.message = "illegal address (a non-canonical pointer)";
+      if (e.message.empty())
+        e.message = e.kind == KernelErrorKind::StackOverflow
+                        ? "stack overflow (a thread used more than its stack)"
+                        : fmt::format("illegal {} of address {:#x}", f.write ? "write" : "read", f.address);
     } else if (f.signo == SIGILL) {
       e.kind = KernelErrorKind::IllegalInstruction;
       e.message = "illegal instruction";
@@ -500,6 +510,59 @@ void chain(int signo, siginfo_t* info, void* context) {
   }
 }
 
+// What the faulting instruction is, as far as the alignment rules care (x86-64 encoding: legacy
+// prefixes, REX, then a two-byte 0F opcode, or a VEX/EVEX prefix).
+struct InstructionKind {
+  bool vector = false;        // an SSE/AVX instruction: g++ merges aligned scalar accesses into
+                              // these, so their alignment says nothing about the kernel's types
+  bool aligned_move = false;  // movaps/movapd/movdqa/movntps/movntdq (and VEX forms): a 16/32-byte
+                              // access the source declared aligned (float4, int4, double2...)
+};
+InstructionKind classify_instruction(const uint8_t* p) {
+  InstructionKind kind;
+  bool operand_size = false, scalar_prefix = false;  // 66; F2/F3 (movss, movsd, addsd...)
+  for (int i = 0; i < 14; ++i, ++p) {  // legacy prefixes and REX
+    uint8_t b = *p;
+    if (b == 0x66) operand_size = true;
+    if (b == 0xF2 || b == 0xF3) scalar_prefix = true;
+    bool prefix = b == 0x66 || b == 0x67 || b == 0xF0 || b == 0xF2 || b == 0xF3 || b == 0x2E || b == 0x3E ||
+                  b == 0x26 || b == 0x36 || b == 0x64 || b == 0x65 || (b >= 0x40 && b <= 0x4F);
+    if (!prefix) break;
+  }
+  uint8_t opcode = 0;
+  auto vex_pp = [&](uint8_t pp) {  // the implied prefix of a VEX/EVEX instruction
+    operand_size = pp == 1;
+    scalar_prefix = pp >= 2;
+  };
+  if (p[0] == 0xC5) {  // two-byte VEX: pp in bits 1:0 of the second byte
+    vex_pp(p[1] & 3);
+    opcode = p[2];
+  } else if (p[0] == 0xC4) {  // three-byte VEX
+    vex_pp(p[2] & 3);
+    opcode = (p[1] & 0x1F) == 1 ? p[3] : 0;
+  } else if (p[0] == 0x62) {  // EVEX
+    vex_pp(p[2] & 3);
+    opcode = (p[1] & 0x07) == 1 ? p[4] : 0;
+  } else if (p[0] == 0x0F) {
+    opcode = p[1];
+    if (!((opcode >= 0x10 && opcode <= 0x17) || (opcode >= 0x28 && opcode <= 0x2F) ||
+          (opcode >= 0x50 && opcode <= 0x7F) || (opcode >= 0xC2 && opcode <= 0xC6) || opcode >= 0xD0)) {
+      return kind;  // not an SSE instruction
+    }
+  } else {
+    return kind;
+  }
+  // Scalar float forms (movss/movsd, their arithmetic and conversions) access one float or
+  // double, as the source wrote it: they are checked like integer accesses. The rest - packed
+  // moves and arithmetic, movq - may be g++'s merging of aligned scalar accesses.
+  bool scalar_float = scalar_prefix && (opcode == 0x10 || opcode == 0x11 || (opcode >= 0x2A && opcode <= 0x2D) ||
+                                        (opcode >= 0x51 && opcode <= 0x5F));
+  kind.vector = !scalar_float;
+  kind.aligned_move = opcode == 0x28 || opcode == 0x29 || opcode == 0x2B || opcode == 0xE7 ||
+                      (operand_size && (opcode == 0x6F || opcode == 0x7F));
+  return kind;
+}
+
 void on_signal(int signo, siginfo_t* info, void* context) {
   alignment_check(false);  // signal delivery keeps EFLAGS.AC: the handler must not inherit it
   auto* uc = static_cast<ucontext_t*>(context);
@@ -507,19 +570,30 @@ void on_signal(int signo, siginfo_t* info, void* context) {
     chain(signo, info, context);
     return;
   }
+  int code = info->si_code;
 #if defined(__x86_64__)
-  if (signo == SIGBUS && info->si_code == BUS_ADRALN) {
-    auto rip = static_cast<uint64_t>(uc->uc_mcontext.gregs[REG_RIP]);
-    if (rip < g_main_text_begin || rip >= g_main_text_end) {
-      // A C library routine (memcpy tails...) inside kernel code: not the kernel's access.
+  auto rip = static_cast<uint64_t>(uc->uc_mcontext.gregs[REG_RIP]);
+  if (signo == SIGBUS && code == BUS_ADRALN) {
+    // Not the kernel's own access: a C library routine (memcpy tails...), or vector code g++
+    // made of naturally aligned scalar accesses. Run on without the check (it comes back on at
+    // the next block or barrier) rather than report an error the GPU would not raise.
+    if (rip < g_main_text_begin || rip >= g_main_text_end ||
+        classify_instruction(reinterpret_cast<const uint8_t*>(rip)).vector) {
       uc->uc_mcontext.gregs[REG_EFL] &= ~0x40000LL;
       return;
     }
   }
+  // A general-protection fault (SIGSEGV, SI_KERNEL, no address) from an aligned vector move is
+  // a misaligned float4/int4/double2 access; any other is a non-canonical (garbage) pointer.
+  if (signo == SIGSEGV && code == SI_KERNEL && rip >= g_main_text_begin && rip < g_main_text_end &&
+      classify_instruction(reinterpret_cast<const uint8_t*>(rip)).aligned_move) {
+    signo = SIGBUS;
+    code = BUS_ADRALN;
+  }
 #endif
   alignment_check(false);
   t_fault.signo = signo;
-  t_fault.code = info->si_code;
+  t_fault.code = code;
   t_fault.address = reinterpret_cast<uint64_t>(info->si_addr);
 #if defined(__x86_64__)
   t_fault.write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
@@ -575,9 +649,10 @@ BlockRun* current_block(const char* what) {
 }  // namespace
 
 std::optional<KernelError> run_block(const GridLaunch& launch, uint3 block_idx) {
+  // One of each per host thread, reused block after block (their vectors keep their capacity).
   thread_local StackPool stacks;
   thread_local std::vector<uint8_t> shared;
-  BlockRun run(stacks, shared);
+  thread_local BlockRun run(stacks, shared);
   return run.run(launch, block_idx);
 }
 
@@ -648,6 +723,10 @@ int vprintf_device(const char* format, va_list args) {
     return n;
   }
   std::memcpy(launch.printf_buffer + sizeof(NvMinicudaPrintfFifo) + at, line, length);
+  uint32_t end = __atomic_load_n(&fifo->end, __ATOMIC_RELAXED);  // records before a full FIFO are
+  while (end < at + length &&                                    // all written: end = the furthest
+         !__atomic_compare_exchange_n(&fifo->end, &end, at + length, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+  }
   return n;
 }
 

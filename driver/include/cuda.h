@@ -537,6 +537,13 @@ CUresult CUDAAPI cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int* flags, i
 
 /* --- Contexts --- */
 
+typedef struct CUctxCreateParams_st { void* execAffinityParams; int numExecAffinityParams; void* cigParams; } CUctxCreateParams;
+/* A context of its own (VA space, pool, channel), pushed as current. Execution affinity or CIG
+ * parameters: CUDA_ERROR_NOT_SUPPORTED. Destroy pops it if current; the primary: INVALID_CONTEXT. */
+CUresult CUDAAPI cuCtxCreate_v4(CUcontext* pctx, CUctxCreateParams* ctxCreateParams, unsigned int flags, CUdevice dev);
+CUresult CUDAAPI cuCtxDestroy_v2(CUcontext ctx);
+CUresult CUDAAPI cuCtxPushCurrent_v2(CUcontext ctx); /* the thread's context stack */
+CUresult CUDAAPI cuCtxPopCurrent_v2(CUcontext* pctx);
 /* *pctx = this host thread's current context, or NULL if none (still CUDA_SUCCESS). */
 CUresult CUDAAPI cuCtxGetCurrent(CUcontext* pctx);
 /* Makes ctx current for this thread (replaces the top of the thread's context stack); NULL

@@ -310,7 +310,7 @@ uint64_t Channel::add_code(const NvMinicudaKernelCode& code) {
 void Channel::flush_printf() {
   auto* fifo = reinterpret_cast<NvMinicudaPrintfFifo*>(base_ + kPrintfOffset);
   bool idle = faulted() || __atomic_load_n(fence_word(), __ATOMIC_ACQUIRE) >= fence_;
-  uint32_t used = __atomic_load_n(&fifo->write, __ATOMIC_ACQUIRE);
+  uint32_t used = __atomic_load_n(&fifo->end, __ATOMIC_ACQUIRE);
   if (!idle || (used == 0 && fifo->dropped == 0)) return;
   uint32_t capacity = static_cast<uint32_t>(kPrintfBytes - sizeof(NvMinicudaPrintfFifo));
   std::fwrite(base_ + kPrintfOffset + sizeof(NvMinicudaPrintfFifo), 1, std::min(used, capacity), stdout);
@@ -320,6 +320,7 @@ void Channel::flush_printf() {
   std::fflush(stdout);
   fifo->write = 0;
   fifo->dropped = 0;
+  fifo->end = 0;
 }
 
 }  // namespace minicuda::libcuda

@@ -22,7 +22,8 @@ namespace minicuda::libcuda {
 
 namespace {
 
-thread_local CUcontext t_current = nullptr;
+thread_local CUcontext t_current = nullptr;       // the top of the thread's context stack
+thread_local std::vector<CUcontext> t_below;       // the rest of it (cuCtxPushCurrent)
 
 CUresult build(CUctx_st& ctx) {
   Driver& d = driver();
@@ -129,7 +130,7 @@ bool valid_context(CUcontext ctx) {
   for (CUcontext c : driver().primary) {
     if (c == ctx) return true;
   }
-  return false;
+  return ctx != nullptr && driver().created.count(ctx) != 0;
 }
 
 CUresult require_context(CUcontext* ctx) {
@@ -156,12 +157,16 @@ void report_fault(CUctx_st& ctx) {
   std::string nearest;
   uint64_t start = 0, size = 0;
   bool address_fault = record->xid == ROBUST_CHANNEL_FIFO_ERROR_MMU_ERR_FLT;
-  if (address_fault && ctx.pool != nullptr && ctx.pool->nearest(record->address, &start, &size)) {
+  constexpr uint64_t kNear = 64ull << 20;  // farther than this, no allocation is "near"
+  if (address_fault && ctx.pool != nullptr && ctx.pool->nearest(record->address, &start, &size) &&
+      record->address + kNear >= start && record->address < start + size + kNear) {
     uint64_t a = record->address;
     std::string where = a < start          ? fmt::format("{} bytes before it", start - a)
                         : a < start + size ? fmt::format("{} bytes into it", a - start)
                                            : fmt::format("{} bytes past its end", a - (start + size));
     nearest = fmt::format("; nearest allocation: {:#x} ({} bytes), the address is {}", start, size, where);
+  } else if (address_fault) {
+    nearest = "; no allocation of this context within 64 MiB of it";
   }
   std::fprintf(stderr, "minicuda: %s: %s%s\n", result_name(ctx.sticky).c_str(), what.c_str(), nearest.c_str());
 }
@@ -271,6 +276,75 @@ CUresult cuCtxSetCurrent(CUcontext ctx) {
   if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
   if (ctx != nullptr && !valid_context(ctx)) return done(scope, CUDA_ERROR_INVALID_CONTEXT);
   t_current = ctx;
+  return done(scope, CUDA_SUCCESS);
+}
+
+// Contract: see cuda.h. NULL pctx: CUDA_ERROR_INVALID_VALUE; bad device:
+// CUDA_ERROR_INVALID_DEVICE; creation failures as the kernel reports them.
+CUresult cuCtxCreate_v4(CUcontext* pctx, CUctxCreateParams* params, unsigned int flags, CUdevice dev) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuCtxCreate_v4(pctx={}, flags={}, dev={})", static_cast<void*>(pctx),
+                     flags, dev);
+  std::lock_guard lock(driver_mutex());
+  if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
+  if (pctx == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  if (!device_info(dev)) return done(scope, CUDA_ERROR_INVALID_DEVICE);
+  if (params != nullptr && (params->numExecAffinityParams != 0 || params->cigParams != nullptr))
+    return done(scope, CUDA_ERROR_NOT_SUPPORTED);
+  auto ctx = std::make_unique<CUctx_st>();
+  ctx->device = dev;
+  ctx->flags = flags;
+  if (CUresult r = build(*ctx); r != CUDA_SUCCESS) {
+    teardown(*ctx);
+    return done(scope, r);
+  }
+  if (t_current != nullptr) t_below.push_back(t_current);
+  t_current = ctx.get();
+  *pctx = ctx.get();
+  driver().created.insert(ctx.release());
+  return done(scope, CUDA_SUCCESS);
+}
+
+// Contract: waits for the context's work, frees everything it owns and forgets it; if it is
+// this thread's current context it is popped. The primary context or an unknown handle:
+// CUDA_ERROR_INVALID_CONTEXT.
+CUresult cuCtxDestroy_v2(CUcontext ctx) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuCtxDestroy_v2(ctx={})", static_cast<void*>(ctx));
+  std::lock_guard lock(driver_mutex());
+  if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
+  if (ctx == nullptr || driver().created.count(ctx) == 0) return done(scope, CUDA_ERROR_INVALID_CONTEXT);
+  teardown(*ctx);
+  driver().created.erase(ctx);
+  std::erase(t_below, ctx);
+  if (t_current == ctx) {
+    t_current = t_below.empty() ? nullptr : t_below.back();
+    if (!t_below.empty()) t_below.pop_back();
+  }
+  delete ctx;
+  return done(scope, CUDA_SUCCESS);
+}
+
+// Contract: makes ctx current, keeping the previous one below it. Unknown ctx:
+// CUDA_ERROR_INVALID_CONTEXT.
+CUresult cuCtxPushCurrent_v2(CUcontext ctx) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuCtxPushCurrent_v2(ctx={})", static_cast<void*>(ctx));
+  std::lock_guard lock(driver_mutex());
+  if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
+  if (!valid_context(ctx)) return done(scope, CUDA_ERROR_INVALID_CONTEXT);
+  if (t_current != nullptr) t_below.push_back(t_current);
+  t_current = ctx;
+  return done(scope, CUDA_SUCCESS);
+}
+
+// Contract: *pctx (if not NULL) = the current context, which is removed; the one below becomes
+// current. No current context: CUDA_ERROR_INVALID_CONTEXT.
+CUresult cuCtxPopCurrent_v2(CUcontext* pctx) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuCtxPopCurrent_v2(pctx={})", static_cast<void*>(pctx));
+  std::lock_guard lock(driver_mutex());
+  if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
+  if (t_current == nullptr) return done(scope, CUDA_ERROR_INVALID_CONTEXT);
+  if (pctx != nullptr) *pctx = t_current;
+  t_current = t_below.empty() ? nullptr : t_below.back();
+  if (!t_below.empty()) t_below.pop_back();
   return done(scope, CUDA_SUCCESS);
 }
 

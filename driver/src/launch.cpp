@@ -205,6 +205,13 @@ CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, CUfunction 
   if (numBlocks == nullptr || blockSize <= 0) return done(scope, CUDA_ERROR_INVALID_VALUE);
   CUfunc_st* f = find_function(func);
   if (f == nullptr) return done(scope, CUDA_ERROR_INVALID_HANDLE);
+  // A block that could not be launched at all (too many threads, more dynamic shared memory than
+  // the function allows) has no occupancy, as on the H200.
+  if (blockSize > attribute(*ctx, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK) ||
+      dynamicSMemSize > static_cast<size_t>(f->max_dynamic_shared)) {
+    *numBlocks = 0;
+    return done(scope, CUDA_SUCCESS);
+  }
   *numBlocks = static_cast<int>(
       nv_occupancy(sm_limits(*ctx), static_cast<NvU32>(blockSize), f->image->num_regs, dynamicSMemSize).blocks_per_sm);
   return done(scope, CUDA_SUCCESS);

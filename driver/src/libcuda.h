@@ -108,6 +108,7 @@ struct Driver {
   std::vector<CUcontext> primary;     // one primary context per device, made by cuInit
   bool launch_blocking = false;       // CUDA_LAUNCH_BLOCKING=1 at cuInit: launches wait
   std::set<CUlib_st*> libraries;      // loaded libraries (module.cpp); owned
+  std::set<CUcontext> created;        // contexts of cuCtxCreate (context.cpp); owned
 };
 // The driver state of the calling thread's simulated process (libcuda is per process).
 Driver& driver();

@@ -201,3 +201,43 @@ TEST_F(ContextTest, CurrentContextIsPerThread) {
 
 }  // namespace
 }  // namespace minicuda::testing
+
+namespace minicuda::testing {
+namespace {
+
+// cuCtxCreate: a context of its own, beside the primary one, on the thread's context stack.
+TEST_F(ContextTest, CreatedContextsStackAndOwnTheirMemory) {
+  CUcontext primary = nullptr, created = nullptr, popped = nullptr, current = nullptr;
+  EXPECT_EQ(cuCtxCreate(nullptr, nullptr, 0, 0), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuCtxCreate(&created, nullptr, 0, 7), CUDA_ERROR_INVALID_DEVICE);
+  CUctxCreateParams affinity{nullptr, 1, nullptr};
+  EXPECT_EQ(cuCtxCreate(&created, &affinity, 0, 0), CUDA_ERROR_NOT_SUPPORTED);
+  ASSERT_EQ(cuDevicePrimaryCtxRetain(&primary, 0), CUDA_SUCCESS);
+  ASSERT_EQ(cuCtxSetCurrent(primary), CUDA_SUCCESS);
+  ASSERT_EQ(cuCtxCreate(&created, nullptr, 0, 0), CUDA_SUCCESS);
+  ASSERT_EQ(cuCtxGetCurrent(&current), CUDA_SUCCESS);
+  EXPECT_EQ(current, created);
+  CUdeviceptr d = 0;
+  ASSERT_EQ(cuMemAlloc(&d, 4096), CUDA_SUCCESS);
+  int in[4] = {1, 2, 3, 4}, out[4] = {};
+  ASSERT_EQ(cuMemcpyHtoD(d, in, sizeof in), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyDtoH(out, d, sizeof out), CUDA_SUCCESS);
+  EXPECT_EQ(out[3], 4);
+  ASSERT_EQ(cuCtxPopCurrent(&popped), CUDA_SUCCESS);
+  EXPECT_EQ(popped, created);
+  ASSERT_EQ(cuCtxGetCurrent(&current), CUDA_SUCCESS);
+  EXPECT_EQ(current, primary);
+  ASSERT_EQ(cuCtxPushCurrent(created), CUDA_SUCCESS);
+  EXPECT_EQ(cuCtxDestroy(primary), CUDA_ERROR_INVALID_CONTEXT);
+  ASSERT_EQ(cuCtxDestroy(created), CUDA_SUCCESS);  // current: popped, the primary is current again
+  ASSERT_EQ(cuCtxGetCurrent(&current), CUDA_SUCCESS);
+  EXPECT_EQ(current, primary);
+  EXPECT_EQ(cuCtxDestroy(created), CUDA_ERROR_INVALID_CONTEXT);
+  EXPECT_EQ(cuCtxPushCurrent(created), CUDA_ERROR_INVALID_CONTEXT);
+  ASSERT_EQ(cuCtxPopCurrent(nullptr), CUDA_SUCCESS);
+  EXPECT_EQ(cuCtxPopCurrent(nullptr), CUDA_ERROR_INVALID_CONTEXT);
+  ASSERT_EQ(cuDevicePrimaryCtxRelease(0), CUDA_SUCCESS);
+}
+
+}  // namespace
+}  // namespace minicuda::testing

@@ -35,14 +35,15 @@ struct dim3 {
   constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
   constexpr operator uint3() const { return uint3{x, y, z}; }
 };
-struct int2 { int x, y; };
-struct int4 { int x, y, z, w; };
-struct uint2 { unsigned int x, y; };
-struct uint4 { unsigned int x, y, z, w; };
-struct float2 { float x, y; };
+// Aligned as vector_types.h aligns them (a float4 load is one 16-byte access on the GPU).
+struct alignas(8) int2 { int x, y; };
+struct alignas(16) int4 { int x, y, z, w; };
+struct alignas(8) uint2 { unsigned int x, y; };
+struct alignas(16) uint4 { unsigned int x, y, z, w; };
+struct alignas(8) float2 { float x, y; };
 struct float3 { float x, y, z; };
-struct float4 { float x, y, z, w; };
-struct double2 { double x, y; };
+struct alignas(16) float4 { float x, y, z, w; };
+struct alignas(16) double2 { double x, y; };
 inline constexpr int2 make_int2(int x, int y) { return {x, y}; }
 inline constexpr int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
 inline constexpr uint3 make_uint3(unsigned x, unsigned y, unsigned z) { return {x, y, z}; }

@@ -118,7 +118,7 @@ typedef struct {
     NvU32 xid;          // as in info32
     NvU16 smException;  // NV_SM_EXCEPTION_* (nv_uapi_compute.h), 0 for MMU faults
     NvU16 write;        // 1: the access was a write
-    char  what[240];    // one line: "MMU fault: kernel K block (x,y,z) thread (x,y,z): ..."
+    char  what[1008];   // one line: "MMU fault: kernel K block (x,y,z) thread (x,y,z): ..."
 } NvMinicudaFaultRecord;
-static_assert(sizeof(NvMinicudaFaultRecord) == 256);
+static_assert(sizeof(NvMinicudaFaultRecord) == 1024);
 inline constexpr NvU32 NV_MINICUDA_FAULT_RECORD_OFFSET = 2048;

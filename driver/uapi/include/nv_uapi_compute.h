@@ -124,8 +124,10 @@ inline constexpr NvU32 NV_MINICUDA_KERNEL_CODE_MAGIC = 0x4D53434Du;  // "MCSM"
 // the SM (write advanced atomically; a record that does not fit is counted in dropped), read
 // and reset by libcuda once the channel is idle.
 struct NvMinicudaPrintfFifo {
-  NvU32 write;    // bytes of text after the header
+  NvU32 write;    // bytes reserved after the header (may pass the end: a record that did not fit)
   NvU32 dropped;  // records that did not fit
+  NvU32 end;      // end of the last record written: the text to print is [0, end)
+  NvU32 reserved;
 };
 
 // --- SM exceptions -------------------------------------------------------------------------
