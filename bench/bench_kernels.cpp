@@ -1,0 +1,428 @@
+// Benchmarks of kernels run by the simulated SM, each against a native baseline in the same run.
+// The kernels are plain C++ launched with the typed API (minicuda::launch<kernel>); every
+// minicuda figure is the wall time of the launch and its cudaDeviceSynchronize, with the data
+// already in device memory.
+//   vector_add over 2^24 ints, <<<65536, 256>>> (loop mode: the SM calls the kernel once per
+//     thread on one fiber) vs a serial loop over host arrays of the same size
+//     - breakdowns: the same grid of an empty kernel (the SM's per-thread cost alone), and the
+//       native loop over the device buffers themselves (the memory's own cost)
+//   a per-block sum of 2^20 ints, <<<4096, 256>>>:
+//     - a shared-memory tree reduction with 9 __syncthreads (fiber mode: each thread gets a
+//       fiber at the first barrier, and every barrier switches to every thread and back)
+//     - the same computation without barriers: thread 0 of each block sums the block's 256
+//       elements serially while the other 255 threads return at once (same grid, same loads,
+//       same 255 additions per block; loop mode)
+//     - the same with one thread per block, <<<4096, 1>>>, and a native serial loop
+//     - breakdown: a kernel that only waits at k barriers, k = 0, 1, 3, 9, on the same grid
+//   an empty kernel <<<1, 1>>> + cudaDeviceSynchronize (the launch round trip), 100 empty
+//     launches + one synchronize (the launch alone), a 1-byte cudaMemset + synchronize (the
+//     round trip of a copy-engine submission) vs an empty call
+//   breakdown: EFLAGS.AC on and off (two popf), what the SM's alignment check costs per switch
+// Each benchmark also reports cpu_all_threads, the CPU time of every thread of the process per
+// iteration (bench_common.h ProcessCpu): on a busy host the wall time of work spread over the SM
+// worker threads says little, their CPU time stays near the work's own cost.
+// The SM's worker-thread count is read once per process (MINICUDA_SM_THREADS, default: the
+// host's hardware threads); run the program again with MINICUDA_SM_THREADS=1 for one worker.
+// Run the Release build: build-release/bin/bench_kernels. The summary at the end prints the ratios.
+#include <benchmark/benchmark.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bench_common.h"
+
+// --- the kernels ----------------------------------------------------------------------------
+
+__global__ void vector_add(const int* a, const int* b, int* c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = a[i] + b[i];
+}
+
+__global__ void empty_kernel() {}
+
+// The classic shared-memory tree: 1 barrier after the loads, then one per halving (8 for 256).
+__global__ void block_sum_tree(const int* in, int* out) {
+  __shared__ int partial[256];
+  partial[threadIdx.x] = in[blockIdx.x * blockDim.x + threadIdx.x];
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {
+    if (threadIdx.x < s) partial[threadIdx.x] += partial[threadIdx.x + s];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = partial[0];
+}
+
+// The same sums without a barrier: thread 0 adds the block's elements, the others return.
+__global__ void block_sum_thread0(const int* in, int* out) {
+  if (threadIdx.x != 0) return;
+  const int* p = in + blockIdx.x * blockDim.x;
+  int sum = 0;
+  for (unsigned t = 0; t < blockDim.x; ++t) sum += p[t];
+  out[blockIdx.x] = sum;
+}
+
+// The same sums with one thread per block (launched <<<blocks, 1>>>).
+__global__ void block_sum_one_thread(const int* in, int* out, unsigned per_block) {
+  const int* p = in + blockIdx.x * per_block;
+  int sum = 0;
+  for (unsigned t = 0; t < per_block; ++t) sum += p[t];
+  out[blockIdx.x] = sum;
+}
+
+// Only barriers: every thread waits at k of them.
+__global__ void barriers_only(int k) {
+  for (int i = 0; i < k; ++i) __syncthreads();
+}
+
+namespace {
+
+constexpr int kVectorN = 1 << 24;
+constexpr int kVectorBlock = 256;
+constexpr int kSumN = 1 << 20;
+constexpr int kSumBlock = 256;
+constexpr int kSumBlocks = kSumN / kSumBlock;
+
+[[gnu::noinline]] void empty_call(int v) { benchmark::DoNotOptimize(v); }
+
+[[gnu::noinline]] void native_vector_add(const int* a, const int* b, int* c, int n) {
+  for (int i = 0; i < n; ++i) c[i] = a[i] + b[i];
+}
+
+[[gnu::noinline]] void native_block_sums(const int* in, int* out, int blocks, int per_block) {
+  for (int b = 0; b < blocks; ++b) {
+    int sum = 0;
+    for (int t = 0; t < per_block; ++t) sum += in[b * per_block + t];
+    out[b] = sum;
+  }
+}
+
+// Device and host buffers shared by every benchmark (allocated and filled outside the timing).
+struct Buffers {
+  std::vector<int> a = std::vector<int>(kVectorN), b = std::vector<int>(kVectorN), c = std::vector<int>(kVectorN);
+  std::vector<int> in = std::vector<int>(kSumN), sums = std::vector<int>(kSumBlocks);
+  int *d_a = nullptr, *d_b = nullptr, *d_c = nullptr, *d_in = nullptr, *d_sums = nullptr;
+  Buffers() {
+    for (int i = 0; i < kVectorN; ++i) a[i] = i, b[i] = 2 * i;
+    for (int i = 0; i < kSumN; ++i) in[i] = i % 1000 - 500;
+    bool ok = cudaMalloc(&d_a, kVectorN * sizeof(int)) == cudaSuccess &&
+              cudaMalloc(&d_b, kVectorN * sizeof(int)) == cudaSuccess &&
+              cudaMalloc(&d_c, kVectorN * sizeof(int)) == cudaSuccess &&
+              cudaMalloc(&d_in, kSumN * sizeof(int)) == cudaSuccess &&
+              cudaMalloc(&d_sums, kSumBlocks * sizeof(int)) == cudaSuccess &&
+              cudaMemcpy(d_a, a.data(), kVectorN * sizeof(int), cudaMemcpyHostToDevice) == cudaSuccess &&
+              cudaMemcpy(d_b, b.data(), kVectorN * sizeof(int), cudaMemcpyHostToDevice) == cudaSuccess &&
+              cudaMemset(d_c, 0, kVectorN * sizeof(int)) == cudaSuccess &&
+              cudaMemcpy(d_in, in.data(), kSumN * sizeof(int), cudaMemcpyHostToDevice) == cudaSuccess;
+    if (!ok) {
+      std::fprintf(stderr, "bench_kernels: allocation failed\n");
+      std::exit(1);
+    }
+  }
+};
+Buffers& buffers() {
+  static Buffers b;
+  return b;
+}
+
+// Checks every kernel's result once, before anything is timed.
+bool results_are_right() {
+  Buffers& b = buffers();
+  std::vector<int> got(kVectorN);
+  native_vector_add(b.a.data(), b.b.data(), b.c.data(), kVectorN);
+  if (minicuda::launch<vector_add>(dim3(kVectorN / kVectorBlock), dim3(kVectorBlock), 0, nullptr, b.d_a, b.d_b,
+                                   b.d_c, kVectorN) != cudaSuccess ||
+      cudaDeviceSynchronize() != cudaSuccess ||
+      cudaMemcpy(got.data(), b.d_c, kVectorN * sizeof(int), cudaMemcpyDeviceToHost) != cudaSuccess || got != b.c) {
+    std::fprintf(stderr, "bench_kernels: vector_add gave a wrong result\n");
+    return false;
+  }
+  native_block_sums(b.in.data(), b.sums.data(), kSumBlocks, kSumBlock);
+  auto check = [&](const char* what, cudaError_t launched) {
+    std::vector<int> sums(kSumBlocks, -1);
+    if (launched != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess ||
+        cudaMemcpy(sums.data(), b.d_sums, kSumBlocks * sizeof(int), cudaMemcpyDeviceToHost) != cudaSuccess ||
+        sums != b.sums) {
+      std::fprintf(stderr, "bench_kernels: %s gave a wrong result\n", what);
+      return false;
+    }
+    return cudaMemset(b.d_sums, 0, kSumBlocks * sizeof(int)) == cudaSuccess;
+  };
+  return check("block_sum_tree", minicuda::launch<block_sum_tree>(dim3(kSumBlocks), dim3(kSumBlock), 0, nullptr,
+                                                                  b.d_in, b.d_sums)) &&
+         check("block_sum_thread0", minicuda::launch<block_sum_thread0>(dim3(kSumBlocks), dim3(kSumBlock), 0,
+                                                                        nullptr, b.d_in, b.d_sums)) &&
+         check("block_sum_one_thread", minicuda::launch<block_sum_one_thread>(dim3(kSumBlocks), dim3(1), 0, nullptr,
+                                                                              b.d_in, b.d_sums, kSumBlock));
+}
+
+// --- 1. vector_add ------------------------------------------------------------------------------
+
+void vector_bytes(benchmark::State& state) { state.SetBytesProcessed(state.iterations() * kVectorN * 3 * sizeof(int)); }
+
+void BM_NativeVectorAdd(benchmark::State& state) {
+  bench::ProcessCpu cpu(state);
+  Buffers& b = buffers();
+  for (auto _ : state) {
+    native_vector_add(b.a.data(), b.b.data(), b.c.data(), kVectorN);
+    benchmark::ClobberMemory();
+  }
+  vector_bytes(state);
+}
+BENCHMARK(BM_NativeVectorAdd);
+
+// Breakdown: the native loop over the device buffers (memfd-backed VRAM mapped into the UVA window).
+void BM_NativeVectorAdd_DeviceBuffers(benchmark::State& state) {
+  bench::ProcessCpu cpu(state);
+  Buffers& b = buffers();
+  for (auto _ : state) {
+    native_vector_add(b.d_a, b.d_b, b.d_c, kVectorN);
+    benchmark::ClobberMemory();
+  }
+  vector_bytes(state);
+}
+BENCHMARK(BM_NativeVectorAdd_DeviceBuffers);
+
+void BM_VectorAdd(benchmark::State& state) {
+  bench::ProcessCpu cpu(state);
+  Buffers& b = buffers();
+  for (auto _ : state) {
+    minicuda::launch<vector_add>(dim3(kVectorN / kVectorBlock), dim3(kVectorBlock), 0, nullptr, b.d_a, b.d_b, b.d_c,
+                                 kVectorN);
+    cudaDeviceSynchronize();
+  }
+  vector_bytes(state);
+}
+BENCHMARK(BM_VectorAdd)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// Breakdown: the same grid (2^24 threads) of a kernel that does nothing.
+void BM_EmptyKernel_VectorGrid(benchmark::State& state) {
+  bench::ProcessCpu cpu(state);
+  for (auto _ : state) {
+    minicuda::launch<empty_kernel>(dim3(kVectorN / kVectorBlock), dim3(kVectorBlock), 0, nullptr);
+    cudaDeviceSynchronize();
+  }
+}
+BENCHMARK(BM_EmptyKernel_VectorGrid)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// Breakdown: as many blocks (65536) of one thread each: what the SM pays per block.
+void BM_EmptyKernel_VectorBlocksOneThread(benchmark::State& state) {
+  bench::ProcessCpu cpu(state);
+  for (auto _ : state) {
+    minicuda::launch<empty_kernel>(dim3(kVectorN / kVectorBlock), dim3(1), 0, nullptr);
+    cudaDeviceSynchronize();
+  }
+}
+BENCHMARK(BM_EmptyKernel_VectorBlocksOneThread)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// --- 2. barriers ----------------------------------------------------------------------------------
+
+void BM_NativeBlockSums(benchmark::State& state) {
+  bench::ProcessCpu cpu(state);
+  Buffers& b = buffers();
+  for (auto _ : state) {
+    native_block_sums(b.in.data(), b.sums.data(), kSumBlocks, kSumBlock);
+    benchmark::ClobberMemory();
+  }
+}
+BENCHMARK(BM_NativeBlockSums)->Unit(benchmark::kMicrosecond);
+
+void BM_BlockSumTree(benchmark::State& state) {
+  bench::ProcessCpu cpu(state);
+  Buffers& b = buffers();
+  for (auto _ : state) {
+    minicuda::launch<block_sum_tree>(dim3(kSumBlocks), dim3(kSumBlock), 0, nullptr, b.d_in, b.d_sums);
+    cudaDeviceSynchronize();
+  }
+}
+BENCHMARK(BM_BlockSumTree)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void BM_BlockSumThread0(benchmark::State& state) {
+  bench::ProcessCpu cpu(state);
+  Buffers& b = buffers();
+  for (auto _ : state) {
+    minicuda::launch<block_sum_thread0>(dim3(kSumBlocks), dim3(kSumBlock), 0, nullptr, b.d_in, b.d_sums);
+    cudaDeviceSynchronize();
+  }
+}
+BENCHMARK(BM_BlockSumThread0)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void BM_BlockSumOneThreadPerBlock(benchmark::State& state) {
+  bench::ProcessCpu cpu(state);
+  Buffers& b = buffers();
+  for (auto _ : state) {
+    minicuda::launch<block_sum_one_thread>(dim3(kSumBlocks), dim3(1), 0, nullptr, b.d_in, b.d_sums, kSumBlock);
+    cudaDeviceSynchronize();
+  }
+}
+BENCHMARK(BM_BlockSumOneThreadPerBlock)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// Breakdown: k barriers and nothing else, on the reduction's grid (k = 0 stays in loop mode).
+void BM_BarriersOnly(benchmark::State& state) {
+  bench::ProcessCpu cpu(state);
+  const int k = static_cast<int>(state.range(0));
+  for (auto _ : state) {
+    minicuda::launch<barriers_only>(dim3(kSumBlocks), dim3(kSumBlock), 0, nullptr, k);
+    cudaDeviceSynchronize();
+  }
+}
+BENCHMARK(BM_BarriersOnly)->Arg(0)->Arg(1)->Arg(3)->Arg(9)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// --- 3. the launch round trip ---------------------------------------------------------------------
+
+void BM_EmptyCall(benchmark::State& state) {
+  int i = 0;
+  for (auto _ : state) empty_call(++i);
+}
+BENCHMARK(BM_EmptyCall);
+
+#if defined(__x86_64__)
+// Breakdown: EFLAGS.AC on and off again (two popf that change it), as the SM's alignment check
+// does around the SM's own code (sm.cpp: SmCode, alignment_check): per block in loop mode, per
+// thread per barrier in fiber mode. The red zone is stepped over as sm.cpp does.
+void BM_AlignmentCheckOnOff(benchmark::State& state) {
+  bench::ProcessCpu cpu(state);
+  for (auto _ : state) {
+    asm volatile("sub $128, %%rsp\n\tpushfq\n\torq $0x40000, (%%rsp)\n\tpopfq\n\tadd $128, %%rsp" ::: "memory", "cc");
+    asm volatile("sub $128, %%rsp\n\tpushfq\n\tandq $-262145, (%%rsp)\n\tpopfq\n\tadd $128, %%rsp" ::: "memory", "cc");
+  }
+}
+BENCHMARK(BM_AlignmentCheckOnOff);
+
+// The same two pushf/popf pairs leaving EFLAGS as it is.
+void BM_PushfPopfUnchanged(benchmark::State& state) {
+  bench::ProcessCpu cpu(state);
+  for (auto _ : state) {
+    asm volatile("sub $128, %%rsp\n\tpushfq\n\tpopfq\n\tadd $128, %%rsp" ::: "memory", "cc");
+    asm volatile("sub $128, %%rsp\n\tpushfq\n\tpopfq\n\tadd $128, %%rsp" ::: "memory", "cc");
+  }
+}
+BENCHMARK(BM_PushfPopfUnchanged);
+#endif
+
+void BM_EmptyKernelRoundTrip(benchmark::State& state) {
+  bench::ProcessCpu cpu(state);
+  for (auto _ : state) {
+    minicuda::launch<empty_kernel>(dim3(1), dim3(1), 0, nullptr);
+    cudaDeviceSynchronize();
+  }
+}
+BENCHMARK(BM_EmptyKernelRoundTrip)->UseRealTime();
+
+// 100 launches, then one synchronize: the time per launch when the host does not wait for each.
+void BM_EmptyKernelLaunch_Batch100(benchmark::State& state) {
+  bench::ProcessCpu cpu(state);
+  for (auto _ : state) {
+    for (int i = 0; i < 100; ++i) minicuda::launch<empty_kernel>(dim3(1), dim3(1), 0, nullptr);
+    cudaDeviceSynchronize();
+  }
+  state.SetItemsProcessed(state.iterations() * 100);
+}
+BENCHMARK(BM_EmptyKernelLaunch_Batch100)->UseRealTime()->Unit(benchmark::kMicrosecond);
+
+void BM_TinyMemsetRoundTrip(benchmark::State& state) {
+  bench::ProcessCpu cpu(state);
+  Buffers& b = buffers();
+  for (auto _ : state) {
+    cudaMemset(b.d_sums, 0, 1);
+    cudaDeviceSynchronize();
+  }
+}
+BENCHMARK(BM_TinyMemsetRoundTrip)->UseRealTime();
+
+// What compute_engine.cpp does with MINICUDA_SM_THREADS, for the summary.
+unsigned sm_threads() {
+  if (const char* env = std::getenv("MINICUDA_SM_THREADS"); env != nullptr && *env != '\0') {
+    long n = std::strtol(env, nullptr, 10);
+    if (n >= 1 && n <= 256) return static_cast<unsigned>(n);
+  }
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (!bench::trace_is_off("bench_kernels")) return 1;
+  if (!results_are_right()) return 1;  // also initialises the runtime and loads the kernels
+  benchmark::Initialize(&argc, argv);
+  bench::Recorder reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+
+  // With --benchmark_repetitions the summary uses the medians. Times in ns: wall = the benchmark's
+  // real time, cpu = the CPU time of every thread of the process (host and simulated device).
+  auto wall = [&](const std::string& name) { return reporter.median(name); };
+  auto cpu = [&](const std::string& name) { return reporter.median_counter(name, "cpu_all_threads") * 1e9; };
+  auto have = [&](std::initializer_list<const char*> names) {
+    for (const char* n : names)
+      if (wall(n) < 0) return false;
+    return true;
+  };
+  auto verdict = [](double ratio, double goal) { return ratio <= goal ? "met" : "missed"; };
+  const unsigned workers = sm_threads();
+  std::printf("\nSummary (ratios against the native baseline of the same run; SM worker threads: %u%s)\n", workers,
+              std::getenv("MINICUDA_SM_THREADS") ? " from MINICUDA_SM_THREADS" : ", the host's hardware threads");
+  std::printf("  wall: real time (the goals); cpu: CPU time of all the process's threads (steadier on a busy host)\n");
+  if (have({"BM_VectorAdd/real_time", "BM_NativeVectorAdd"})) {
+    const std::string sim = "BM_VectorAdd/real_time", native = "BM_NativeVectorAdd";
+    std::printf("  vector_add 2^24 ints, launch + sync / native serial loop : wall %6.2fx (%.2f ms vs %.2f ms; goal <= 1.5x: "
+                "%s), cpu %6.2fx (%.2f ms vs %.2f ms)\n",
+                wall(sim) / wall(native), wall(sim) / 1e6, wall(native) / 1e6, verdict(wall(sim) / wall(native), 1.5),
+                cpu(sim) / cpu(native), cpu(sim) / 1e6, cpu(native) / 1e6);
+    if (have({"BM_EmptyKernel_VectorGrid/real_time", "BM_EmptyKernel_VectorBlocksOneThread/real_time",
+              "BM_NativeVectorAdd_DeviceBuffers"})) {
+      constexpr double kBlocks = kVectorN / kVectorBlock;
+      double grid = cpu("BM_EmptyKernel_VectorGrid/real_time");
+      double blocks = cpu("BM_EmptyKernel_VectorBlocksOneThread/real_time");
+      std::printf("    empty kernel on the same grid: wall %.2f ms, cpu %.2f ms = %.2f ns per CUDA thread\n",
+                  wall("BM_EmptyKernel_VectorGrid/real_time") / 1e6, grid / 1e6, grid / kVectorN);
+      std::printf("    empty kernel, 65536 blocks of 1 thread: cpu %.2f ms -> %.0f ns per block, %.2f ns per further thread\n",
+                  blocks / 1e6, blocks / kBlocks, (grid - blocks) / (kVectorN - kBlocks));
+      std::printf("    vector_add minus the empty grid (the kernel's own loads, adds, stores): cpu %.2f ms\n",
+                  (cpu(sim) - grid) / 1e6);
+      std::printf("    native loop over the device buffers: %.2f ms (%.2fx the host arrays)\n",
+                  wall("BM_NativeVectorAdd_DeviceBuffers") / 1e6, wall("BM_NativeVectorAdd_DeviceBuffers") / wall(native));
+    }
+  }
+  if (have({"BM_BlockSumTree/real_time", "BM_BlockSumThread0/real_time"})) {
+    const std::string tree = "BM_BlockSumTree/real_time", t0 = "BM_BlockSumThread0/real_time";
+    std::printf("  block sums 2^20 ints, tree with 9 barriers / thread 0 alone : wall %6.1fx (%.1f ms vs %.2f ms; goal <= 2x: "
+                "%s), cpu %6.1fx\n",
+                wall(tree) / wall(t0), wall(tree) / 1e6, wall(t0) / 1e6, verdict(wall(tree) / wall(t0), 2), cpu(tree) / cpu(t0));
+    if (have({"BM_NativeBlockSums", "BM_BlockSumOneThreadPerBlock/real_time"})) {
+      const std::string native = "BM_NativeBlockSums", one = "BM_BlockSumOneThreadPerBlock/real_time";
+      std::printf("    native serial loop %.3f ms: tree %.0fx, thread 0 alone %.1fx, one thread per block (%.2f ms) %.1fx (wall)\n",
+                  wall(native) / 1e6, wall(tree) / wall(native), wall(t0) / wall(native), wall(one) / 1e6,
+                  wall(one) / wall(native));
+    }
+    if (have({"BM_BarriersOnly/0/real_time", "BM_BarriersOnly/1/real_time", "BM_BarriersOnly/9/real_time"})) {
+      double k0 = cpu("BM_BarriersOnly/0/real_time"), k1 = cpu("BM_BarriersOnly/1/real_time"),
+             k9 = cpu("BM_BarriersOnly/9/real_time");
+      constexpr double kThreads = double{kSumBlocks} * kSumBlock;
+      double per_barrier = (k9 - k1) / 8 / kThreads;  // per CUDA thread
+      std::printf("    barriers only (cpu): k=0 %.1f ms, k=1 %.1f ms, k=9 %.1f ms -> %.0f ns per thread per barrier, "
+                  "%.0f ns per thread to enter fiber mode\n",
+                  k0 / 1e6, k1 / 1e6, k9 / 1e6, per_barrier, (k1 - k0) / kThreads - per_barrier);
+      std::printf("    9 barriers alone are %.0f%% of the tree's cpu time\n", 100.0 * (k9 - k0) / cpu(tree));
+      if (have({"BM_AlignmentCheckOnOff", "BM_PushfPopfUnchanged"}))
+        std::printf("    EFLAGS.AC on + off (once per thread per barrier): cpu %.0f ns = %.0f%% of a barrier "
+                    "(two pushf/popf that change nothing: %.0f ns)\n",
+                    cpu("BM_AlignmentCheckOnOff"), 100.0 * cpu("BM_AlignmentCheckOnOff") / per_barrier,
+                    cpu("BM_PushfPopfUnchanged"));
+    }
+  }
+  if (have({"BM_EmptyKernelRoundTrip/real_time", "BM_EmptyCall"})) {
+    const std::string rt = "BM_EmptyKernelRoundTrip/real_time";
+    std::printf("  empty kernel <<<1,1>>> launch + sync round trip / empty call: %6.0fx  (%.2f us vs %.2f ns)\n",
+                wall(rt) / wall("BM_EmptyCall"), wall(rt) / 1e3, wall("BM_EmptyCall"));
+    if (have({"BM_TinyMemsetRoundTrip/real_time", "BM_EmptyKernelLaunch_Batch100/real_time"}))
+      std::printf("    1-byte memset + sync round trip %.2f us; 100 launches + 1 sync: %.2f us per launch\n",
+                  wall("BM_TinyMemsetRoundTrip/real_time") / 1e3, wall("BM_EmptyKernelLaunch_Batch100/real_time") / 100 / 1e3);
+  }
+  return 0;
+}
