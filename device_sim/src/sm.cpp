@@ -1,5 +1,6 @@
 // sm: runs thread blocks (see sm.h for the model: loop mode, fiber mode, faults).
 #include "sm.h"
+#include "sm_signals.h"
 
 #include <boost/context/detail/fcontext.hpp>
 #include <csetjmp>
@@ -31,25 +32,9 @@ constexpr size_t kStackBytes = 256 << 10;  // per CUDA thread in fiber mode (vir
 constexpr size_t kGuardBytes = 4096;
 constexpr unsigned kWarp = 32;
 
-// --- EFLAGS.AC: the alignment check, on while kernel code runs (x86-64 only) -----------------
-// The asm steps over the red zone: the code around it may keep data below the stack pointer.
-#if defined(__x86_64__)
-constexpr bool kAlignmentChecks = true;
-inline void alignment_check(bool on) {
-  if (on) {
-    asm volatile("sub $128, %%rsp\n\tpushfq\n\torq $0x40000, (%%rsp)\n\tpopfq\n\tadd $128, %%rsp" ::: "memory", "cc");
-  } else {
-    asm volatile("sub $128, %%rsp\n\tpushfq\n\tandq $-262145, (%%rsp)\n\tpopfq\n\tadd $128, %%rsp" ::: "memory", "cc");
-  }
-}
-#else
-constexpr bool kAlignmentChecks = false;
-inline void alignment_check(bool) {}
-#endif
-
 // An intrinsic called from kernel code: the SM's own code (and any fiber switch) runs with AC
-// off; the kernel's resumes with it on.
-thread_local sigjmp_buf* t_fault_jump = nullptr;  // armed while kernel code runs
+// off, the kernel's resumes with it on. (Each switch of the flag is a slow popf, part of what a
+// barrier costs; with AC left on, the scheduler's own struct copies would trap instead.)
 class SmCode {
  public:
   SmCode() { alignment_check(false); }
@@ -127,19 +112,10 @@ struct Jump {
   sigjmp_buf buf;
 };
 
-struct SavedFault {
-  int signo = 0, code = 0;
-  uint64_t address = 0;
-  bool write = false;
-};
 
 class BlockRun;
 thread_local BlockRun* t_block = nullptr;        // the block running on this host thread
-thread_local SavedFault t_fault;
-thread_local bool t_kernel_error_pending = false;
-thread_local KernelError t_kernel_error;         // set by assert/trap before the jump
 
-void install_signal_handlers();
 uint3 unflatten(unsigned linear, dim3 dims) {
   return uint3{linear % dims.x, (linear / dims.x) % dims.y, linear / (dims.x * dims.y)};
 }
@@ -249,6 +225,7 @@ std::optional<KernelError> BlockRun::run(const GridLaunch& launch, uint3 block_i
       if (s.stack != nullptr) stacks_.give_back(s.stack);
   }
   stacks_.give_back(loop_stack);
+  alignment_check(false);  // the engine's own code runs unchecked
   t_block = nullptr;
   return error_;
 }
@@ -472,8 +449,8 @@ void BlockRun::record_fault() {
     e.write = f.write;
     if (f.signo == SIGBUS && f.code == BUS_ADRALN) {
       e.kind = KernelErrorKind::MisalignedAddress;
-      e.address = 0;  // an alignment-check trap reports no address
-      e.message = "misaligned address (an access not aligned to its size)";
+      e.message = f.address != 0 ? fmt::format("misaligned address {:#x} (an access not aligned to its size)", f.address)
+                                 : "misaligned address (an access not aligned to its size)";
     } else if (f.signo == SIGSEGV || f.signo == SIGBUS) {
       e.kind = stacks_.in_guard(f.address) ? KernelErrorKind::StackOverflow : KernelErrorKind::IllegalAddress;
       if (f.code == SI_KERNEL) e.message = "illegal address (a non-canonical pointer)";
@@ -492,152 +469,6 @@ void BlockRun::record_fault() {
   e.block = blockIdx;
   e.thread = threadIdx;
   error_ = e;
-}
-
-// --- signals ----------------------------------------------------------------------------------
-
-struct sigaction g_previous[NSIG];
-uint64_t g_main_text_begin = 0, g_main_text_end = 0;  // the executable's code (kernels live there)
-
-void chain(int signo, siginfo_t* info, void* context) {
-  const struct sigaction& old = g_previous[signo];
-  if ((old.sa_flags & SA_SIGINFO) && old.sa_sigaction != nullptr) {
-    old.sa_sigaction(signo, info, context);
-  } else if (old.sa_handler == SIG_DFL || old.sa_handler == SIG_IGN) {
-    sigaction(signo, &old, nullptr);  // returning re-runs the instruction under the old action
-  } else {
-    old.sa_handler(signo);
-  }
-}
-
-// What the faulting instruction is, as far as the alignment rules care (x86-64 encoding: legacy
-// prefixes, REX, then a two-byte 0F opcode, or a VEX/EVEX prefix).
-struct InstructionKind {
-  bool vector = false;        // an SSE/AVX instruction: g++ merges aligned scalar accesses into
-                              // these, so their alignment says nothing about the kernel's types
-  bool aligned_move = false;  // movaps/movapd/movdqa/movntps/movntdq (and VEX forms): a 16/32-byte
-                              // access the source declared aligned (float4, int4, double2...)
-};
-InstructionKind classify_instruction(const uint8_t* p) {
-  InstructionKind kind;
-  bool operand_size = false, scalar_prefix = false;  // 66; F2/F3 (movss, movsd, addsd...)
-  for (int i = 0; i < 14; ++i, ++p) {  // legacy prefixes and REX
-    uint8_t b = *p;
-    if (b == 0x66) operand_size = true;
-    if (b == 0xF2 || b == 0xF3) scalar_prefix = true;
-    bool prefix = b == 0x66 || b == 0x67 || b == 0xF0 || b == 0xF2 || b == 0xF3 || b == 0x2E || b == 0x3E ||
-                  b == 0x26 || b == 0x36 || b == 0x64 || b == 0x65 || (b >= 0x40 && b <= 0x4F);
-    if (!prefix) break;
-  }
-  uint8_t opcode = 0;
-  auto vex_pp = [&](uint8_t pp) {  // the implied prefix of a VEX/EVEX instruction
-    operand_size = pp == 1;
-    scalar_prefix = pp >= 2;
-  };
-  if (p[0] == 0xC5) {  // two-byte VEX: pp in bits 1:0 of the second byte
-    vex_pp(p[1] & 3);
-    opcode = p[2];
-  } else if (p[0] == 0xC4) {  // three-byte VEX
-    vex_pp(p[2] & 3);
-    opcode = (p[1] & 0x1F) == 1 ? p[3] : 0;
-  } else if (p[0] == 0x62) {  // EVEX
-    vex_pp(p[2] & 3);
-    opcode = (p[1] & 0x07) == 1 ? p[4] : 0;
-  } else if (p[0] == 0x0F) {
-    opcode = p[1];
-    if (!((opcode >= 0x10 && opcode <= 0x17) || (opcode >= 0x28 && opcode <= 0x2F) ||
-          (opcode >= 0x50 && opcode <= 0x7F) || (opcode >= 0xC2 && opcode <= 0xC6) || opcode >= 0xD0)) {
-      return kind;  // not an SSE instruction
-    }
-  } else {
-    return kind;
-  }
-  // Scalar float forms (movss/movsd, their arithmetic and conversions) access one float or
-  // double, as the source wrote it: they are checked like integer accesses. The rest - packed
-  // moves and arithmetic, movq - may be g++'s merging of aligned scalar accesses.
-  bool scalar_float = scalar_prefix && (opcode == 0x10 || opcode == 0x11 || (opcode >= 0x2A && opcode <= 0x2D) ||
-                                        (opcode >= 0x51 && opcode <= 0x5F));
-  kind.vector = !scalar_float;
-  kind.aligned_move = opcode == 0x28 || opcode == 0x29 || opcode == 0x2B || opcode == 0xE7 ||
-                      (operand_size && (opcode == 0x6F || opcode == 0x7F));
-  return kind;
-}
-
-void on_signal(int signo, siginfo_t* info, void* context) {
-  alignment_check(false);  // signal delivery keeps EFLAGS.AC: the handler must not inherit it
-  auto* uc = static_cast<ucontext_t*>(context);
-  if (t_fault_jump == nullptr) {
-    chain(signo, info, context);
-    return;
-  }
-  int code = info->si_code;
-#if defined(__x86_64__)
-  auto rip = static_cast<uint64_t>(uc->uc_mcontext.gregs[REG_RIP]);
-  if (signo == SIGBUS && code == BUS_ADRALN) {
-    // Not the kernel's own access: a C library routine (memcpy tails...), or vector code g++
-    // made of naturally aligned scalar accesses. Run on without the check (it comes back on at
-    // the next block or barrier) rather than report an error the GPU would not raise.
-    if (rip < g_main_text_begin || rip >= g_main_text_end ||
-        classify_instruction(reinterpret_cast<const uint8_t*>(rip)).vector) {
-      uc->uc_mcontext.gregs[REG_EFL] &= ~0x40000LL;
-      return;
-    }
-  }
-  // A general-protection fault (SIGSEGV, SI_KERNEL, no address) from an aligned vector move is
-  // a misaligned float4/int4/double2 access; any other is a non-canonical (garbage) pointer.
-  if (signo == SIGSEGV && code == SI_KERNEL && rip >= g_main_text_begin && rip < g_main_text_end &&
-      classify_instruction(reinterpret_cast<const uint8_t*>(rip)).aligned_move) {
-    signo = SIGBUS;
-    code = BUS_ADRALN;
-  }
-#endif
-  alignment_check(false);
-  t_fault.signo = signo;
-  t_fault.code = code;
-  t_fault.address = reinterpret_cast<uint64_t>(info->si_addr);
-#if defined(__x86_64__)
-  t_fault.write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
-#endif
-  siglongjmp(*t_fault_jump, 1);
-}
-
-int find_main_text(struct dl_phdr_info* info, size_t, void*) {
-  for (int i = 0; i < info->dlpi_phnum; ++i) {
-    const auto& ph = info->dlpi_phdr[i];
-    if (ph.p_type == PT_LOAD && (ph.p_flags & PF_X)) {
-      g_main_text_begin = info->dlpi_addr + ph.p_vaddr;
-      g_main_text_end = g_main_text_begin + ph.p_memsz;
-    }
-  }
-  return 1;  // the first object is the executable
-}
-
-thread_local std::vector<char> t_signal_stack;
-
-void install_signal_handlers() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    dl_iterate_phdr(find_main_text, nullptr);
-    struct sigaction action {};
-    action.sa_sigaction = on_signal;
-    action.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;
-    sigemptyset(&action.sa_mask);
-    for (int signo : {SIGSEGV, SIGBUS, SIGILL, SIGFPE}) sigaction(signo, &action, &g_previous[signo]);
-  });
-  if (t_signal_stack.empty()) {  // a stack overflow must still be able to run the handler
-    t_signal_stack.resize(64 << 10);
-    stack_t ss{};
-    ss.ss_sp = t_signal_stack.data();
-    ss.ss_size = t_signal_stack.size();
-    sigaltstack(&ss, nullptr);
-  }
-}
-
-// Leaves the running thread's block with an error set by an intrinsic (assert, trap).
-[[noreturn]] void raise_kernel_error(KernelError e) {
-  t_kernel_error = std::move(e);
-  t_kernel_error_pending = true;
-  siglongjmp(*t_fault_jump, 1);
 }
 
 BlockRun* current_block(const char* what) {

@@ -1,0 +1,250 @@
+// sm_signals: faults in kernel code become kernel errors (see sm_signals.h).
+#include "sm_signals.h"
+
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <link.h>
+#include <mutex>
+#include <ucontext.h>
+#include <vector>
+
+namespace minicuda::gpu {
+
+thread_local sigjmp_buf* t_fault_jump = nullptr;
+thread_local SavedFault t_fault;
+thread_local bool t_kernel_error_pending = false;
+thread_local KernelError t_kernel_error;
+
+namespace {
+
+// --- signals ----------------------------------------------------------------------------------
+
+struct sigaction g_previous[NSIG];
+uint64_t g_main_text_begin = 0, g_main_text_end = 0;  // the executable's code (kernels live there)
+
+void chain(int signo, siginfo_t* info, void* context) {
+  const struct sigaction& old = g_previous[signo];
+  if ((old.sa_flags & SA_SIGINFO) && old.sa_sigaction != nullptr) {
+    old.sa_sigaction(signo, info, context);
+  } else if (old.sa_handler == SIG_DFL || old.sa_handler == SIG_IGN) {
+    sigaction(signo, &old, nullptr);  // returning re-runs the instruction under the old action
+  } else {
+    old.sa_handler(signo);
+  }
+}
+
+#if defined(__x86_64__)
+// The faulting instruction, decoded as far as the alignment rules need (x86-64: legacy
+// prefixes, REX, a one- or two-byte opcode or a VEX/EVEX one, ModRM, SIB, displacement).
+struct Instruction {
+  bool sse = false;           // an SSE/AVX instruction
+  bool scalar_float = false;  // movss/movsd and the scalar float arithmetic: one float or double
+  bool aligned_move = false;  // movaps/movapd/movdqa/movntps/movntdq: declared 16/32-byte aligned
+  unsigned size = 4;          // bytes of a general-purpose access (1, 2, 4 or 8)
+  bool address_known = false;
+  uint64_t address = 0;       // the memory operand's effective address
+};
+
+uint64_t reg(const greg_t* gregs, unsigned n) {
+  static constexpr int kMap[16] = {REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP, REG_RSI, REG_RDI,
+                                   REG_R8,  REG_R9,  REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15};
+  return static_cast<uint64_t>(gregs[kMap[n & 15]]);
+}
+
+Instruction decode(const uint8_t* p, const greg_t* gregs) {
+  Instruction in;
+  bool operand_size = false, scalar_prefix = false, f2 = false, fs = false, gs = false;
+  uint8_t rex = 0;
+  for (int i = 0; i < 14; ++i, ++p) {
+    uint8_t b = *p;
+    if (b == 0x66) operand_size = true;
+    else if (b == 0xF2 || b == 0xF3) scalar_prefix = true, f2 = b == 0xF2;
+    else if (b == 0x64) fs = true;
+    else if (b == 0x65) gs = true;
+    else if (b >= 0x40 && b <= 0x4F) rex = b;
+    else if (!(b == 0x67 || b == 0xF0 || b == 0x2E || b == 0x3E || b == 0x26 || b == 0x36)) break;
+  }
+  uint8_t opcode = 0;
+  const uint8_t* modrm = nullptr;
+  auto vex = [&](uint8_t pp, uint8_t r_x_b_inverted, const uint8_t* op) {
+    in.sse = true;
+    operand_size = pp == 1;
+    scalar_prefix = pp >= 2;
+    f2 = pp == 3;
+    rex = static_cast<uint8_t>(0x40 | ((~r_x_b_inverted >> 5) & 7));  // R, X, B (stored inverted)
+    opcode = *op;
+    modrm = op + 1;
+  };
+  if (p[0] == 0xC5) {
+    vex(p[1] & 3, static_cast<uint8_t>((p[1] & 0x80) | 0x60), p + 2);
+  } else if (p[0] == 0xC4) {
+    vex(p[2] & 3, p[1], p + 3);
+    if ((p[1] & 0x1F) != 1) modrm = p + 4;  // 0F38 / 0F3A maps: one opcode byte more is not
+  } else if (p[0] == 0x62) {                 // modelled; their memory operand follows the same way
+    vex(p[2] & 3, p[1], p + 4);
+  } else if (p[0] == 0x0F) {
+    opcode = p[1];
+    modrm = (opcode == 0x38 || opcode == 0x3A) ? p + 3 : p + 2;
+    in.sse = (opcode >= 0x10 && opcode <= 0x17) || (opcode >= 0x28 && opcode <= 0x2F) ||
+             (opcode >= 0x50 && opcode <= 0x7F) || (opcode >= 0xC2 && opcode <= 0xC6) || opcode >= 0xD0 ||
+             opcode == 0x38 || opcode == 0x3A;
+    if (opcode == 0xB6 || opcode == 0xBE) in.size = 1;  // movzx/movsx from a byte
+    if (opcode == 0xB7 || opcode == 0xBF) in.size = 2;  // ... from a word
+  } else {
+    opcode = p[0];
+    modrm = p + 1;
+    bool byte_op = opcode == 0x88 || opcode == 0x8A || opcode == 0xC6 || opcode == 0x80 || opcode == 0xF6 ||
+                   opcode == 0xFE || (opcode < 0x40 && (opcode & 7) <= 2 && !(opcode & 1));
+    in.size = byte_op ? 1 : (rex & 8) ? 8 : operand_size ? 2 : 4;
+  }
+  if (in.sse) {
+    in.scalar_float = scalar_prefix && (opcode == 0x10 || opcode == 0x11 || (opcode >= 0x2A && opcode <= 0x2D) ||
+                                        (opcode >= 0x51 && opcode <= 0x5F));
+    in.aligned_move = opcode == 0x28 || opcode == 0x29 || opcode == 0x2B || opcode == 0xE7 ||
+                      (operand_size && (opcode == 0x6F || opcode == 0x7F));
+    in.size = in.scalar_float ? (f2 ? 8 : 4) : 16;
+  }
+  // The memory operand: ModRM, then SIB and displacement. Register operands and RIP-relative
+  // addresses (statics, which the compiler aligns) leave the address unknown.
+  uint8_t m = *modrm, mod = m >> 6, rm = m & 7;
+  if (mod == 3) return in;
+  const uint8_t* at = modrm + 1;
+  uint64_t address = 0;
+  if (rm == 4) {
+    uint8_t sib = *at++;
+    unsigned index = ((sib >> 3) & 7) | ((rex & 2) << 2), base = (sib & 7) | ((rex & 1) << 3);
+    if (index != 4) address += reg(gregs, index) << (sib >> 6);
+    if ((base & 7) == 5 && mod == 0) {
+      int32_t disp;
+      std::memcpy(&disp, at, 4);
+      at += 4;
+      address += static_cast<uint64_t>(static_cast<int64_t>(disp));
+    } else {
+      address += reg(gregs, base);
+    }
+  } else if (rm == 5 && mod == 0) {
+    return in;  // RIP-relative
+  } else {
+    address = reg(gregs, rm | ((rex & 1) << 3));
+  }
+  if (mod == 1) address += static_cast<uint64_t>(static_cast<int64_t>(static_cast<int8_t>(*at)));
+  if (mod == 2) {
+    int32_t disp;
+    std::memcpy(&disp, at, 4);
+    address += static_cast<uint64_t>(static_cast<int64_t>(disp));
+  }
+  if (fs) address += reinterpret_cast<uint64_t>(__builtin_thread_pointer());  // thread_local (__shared__)
+  in.address_known = !gs;
+  in.address = address;
+  return in;
+}
+
+// Is an alignment trap the kernel's own misaligned access (the GPU's error)? Vector moves and
+// 8-byte integer moves count only when not even 4-byte aligned (g++ makes them of 4-byte
+// accesses); scalar floats and smaller integer accesses must be aligned to their size.
+bool kernels_own_misalignment(const Instruction& in) {
+  if (in.sse && !in.scalar_float) return in.address_known && in.address % 4 != 0;
+  if (in.size == 8 && !in.sse) return in.address_known && in.address % 4 != 0;
+  return true;
+}
+
+#endif  // __x86_64__
+
+void on_signal(int signo, siginfo_t* info, void* context) {
+  alignment_check(false);  // signal delivery keeps EFLAGS.AC: the handler must not inherit it
+  auto* uc = static_cast<ucontext_t*>(context);
+  int code = info->si_code;
+  uint64_t misaligned_address = 0;
+#if defined(__x86_64__)
+  if (signo == SIGBUS && code == BUS_ADRALN && t_fault_jump == nullptr) {
+    uc->uc_mcontext.gregs[REG_EFL] &= ~0x40000LL;  // only the SM sets AC: its trap, not a crash
+    return;
+  }
+#endif
+  if (t_fault_jump == nullptr) {
+    chain(signo, info, context);
+    return;
+  }
+#if defined(__x86_64__)
+  auto rip = static_cast<uint64_t>(uc->uc_mcontext.gregs[REG_RIP]);
+  if (signo == SIGBUS && code == BUS_ADRALN) {
+    // Not the kernel's own access - the C library (memcpy tails...), or a move g++ made of
+    // aligned 4-byte accesses: run on without the check (it comes back on at the next block or
+    // fiber) rather than report an error the GPU would not raise.
+    if (rip < g_main_text_begin || rip >= g_main_text_end) {
+      uc->uc_mcontext.gregs[REG_EFL] &= ~0x40000LL;
+      return;
+    }
+    Instruction in = decode(reinterpret_cast<const uint8_t*>(rip), uc->uc_mcontext.gregs);
+    if (!kernels_own_misalignment(in)) {
+      uc->uc_mcontext.gregs[REG_EFL] &= ~0x40000LL;
+      return;
+    }
+    misaligned_address = in.address_known ? in.address : 0;
+  }
+  // A general-protection fault (SIGSEGV, SI_KERNEL, no address) from an aligned vector move is
+  // a misaligned float4/int4/double2 access; any other is a non-canonical (garbage) pointer.
+  if (signo == SIGSEGV && code == SI_KERNEL && rip >= g_main_text_begin && rip < g_main_text_end) {
+    Instruction in = decode(reinterpret_cast<const uint8_t*>(rip), uc->uc_mcontext.gregs);
+    if (in.aligned_move) {
+      signo = SIGBUS;
+      code = BUS_ADRALN;
+      misaligned_address = in.address_known ? in.address : 0;
+    }
+  }
+#endif
+  alignment_check(false);
+  t_fault.signo = signo;
+  t_fault.code = code;
+  t_fault.address = code == BUS_ADRALN ? misaligned_address : reinterpret_cast<uint64_t>(info->si_addr);
+#if defined(__x86_64__)
+  t_fault.write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+#endif
+  siglongjmp(*t_fault_jump, 1);
+}
+
+int find_main_text(struct dl_phdr_info* info, size_t, void*) {
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const auto& ph = info->dlpi_phdr[i];
+    if (ph.p_type == PT_LOAD && (ph.p_flags & PF_X)) {
+      g_main_text_begin = info->dlpi_addr + ph.p_vaddr;
+      g_main_text_end = g_main_text_begin + ph.p_memsz;
+    }
+  }
+  return 1;  // the first object is the executable
+}
+
+thread_local std::vector<char> t_signal_stack;
+
+}  // namespace
+
+
+void install_signal_handlers() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    dl_iterate_phdr(find_main_text, nullptr);
+    struct sigaction action {};
+    action.sa_sigaction = on_signal;
+    action.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;
+    sigemptyset(&action.sa_mask);
+    for (int signo : {SIGSEGV, SIGBUS, SIGILL, SIGFPE}) sigaction(signo, &action, &g_previous[signo]);
+  });
+  if (t_signal_stack.empty()) {  // a stack overflow must still be able to run the handler
+    t_signal_stack.resize(64 << 10);
+    stack_t ss{};
+    ss.ss_sp = t_signal_stack.data();
+    ss.ss_size = t_signal_stack.size();
+    sigaltstack(&ss, nullptr);
+  }
+}
+
+// Leaves the running thread's block with an error set by an intrinsic (assert, trap).
+[[noreturn]] void raise_kernel_error(KernelError e) {
+  t_kernel_error = std::move(e);
+  t_kernel_error_pending = true;
+  siglongjmp(*t_fault_jump, 1);
+}
+
+
+}  // namespace minicuda::gpu

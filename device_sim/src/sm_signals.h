@@ -1,0 +1,53 @@
+// sm_signals: how kernel code that misbehaves leaves its block. Private to the SM (sm.cpp).
+//
+// Kernel code runs as plain host code, so the GPU's errors arrive as host signals on the SM's
+// worker thread: SIGSEGV for an address the page tables do not map, SIGBUS (BUS_ADRALN) for a
+// misaligned access while EFLAGS.AC is set (x86-64's alignment check, which the SM turns on for
+// kernel code), SIGILL, SIGFPE. The handler, armed only while kernel code runs
+// (t_fault_jump != null), records what happened and siglongjmps to the faulting fiber's entry.
+// Alignment traps that are not the kernel's own access are let through: the C library's
+// routines, the SM's code between threads, and the vector and 8-byte moves g++ makes of
+// naturally aligned 4-byte accesses (it merges adjacent stores, and copies a uint3 eight bytes
+// at a time) - the handler decodes the instruction's memory operand to tell them apart.
+#pragma once
+
+#include <csetjmp>
+#include <cstdint>
+
+#include "sm.h"
+
+namespace minicuda::gpu {
+
+// --- EFLAGS.AC: the alignment check, on while kernel code runs (x86-64 only) -----------------
+// The asm steps over the red zone: the code around it may keep data below the stack pointer.
+#if defined(__x86_64__)
+inline void alignment_check(bool on) {
+  if (on) {
+    asm volatile("sub $128, %%rsp\n\tpushfq\n\torq $0x40000, (%%rsp)\n\tpopfq\n\tadd $128, %%rsp" ::: "memory", "cc");
+  } else {
+    asm volatile("sub $128, %%rsp\n\tpushfq\n\tandq $-262145, (%%rsp)\n\tpopfq\n\tadd $128, %%rsp" ::: "memory", "cc");
+  }
+}
+#else
+inline void alignment_check(bool) {}
+#endif
+
+// What the handler saw when it left kernel code.
+struct SavedFault {
+  int signo = 0, code = 0;
+  uint64_t address = 0;  // the faulting address (decoded from the instruction for alignment traps)
+  bool write = false;
+};
+
+extern thread_local sigjmp_buf* t_fault_jump;   // armed while kernel code runs
+extern thread_local SavedFault t_fault;
+extern thread_local bool t_kernel_error_pending;  // set with t_kernel_error by assert/trap
+extern thread_local KernelError t_kernel_error;
+
+// Installs the handlers (once per process) and the calling thread's alternate signal stack (so
+// that a stack overflow can still run the handler).
+void install_signal_handlers();
+// Leaves the running thread's block with e (assert, trap): siglongjmp to its fiber's entry.
+[[noreturn]] void raise_kernel_error(KernelError e);
+
+}  // namespace minicuda::gpu
