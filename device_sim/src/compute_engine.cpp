@@ -108,6 +108,7 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
   GridLaunch grid;
   grid.kernel_name = reinterpret_cast<const char*>(code.name);
   grid.entry = reinterpret_cast<KernelEntry>(code.entry);
+  grid.block_entry = reinterpret_cast<KernelBlockEntry>(code.block_entry);
   grid.grid = dim3(nv_qmd_get(qmd, NVC9C0_QMDV03_00_CTA_RASTER_WIDTH), nv_qmd_get(qmd, NVC9C0_QMDV03_00_CTA_RASTER_HEIGHT),
                    nv_qmd_get(qmd, NVC9C0_QMDV03_00_CTA_RASTER_DEPTH));
   grid.block = dim3(nv_qmd_get(qmd, NVC9C0_QMDV03_00_CTA_THREAD_DIMENSION0),

@@ -130,9 +130,13 @@ class BlockRun {
   void syncthreads(int op, int predicate, int* result);
   uint64_t warp_op(WarpOpKind kind, unsigned mask, uint64_t value, int mode, int arg, int width);
   unsigned activemask() const {
-    unsigned w = current_ / kWarp;
+    unsigned w = (fiber_mode_ ? current_ : loop_thread()) / kWarp;
     if (!fiber_mode_) return present_lanes(w);  // loop mode: no lane of the warp has exited yet
     return warps_[w].present & ~warps_[w].exited;
+  }
+  // In loop mode: the running thread's index, from threadIdx.
+  unsigned loop_thread() const {
+    return threadIdx.x + launch_->block.x * (threadIdx.y + launch_->block.y * threadIdx.z);
   }
   // The lanes of warp w that exist (the last warp of a block may be partial).
   unsigned present_lanes(unsigned w) const {
@@ -259,15 +263,26 @@ void BlockRun::loop_main(fctx::transfer_t from) {
     self->exit_fiber();
   }
   const GridLaunch& launch = *self->launch_;
-  const dim3 dims = launch.block;
+  dim3 dims = launch.block;
   unsigned t = 0;
   try {
     alignment_check(true);
+    if (launch.block_entry != nullptr) {  // the kernel's own loop (device_code.h)
+      launch.block_entry(launch.params, &self->fiber_mode_);
+      if (self->fiber_mode_) {  // this fiber became a thread's when it reached a barrier
+        alignment_check(false);
+        self->thread_exited(self->current_);
+        self->exit_fiber();
+      }
+      dims.x = dims.y = dims.z = 0;  // every thread has run
+    }
     for (unsigned z = 0; z < dims.z; ++z) {
       for (unsigned y = 0; y < dims.y; ++y) {
         for (unsigned x = 0; x < dims.x; ++x, ++t) {
           self->current_ = t;
-          threadIdx = uint3{x, y, z};
+          threadIdx.x = x;  // component by component: see KernelTraits::block_entry
+          threadIdx.y = y;
+          threadIdx.z = z;
           launch.entry(launch.params);
           if (self->fiber_mode_) {  // this fiber became thread t's when it reached a barrier
             alignment_check(false);
@@ -312,6 +327,7 @@ void BlockRun::fiber_main(fctx::transfer_t from) {
 // The first barrier or warp operation: threads before current_ have exited, current_ keeps the
 // loop fiber, every later thread gets its own fiber.
 void BlockRun::demote() {
+  current_ = loop_thread();  // the kernel's own loop does not keep current_
   fiber_mode_ = true;
   slots_.assign(threads_, ThreadSlot{});
   jumps_.resize(threads_);

@@ -37,6 +37,7 @@ namespace minicuda::gpu {
 struct GridLaunch {
   const char* kernel_name = "?";
   KernelEntry entry = nullptr;
+  KernelBlockEntry block_entry = nullptr;  // optional: the loop-mode fast path
   const void* params = nullptr;    // the parameter buffer (constant bank 0), host copy
   dim3 grid, block;
   uint32_t dynamic_shared = 0;     // bytes of extern __shared__ memory per block

@@ -146,7 +146,7 @@ void __cudaRegisterFunction(void** handle, const char* hostFun, char*, const cha
   std::lock_guard lock(r.mutex);
   // The first registration of a host function wins (a kernel registered at start-up and again
   // by its first launch keeps its module).
-  r.functions.emplace(static_cast<const void*>(hostFun), Function{reinterpret_cast<Module*>(handle), deviceName});
+  r.functions.emplace(static_cast<const void*>(hostFun), Function{reinterpret_cast<Module*>(handle), deviceName, {}});
 }
 
 unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem, struct CUstream_st* stream) {

@@ -83,11 +83,16 @@ namespace minicuda::gpu {
 // Runs one CUDA thread of a kernel: `params` is the kernel's constant bank 0, its parameters by
 // value at the offsets of the CUDA parameter ABI (each aligned to its own alignment).
 using KernelEntry = void (*)(const void* params);
+// Runs the threads of the calling SM's current block one after another, from thread 0 (setting
+// threadIdx), with the kernel inlined into the loop; stops early once *stop is set (a thread
+// reached a barrier: the rest of the block runs as fibers). Returns how many threads it ran.
+using KernelBlockEntry = unsigned (*)(const void* params, const bool* stop);
 
 // One __global__ function as the compiler emits it.
 struct KernelImage {
   const char* name;                // as written in the source, e.g. "vector_add", "scale<float>"
-  KernelEntry entry;               // the code
+  KernelEntry entry;               // the code: one thread
+  KernelBlockEntry block_entry;    // the code: a block's threads in a loop (may be null)
   uint32_t param_count;
   uint32_t param_bytes;            // size of the parameter buffer (<= kMaxParamBytes)
   const uint32_t* param_offsets;   // param_count offsets into the buffer
@@ -207,6 +212,26 @@ struct KernelTraits<F> {
   static void entry(const void* params) {
     call(static_cast<const unsigned char*>(params), std::index_sequence_for<P...>{});
   }
+  // The KernelBlockEntry of F: the whole loop in one function, so that per thread there is no
+  // indirect call, and what does not change (parameters, blockIdx, blockDim) can stay in registers.
+  static unsigned block_entry(const void* params, const bool* stop) {
+    // Component by component: a whole uint3 copy may be an 8-byte move at a 4-byte-aligned
+    // address, which the SM's alignment check would trap (and then stop checking this block).
+    const auto* p = static_cast<const unsigned char*>(params);
+    const unsigned nx = blockDim.x, ny = blockDim.y, nz = blockDim.z;
+    unsigned ran = 0;
+    for (unsigned z = 0; z < nz; ++z)
+      for (unsigned y = 0; y < ny; ++y)
+        for (unsigned x = 0; x < nx; ++x) {
+          threadIdx.x = x;
+          threadIdx.y = y;
+          threadIdx.z = z;
+          call(p, std::index_sequence_for<P...>{});
+          ++ran;
+          if (*stop) return ran;
+        }
+    return ran;
+  }
 };
 
 // The display name of F ("vector_add", "ns::scale<float>"), from the compiler's own spelling.
@@ -221,6 +246,7 @@ KernelImage kernel_image(const char* name) {
   using T = KernelTraits<F>;
   return KernelImage{name,
                      &T::entry,
+                     &T::block_entry,
                      T::Layout::count,
                      T::Layout::bytes,
                      T::Layout::count ? T::Layout::offsets.data() : nullptr,

@@ -114,7 +114,7 @@ struct NvMinicudaKernelCode {
   NvU32 param_bytes;  // the size of constant bank 0 the kernel expects
   NvU64 entry;        // minicuda::gpu::KernelEntry
   NvU64 name;         // const char*, for fault reports
-  NvU64 reserved;
+  NvU64 block_entry;  // minicuda::gpu::KernelBlockEntry (0: run threads through `entry`)
 };
 static_assert(sizeof(NvMinicudaKernelCode) == 32);
 inline constexpr NvU32 NV_MINICUDA_KERNEL_CODE_MAGIC = 0x4D53434Du;  // "MCSM"
