@@ -18,10 +18,10 @@
 #include <fmt/format.h>
 
 // The built-in variables of device_code.h.
-thread_local uint3 threadIdx MINICUDA_TLS;
-thread_local uint3 blockIdx MINICUDA_TLS;
-thread_local dim3 blockDim MINICUDA_TLS;
-thread_local dim3 gridDim MINICUDA_TLS;
+thread_local constinit uint3 threadIdx MINICUDA_TLS{};
+thread_local constinit uint3 blockIdx MINICUDA_TLS{};
+thread_local constinit dim3 blockDim MINICUDA_TLS{};
+thread_local constinit dim3 gridDim MINICUDA_TLS{};
 
 namespace minicuda::gpu {
 namespace {

@@ -69,11 +69,13 @@ inline constexpr double2 make_double2(double x, double y) { return {x, y}; }
 
 // --- built-in variables (set by the SM for the running thread) --------------------------------
 
+// constinit: no dynamic initialisation, so kernel code reaches them with one %fs-relative access
+// instead of a call to a TLS wrapper function per use.
 #define MINICUDA_TLS __attribute__((tls_model("initial-exec")))
-extern thread_local uint3 threadIdx MINICUDA_TLS;
-extern thread_local uint3 blockIdx MINICUDA_TLS;
-extern thread_local dim3 blockDim MINICUDA_TLS;
-extern thread_local dim3 gridDim MINICUDA_TLS;
+extern thread_local constinit uint3 threadIdx MINICUDA_TLS;
+extern thread_local constinit uint3 blockIdx MINICUDA_TLS;
+extern thread_local constinit dim3 blockDim MINICUDA_TLS;
+extern thread_local constinit dim3 gridDim MINICUDA_TLS;
 inline constexpr int warpSize = 32;
 
 namespace minicuda::gpu {
@@ -223,7 +225,7 @@ struct KernelTraits<F> {
     for (unsigned z = 0; z < nz; ++z)
       for (unsigned y = 0; y < ny; ++y)
         for (unsigned x = 0; x < nx; ++x) {
-          threadIdx.x = x;
+          threadIdx.x = x;  // y and z too: the kernel may have changed them (it is its variable)
           threadIdx.y = y;
           threadIdx.z = z;
           call(p, std::index_sequence_for<P...>{});
