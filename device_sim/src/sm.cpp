@@ -3,6 +3,10 @@
 #include "sm_signals.h"
 
 #include <boost/context/detail/fcontext.hpp>
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
 #include <csetjmp>
 #include <csignal>
 #include <algorithm>
@@ -27,6 +31,21 @@ namespace minicuda::gpu {
 namespace {
 
 namespace fctx = boost::context::detail;
+
+// AddressSanitizer must be told when execution moves to another stack (a fiber switch), or it
+// mistakes the switch for a stack overflow. start_switch names the stack about to run; the code
+// that runs next calls finish_switch (and learns which stack it came from).
+#if defined(__SANITIZE_ADDRESS__)
+void start_switch(void** fake_stack, const void* bottom, size_t size) {
+  __sanitizer_start_switch_fiber(fake_stack, bottom, size);
+}
+void finish_switch(void* fake_stack, const void** bottom, size_t* size) {
+  __sanitizer_finish_switch_fiber(fake_stack, bottom, size);
+}
+#else
+void start_switch(void**, const void*, size_t) {}
+void finish_switch(void*, const void**, size_t*) {}
+#endif
 
 constexpr size_t kStackBytes = 256 << 10;  // per CUDA thread in fiber mode (virtual; touched lazily)
 constexpr size_t kGuardBytes = 4096;
@@ -56,6 +75,11 @@ class StackPool {
     if (!free_.empty()) {
       void* s = free_.back();
       free_.pop_back();
+#if defined(__SANITIZE_ADDRESS__)
+      // Frames left on it by a fiber that never returned (a block that faulted, or a thread
+      // that finished inside the SM's loop) keep their redzones poisoned: clear them.
+      __asan_unpoison_memory_region(s, kStackBytes);
+#endif
       return s;
     }
     void* base = mmap(nullptr, kStackBytes + kGuardBytes, PROT_READ | PROT_WRITE,
@@ -179,6 +203,9 @@ class BlockRun {
   std::vector<Jump> jumps_;  // one per thread fiber (fiber mode only)
   Jump loop_jump_;           // where a fault leaves the loop fiber
   fctx::fcontext_t scheduler_ = nullptr;
+  void* loop_stack_ = nullptr;             // the loop fiber's stack
+  const void* scheduler_bottom_ = nullptr;  // the scheduler's stack, for AddressSanitizer
+  size_t scheduler_size_ = 0;
   unsigned at_barrier_ = 0;
   int barrier_count_ = 0, barrier_and_ = 1, barrier_or_ = 0, barrier_result_[3] = {0, 0, 0};
   std::optional<KernelError> error_;
@@ -199,11 +226,15 @@ std::optional<KernelError> BlockRun::run(const GridLaunch& launch, uint3 block_i
 
   // Loop mode: one fiber runs every thread in turn (no per-thread state is set up for it).
   void* loop_stack = stacks_.take();
+  loop_stack_ = loop_stack;
   t_block = this;
   set_thread(0);
   t_fault_jump = &loop_jump_.buf;
+  void* fake_stack = nullptr;
+  start_switch(&fake_stack, loop_stack, kStackBytes);
   fctx::transfer_t back = fctx::jump_fcontext(
       fctx::make_fcontext(static_cast<char*>(loop_stack) + kStackBytes, kStackBytes, &loop_main), this);
+  finish_switch(fake_stack, nullptr, nullptr);
   t_fault_jump = nullptr;
   if (fiber_mode_) slots_[current_].context = back.fctx;  // the loop fiber is now that thread's
   // Fiber mode (a thread reached a barrier): round-robin over the runnable threads.
@@ -238,23 +269,31 @@ std::optional<KernelError> BlockRun::run(const GridLaunch& launch, uint3 block_i
 void BlockRun::resume(unsigned t) {
   set_thread(t);
   t_fault_jump = slots_[t].jump;
+  void* fake_stack = nullptr;
+  start_switch(&fake_stack, slots_[t].stack != nullptr ? slots_[t].stack : loop_stack_, kStackBytes);
   fctx::transfer_t back = fctx::jump_fcontext(slots_[t].context, this);
+  finish_switch(fake_stack, nullptr, nullptr);
   t_fault_jump = nullptr;
   slots_[current_].context = back.fctx;
 }
 
 void BlockRun::yield() {
+  void* fake_stack = nullptr;
+  start_switch(&fake_stack, scheduler_bottom_, scheduler_size_);
   fctx::transfer_t back = fctx::jump_fcontext(scheduler_, nullptr);
+  finish_switch(fake_stack, &scheduler_bottom_, &scheduler_size_);
   scheduler_ = back.fctx;
 }
 
 void BlockRun::exit_fiber() {
+  start_switch(nullptr, scheduler_bottom_, scheduler_size_);  // null: this fiber's stack is done
   fctx::jump_fcontext(scheduler_, nullptr);
   std::abort();  // a finished fiber is never resumed
 }
 
 void BlockRun::loop_main(fctx::transfer_t from) {
   auto* self = static_cast<BlockRun*>(from.data);
+  finish_switch(nullptr, &self->scheduler_bottom_, &self->scheduler_size_);
   self->scheduler_ = from.fctx;
   sigjmp_buf& jump = self->loop_jump_.buf;
   if (sigsetjmp(jump, 0) != 0) {
@@ -304,6 +343,7 @@ void BlockRun::loop_main(fctx::transfer_t from) {
 
 void BlockRun::fiber_main(fctx::transfer_t from) {
   auto* self = static_cast<BlockRun*>(from.data);
+  finish_switch(nullptr, &self->scheduler_bottom_, &self->scheduler_size_);
   self->scheduler_ = from.fctx;
   unsigned t = self->current_;
   if (sigsetjmp(self->jumps_[t].buf, 0) != 0) {

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <link.h>
 #include <mutex>
+#include <sys/mman.h>
 #include <ucontext.h>
 #include <vector>
 
@@ -151,8 +152,7 @@ bool kernels_own_misalignment(const Instruction& in) {
 
 #endif  // __x86_64__
 
-void on_signal(int signo, siginfo_t* info, void* context) {
-  alignment_check(false);  // signal delivery keeps EFLAGS.AC: the handler must not inherit it
+void handle_signal(int signo, siginfo_t* info, void* context) {
   auto* uc = static_cast<ucontext_t*>(context);
   int code = info->si_code;
   uint64_t misaligned_address = 0;
@@ -215,7 +215,16 @@ int find_main_text(struct dl_phdr_info* info, size_t, void*) {
   return 1;  // the first object is the executable
 }
 
-thread_local std::vector<char> t_signal_stack;
+// The handler proper: signal delivery keeps EFLAGS.AC, so the first thing is to turn it off -
+// in a function the sanitizers leave alone, since their instrumentation in a prologue (stack
+// redzones) may make misaligned stores that would trap again, and again.
+__attribute__((no_sanitize("address", "undefined"), noinline)) void on_signal(int signo, siginfo_t* info,
+                                                                               void* context) {
+  alignment_check(false);
+  handle_signal(signo, info, context);
+}
+
+thread_local bool t_signal_stack_set = false;
 
 }  // namespace
 
@@ -230,18 +239,31 @@ void install_signal_handlers() {
     sigemptyset(&action.sa_mask);
     for (int signo : {SIGSEGV, SIGBUS, SIGILL, SIGFPE}) sigaction(signo, &action, &g_previous[signo]);
   });
-  if (t_signal_stack.empty()) {  // a stack overflow must still be able to run the handler
-    t_signal_stack.resize(64 << 10);
+  if (!t_signal_stack_set) {
+    // A stack overflow must still be able to run the handler. A thread that already has an
+    // alternate stack (AddressSanitizer gives every thread one, and unmaps whatever stack is set
+    // when the thread ends) keeps it; otherwise it gets 64 KiB of its own, mapped, never freed.
+    t_signal_stack_set = true;
+    stack_t old{};
+    if (sigaltstack(nullptr, &old) == 0 && !(old.ss_flags & SS_DISABLE)) return;
+    constexpr size_t kBytes = 64 << 10;
+    void* stack = mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (stack == MAP_FAILED) return;
     stack_t ss{};
-    ss.ss_sp = t_signal_stack.data();
-    ss.ss_size = t_signal_stack.size();
+    ss.ss_sp = stack;
+    ss.ss_size = kBytes;
     sigaltstack(&ss, nullptr);
   }
 }
 
 // Leaves the running thread's block with an error set by an intrinsic (assert, trap).
 [[noreturn]] void raise_kernel_error(KernelError e) {
-  t_kernel_error = std::move(e);
+  {
+    // Nothing that owns memory may stay on this stack: siglongjmp skips destructors (and a
+    // string's move assignment hands the old buffer back to its source).
+    KernelError previous = std::move(e);
+    std::swap(t_kernel_error, previous);
+  }
   t_kernel_error_pending = true;
   siglongjmp(*t_fault_jump, 1);
 }

@@ -2,6 +2,7 @@
 // synchronises) and kernel errors (sm.h: faults, assert, __trap), each with its CUDA error code,
 // sticky until cudaDeviceReset (probe_sticky.txt).
 #undef NDEBUG  // device assert must stay in, whatever the build type
+#include "alignment_checks.h"
 #include <cassert>
 #include <cuda_runtime.h>
 
@@ -281,6 +282,7 @@ TEST_F(KernelErrors, OverrunInsideAPoolChunkDoesNotFault) {
 }
 
 TEST_F(KernelErrors, MisalignedAccessesAreError716) {
+  if (!minicuda::testing::kAlignmentChecks) GTEST_SKIP() << "no alignment checks in this build";
   char* d = nullptr;
   long long* out = nullptr;
   ASSERT_EQ(cudaMalloc(&d, 64), cudaSuccess);
@@ -302,6 +304,7 @@ TEST_F(KernelErrors, MisalignedAccessesAreError716) {
 }
 
 TEST_F(KernelErrors, MisalignedDoubleLoadAndAtomic) {
+  if (!minicuda::testing::kAlignmentChecks) GTEST_SKIP() << "no alignment checks in this build";
   char* d = nullptr;
   double* out = nullptr;
   ASSERT_EQ(cudaMalloc(&d, 64), cudaSuccess);
