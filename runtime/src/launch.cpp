@@ -77,6 +77,12 @@ cudaError_t kernel_of(const void* func, CUkernel* out) {
   return cudaSuccess;
 }
 
+// The lazy initialisation, then func's kernel (its module loaded at first use).
+cudaError_t context_and_kernel(const void* func, CUkernel* kernel) {
+  if (cudaError_t e = ensure_context(); e != cudaSuccess) return e;
+  return kernel_of(func, kernel);
+}
+
 }  // namespace
 
 namespace minicuda::detail {
@@ -171,8 +177,7 @@ cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void
                              cudaStream_t stream) {
   // Lazy loading and cuKernelGetName come before the runtime call's own scope (chain_cupti.txt).
   CUkernel kernel = nullptr;
-  cudaError_t loaded = ensure_context();
-  if (loaded == cudaSuccess) loaded = kernel_of(func, &kernel);
+  cudaError_t loaded = context_and_kernel(func, &kernel);
   const char* name = nullptr;
   if (loaded == cudaSuccess) (void)cuKernelGetName(&name, kernel);
   std::string shown = name != nullptr ? std::string(name) : fmt::format("{}", func);
@@ -189,8 +194,7 @@ cudaError_t cudaFuncSetAttribute(const void* func, enum cudaFuncAttribute attr, 
   trace::Scope scope(trace::Layer::Cudart, "cudaFuncSetAttribute(func={}, attr={}, value={})", func,
                      static_cast<int>(attr), value);
   CUkernel kernel = nullptr;
-  if (cudaError_t e = ensure_context(); e != cudaSuccess) return finish(scope, e);
-  if (cudaError_t e = kernel_of(func, &kernel); e != cudaSuccess) return finish(scope, e);
+  if (cudaError_t e = context_and_kernel(func, &kernel); e != cudaSuccess) return finish(scope, e);
   return finish(scope, to_cuda_error(cuFuncSetAttribute(reinterpret_cast<CUfunction>(kernel),
                                                         static_cast<CUfunction_attribute>(attr), value)));
 }
@@ -199,8 +203,7 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes* attr, const void* f
   trace::Scope scope(trace::Layer::Cudart, "cudaFuncGetAttributes(attr={}, func={})", static_cast<void*>(attr), func);
   if (attr == nullptr) return finish(scope, cudaErrorInvalidValue);
   CUkernel kernel = nullptr;
-  if (cudaError_t e = ensure_context(); e != cudaSuccess) return finish(scope, e);
-  if (cudaError_t e = kernel_of(func, &kernel); e != cudaSuccess) return finish(scope, e);
+  if (cudaError_t e = context_and_kernel(func, &kernel); e != cudaSuccess) return finish(scope, e);
   auto f = reinterpret_cast<CUfunction>(kernel);
   int v[10] = {};
   for (int a = CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK; a <= CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT; ++a) {
@@ -226,8 +229,7 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const 
   trace::Scope scope(trace::Layer::Cudart, "cudaOccupancyMaxActiveBlocksPerMultiprocessor(func={}, blockSize={}, smem={})",
                      func, blockSize, dynamicSMemSize);
   CUkernel kernel = nullptr;
-  if (cudaError_t e = ensure_context(); e != cudaSuccess) return finish(scope, e);
-  if (cudaError_t e = kernel_of(func, &kernel); e != cudaSuccess) return finish(scope, e);
+  if (cudaError_t e = context_and_kernel(func, &kernel); e != cudaSuccess) return finish(scope, e);
   return finish(scope, to_cuda_error(cuOccupancyMaxActiveBlocksPerMultiprocessor(
                            numBlocks, reinterpret_cast<CUfunction>(kernel), blockSize, dynamicSMemSize)));
 }
