@@ -580,6 +580,8 @@ unsigned activemask() {
   BlockRun* b = current_block("__activemask");
   return b == nullptr ? 0 : b->activemask();
 }
+bool in_kernel_code() { return in_kernel(); }
+
 unsigned char* dynamic_shared() {
   BlockRun* b = current_block("extern __shared__");
   return b == nullptr ? nullptr : b->dynamic_shared();

@@ -29,6 +29,8 @@ cudaError_t finish(trace::Scope& scope, cudaError_t e);
 // The name of a cudaMemcpyKind for the trace ("invalid" for a value outside the enum).
 const char* memcpy_kind_name(int kind);
 
+// cudaErrorNotSupported when called from kernel code (see init.cpp), else cudaSuccess.
+cudaError_t refuse_in_kernel_code();
 // Runs lazy initialisation (cuInit and the device queries) once per process.
 // cudaSuccess, or cudaErrorNoDevice / cudaErrorInitializationError...
 cudaError_t ensure_initialized();

@@ -203,7 +203,17 @@ cudaError_t initialize(Runtime& rt) {
 
 }  // namespace
 
+// Kernel code runs on the simulated GPU (a device worker thread, inside the GPU's own locks): a
+// runtime call from there would deadlock on them. nvcc would not compile it (without the device
+// runtime); here it returns cudaErrorNotSupported.
+cudaError_t refuse_in_kernel_code() {
+  if (!minicuda::gpu::isa::in_kernel_code()) return cudaSuccess;
+  trace::note(trace::Layer::Cudart, "a runtime call from kernel code: device code cannot call the host API");
+  return cudaErrorNotSupported;
+}
+
 cudaError_t ensure_initialized() {
+  if (cudaError_t e = refuse_in_kernel_code(); e != cudaSuccess) return e;
   std::lock_guard lock(runtime_mutex());
   Runtime& rt = runtime();
   if (!rt.initialized) {
@@ -214,6 +224,7 @@ cudaError_t ensure_initialized() {
 }
 
 cudaError_t ensure_context() {
+  if (cudaError_t e = refuse_in_kernel_code(); e != cudaSuccess) return e;
   if (t_ready_device == t_device && t_ready_pid == kernel::current().pid() &&
       t_ready_generation == g_generation.load(std::memory_order_acquire)) {
     return cudaSuccess;

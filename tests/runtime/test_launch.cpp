@@ -16,6 +16,10 @@ __global__ void write_null(int* p) { p[threadIdx.x] = 1; }
 __global__ void misaligned_store(char* base) { *reinterpret_cast<int*>(base + 1) = 7; }
 __global__ void trap_kernel() { __trap(); }
 __global__ void assert_kernel(int v) { assert(v == 1); }
+__global__ void malloc_in_kernel(int* result) {
+  void* p = nullptr;
+  *result = cudaMalloc(&p, 16);
+}
 __global__ void block_sum(const int* in, int* out) {
   __shared__ int partial[256];
   partial[threadIdx.x] = in[blockIdx.x * blockDim.x + threadIdx.x];
@@ -117,6 +121,17 @@ TEST_F(RuntimeLaunchTest, DeviceErrorsHaveTheirOwnCodes) {
   std::string err = ::testing::internal::GetCapturedStderr();
   EXPECT_NE(err.find("block: [0,0,0], thread: [0,0,0] Assertion `v == 1` failed."), std::string::npos) << err;
   ASSERT_EQ(cudaDeviceReset(), cudaSuccess);
+}
+
+// Kernel code cannot call the host API (nvcc would refuse it); here it gets an error instead of
+// deadlocking on the GPU's locks.
+TEST_F(RuntimeLaunchTest, RuntimeCallsFromKernelCodeAreRefused) {
+  int* d = nullptr;
+  ASSERT_EQ(cudaMalloc(&d, sizeof(int)), cudaSuccess);
+  ASSERT_EQ(minicuda::launch<malloc_in_kernel>(dim3(1), dim3(1), 0, nullptr, d), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(*d, static_cast<int>(cudaErrorNotSupported));
+  cudaFree(d);
 }
 
 }  // namespace

@@ -170,6 +170,8 @@ unsigned activemask();
 // The block's dynamic shared memory (extern __shared__).
 unsigned char* dynamic_shared();
 int printf(const char* format, ...) __attribute__((format(printf, 1, 2)));
+// Is the calling host thread running kernel code? (The runtime refuses host API calls from it.)
+bool in_kernel_code();
 }  // namespace isa
 
 // --- building a KernelImage from a C++ function -------------------------------------------
