@@ -158,30 +158,23 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
               chid, grid.kernel_name, grid.grid.x, grid.grid.y, grid.grid.z, grid.block.x, grid.block.y, grid.block.z,
               grid.dynamic_shared, occ.blocks_per_sm, occ.limit, waves, props.multiprocessor_count);
 
-  // Run the blocks: a shared counter hands them out in order; the first error stops the grid.
-  std::atomic<uint64_t> next{0};
-  std::atomic<bool> failed{false};
+  // Run the blocks: a shared queue hands them out in order, a few per claim (enough claims per
+  // host thread to even out the load); the first error stops the grid.
+  unsigned helpers = inline_run ? 1u : static_cast<unsigned>(std::min<uint64_t>(blocks, threads_));
+  BlockQueue queue(grid.grid, std::clamp<uint64_t>(blocks / (uint64_t{helpers} * 16), 1, 64));
   std::mutex error_mutex;
-  std::optional<KernelError> first_error;
-  uint64_t first_error_block = ~0ull;
+  std::optional<BlockError> first_error;
   std::function<void()> job = [&] {
-    for (;;) {
-      uint64_t b = next.fetch_add(1, std::memory_order_relaxed);
-      if (b >= blocks || failed.load(std::memory_order_relaxed)) return;
-      uint3 idx{static_cast<unsigned>(b % grid.grid.x), static_cast<unsigned>(b / grid.grid.x % grid.grid.y),
-                static_cast<unsigned>(b / (uint64_t{grid.grid.x} * grid.grid.y))};
-      if (std::optional<KernelError> e = run_block(grid, idx)) {
-        std::lock_guard lock(error_mutex);
-        if (b < first_error_block) first_error = std::move(e), first_error_block = b;
-        failed.store(true, std::memory_order_relaxed);
-      }
+    if (std::optional<BlockError> e = run_blocks(grid, queue)) {
+      std::lock_guard lock(error_mutex);
+      if (!first_error || e->block < first_error->block) first_error = std::move(e);
     }
   };
-  run_parallel(inline_run ? 1u : static_cast<unsigned>(std::min<uint64_t>(blocks, threads_)), job);
+  run_parallel(helpers, job);
   device_.advance_clock(kLaunchNs + waves * kWaveNs);
 
   if (!first_error) return std::nullopt;
-  const KernelError& e = *first_error;
+  const KernelError& e = first_error->error;
   std::string what = fmt::format("kernel {} block ({},{},{}) thread ({},{},{}): {}", grid.kernel_name, e.block.x,
                                  e.block.y, e.block.z, e.thread.x, e.thread.y, e.thread.z, e.message);
   // A stack overflow runs into unmapped local memory on the GPU: an MMU fault there too (700).

@@ -21,11 +21,13 @@
 
 #include <fmt/format.h>
 
-// The built-in variables of device_code.h.
+// The built-in variables of device_code.h. Kernel code sees blockIdx, blockDim and gridDim as
+// const; the SM defines them here under other names, writable, bound by asm label to the symbols
+// kernel code links against. This file reads and writes them only through these names.
 thread_local constinit uint3 threadIdx MINICUDA_TLS{};
-thread_local constinit uint3 blockIdx MINICUDA_TLS{};
-thread_local constinit dim3 blockDim MINICUDA_TLS{};
-thread_local constinit dim3 gridDim MINICUDA_TLS{};
+thread_local constinit uint3 sm_block_idx __asm__("blockIdx") MINICUDA_TLS{};
+thread_local constinit uint3 sm_block_dim __asm__("blockDim") MINICUDA_TLS{};
+thread_local constinit uint3 sm_grid_dim __asm__("gridDim") MINICUDA_TLS{};
 
 namespace minicuda::gpu {
 namespace {
@@ -148,7 +150,7 @@ class BlockRun {
  public:
   BlockRun(StackPool& stacks, std::vector<uint8_t>& shared) : stacks_(stacks), shared_(shared) {}
 
-  std::optional<KernelError> run(const GridLaunch& launch, uint3 block_idx);
+  std::optional<BlockError> run_blocks(const GridLaunch& launch, BlockQueue& queue);
 
   // The intrinsics (device_code.h, isa::*).
   void syncthreads(int op, int predicate, int* result);
@@ -192,10 +194,15 @@ class BlockRun {
     current_ = t;
     threadIdx = thread_index(t);
   }
+  bool next_block();
+  void start_block();
+
 
   StackPool& stacks_;
   std::vector<uint8_t>& shared_;
   const GridLaunch* launch_ = nullptr;
+  BlockQueue* queue_ = nullptr;
+  uint64_t block_ = 0, claimed_end_ = 0;  // the running block, the end of this thread's claim
   unsigned threads_ = 0, current_ = 0, exited_ = 0;
   bool fiber_mode_ = false;
   std::vector<ThreadSlot> slots_;
@@ -211,58 +218,80 @@ class BlockRun {
   std::optional<KernelError> error_;
 };
 
-std::optional<KernelError> BlockRun::run(const GridLaunch& launch, uint3 block_idx) {
+std::optional<BlockError> BlockRun::run_blocks(const GridLaunch& launch, BlockQueue& queue) {
   launch_ = &launch;
+  queue_ = &queue;
+  claimed_end_ = block_ = 0;
   threads_ = launch.block.x * launch.block.y * launch.block.z;
-  blockIdx = block_idx;
-  blockDim = launch.block;
-  gridDim = launch.grid;
+  sm_block_dim = launch.block;
+  sm_grid_dim = launch.grid;
   if (shared_.size() < launch.dynamic_shared) shared_.resize(launch.dynamic_shared);
+  error_.reset();
+  install_signal_handlers();
+  t_block = this;
+  while (!error_ && next_block()) {
+    // Loop mode: one fiber runs every thread in turn (no per-thread state is set up for it), and
+    // goes on with the next blocks for as long as none reaches a barrier.
+    void* loop_stack = stacks_.take();
+    loop_stack_ = loop_stack;
+    set_thread(0);
+    t_fault_jump = &loop_jump_.buf;
+    void* fake_stack = nullptr;
+    start_switch(&fake_stack, loop_stack, kStackBytes);
+    fctx::transfer_t back = fctx::jump_fcontext(
+        fctx::make_fcontext(static_cast<char*>(loop_stack) + kStackBytes, kStackBytes, &loop_main), this);
+    finish_switch(fake_stack, nullptr, nullptr);
+    t_fault_jump = nullptr;
+    if (fiber_mode_) slots_[current_].context = back.fctx;  // the loop fiber is now that thread's
+    // Fiber mode (a thread reached a barrier): round-robin over the runnable threads.
+    while (fiber_mode_ && exited_ < threads_ && !error_) {
+      bool progressed = false;
+      for (unsigned t = 0; t < threads_ && !error_; ++t) {
+        if (slots_[t].state != ThreadState::Runnable) continue;
+        resume(t);
+        progressed = true;
+      }
+      if (!progressed && !error_) {
+        KernelError e;
+        e.kind = KernelErrorKind::Trap;
+        e.block = sm_block_idx;
+        e.message = fmt::format("deadlock: {} of {} threads wait at __syncthreads and the others at a warp "
+                                "operation or barrier they can never complete",
+                                at_barrier_, threads_ - exited_);
+        error_ = e;
+      }
+    }
+    if (fiber_mode_) {
+      for (ThreadSlot& s : slots_)
+        if (s.stack != nullptr) stacks_.give_back(s.stack), s.stack = nullptr;
+    }
+    stacks_.give_back(loop_stack);
+    alignment_check(false);  // the engine's own code runs unchecked
+  }
+  t_block = nullptr;
+  if (!error_) return std::nullopt;
+  queue.stop();
+  return BlockError{block_, std::move(*error_)};
+}
+
+// Moves on to the next block of this thread's claim (claiming more when it is used up), and
+// resets the per-block state. Runs inside the loop fiber with the alignment check on: every
+// store here is an aligned one of its own size.
+bool BlockRun::next_block() {
+  if (queue_->stopped()) return false;
+  if (++block_ >= claimed_end_ && !queue_->claim(&block_, &claimed_end_)) return false;
+  uint3 idx = queue_->index(block_);
+  __atomic_store_n(&sm_block_idx.x, idx.x, __ATOMIC_RELAXED);  // component by component (no
+  __atomic_store_n(&sm_block_idx.y, idx.y, __ATOMIC_RELAXED);  // merged 8-byte store at a
+  __atomic_store_n(&sm_block_idx.z, idx.z, __ATOMIC_RELAXED);  // 4-byte-aligned address)
+  start_block();
+  return true;
+}
+
+void BlockRun::start_block() {
   fiber_mode_ = false;
   exited_ = at_barrier_ = 0;
   barrier_count_ = 0, barrier_and_ = 1, barrier_or_ = 0;
-  error_.reset();
-  install_signal_handlers();
-
-  // Loop mode: one fiber runs every thread in turn (no per-thread state is set up for it).
-  void* loop_stack = stacks_.take();
-  loop_stack_ = loop_stack;
-  t_block = this;
-  set_thread(0);
-  t_fault_jump = &loop_jump_.buf;
-  void* fake_stack = nullptr;
-  start_switch(&fake_stack, loop_stack, kStackBytes);
-  fctx::transfer_t back = fctx::jump_fcontext(
-      fctx::make_fcontext(static_cast<char*>(loop_stack) + kStackBytes, kStackBytes, &loop_main), this);
-  finish_switch(fake_stack, nullptr, nullptr);
-  t_fault_jump = nullptr;
-  if (fiber_mode_) slots_[current_].context = back.fctx;  // the loop fiber is now that thread's
-  // Fiber mode (a thread reached a barrier): round-robin over the runnable threads.
-  while (fiber_mode_ && exited_ < threads_ && !error_) {
-    bool progressed = false;
-    for (unsigned t = 0; t < threads_ && !error_; ++t) {
-      if (slots_[t].state != ThreadState::Runnable) continue;
-      resume(t);
-      progressed = true;
-    }
-    if (!progressed && !error_) {
-      KernelError e;
-  e.kind = KernelErrorKind::Trap;
-      e.block = block_idx;
-      e.message = fmt::format("deadlock: {} of {} threads wait at __syncthreads and the others at a warp "
-                              "operation or barrier they can never complete",
-                              at_barrier_, threads_ - exited_);
-      error_ = e;
-    }
-  }
-  if (fiber_mode_) {
-    for (ThreadSlot& s : slots_)
-      if (s.stack != nullptr) stacks_.give_back(s.stack);
-  }
-  stacks_.give_back(loop_stack);
-  alignment_check(false);  // the engine's own code runs unchecked
-  t_block = nullptr;
-  return error_;
 }
 
 // Switches to thread t's fiber until it yields or exits.
@@ -302,35 +331,31 @@ void BlockRun::loop_main(fctx::transfer_t from) {
     self->exit_fiber();
   }
   const GridLaunch& launch = *self->launch_;
-  dim3 dims = launch.block;
-  unsigned t = 0;
   try {
     alignment_check(true);
-    if (launch.block_entry != nullptr) {  // the kernel's own loop (device_code.h)
-      launch.block_entry(launch.params, &self->fiber_mode_);
+    do {
+      if (launch.block_entry != nullptr) {  // the kernel's own loop (device_code.h)
+        launch.block_entry(launch.params, &self->fiber_mode_);
+      } else {
+        unsigned t = 0;
+        for (unsigned z = 0; z < launch.block.z && !self->fiber_mode_; ++z) {
+          for (unsigned y = 0; y < launch.block.y && !self->fiber_mode_; ++y) {
+            for (unsigned x = 0; x < launch.block.x && !self->fiber_mode_; ++x, ++t) {
+              self->current_ = t;
+              threadIdx.x = x;  // component by component: see KernelTraits::block_entry
+              threadIdx.y = y;
+              threadIdx.z = z;
+              launch.entry(launch.params);
+            }
+          }
+        }
+      }
       if (self->fiber_mode_) {  // this fiber became a thread's when it reached a barrier
         alignment_check(false);
         self->thread_exited(self->current_);
         self->exit_fiber();
       }
-      dims.x = dims.y = dims.z = 0;  // every thread has run
-    }
-    for (unsigned z = 0; z < dims.z; ++z) {
-      for (unsigned y = 0; y < dims.y; ++y) {
-        for (unsigned x = 0; x < dims.x; ++x, ++t) {
-          self->current_ = t;
-          threadIdx.x = x;  // component by component: see KernelTraits::block_entry
-          threadIdx.y = y;
-          threadIdx.z = z;
-          launch.entry(launch.params);
-          if (self->fiber_mode_) {  // this fiber became thread t's when it reached a barrier
-            alignment_check(false);
-            self->thread_exited(self->current_);
-            self->exit_fiber();
-          }
-        }
-      }
-    }
+    } while (self->next_block());  // every thread of the block has run: the next block
   } catch (...) {
     alignment_check(false);
     self->exception_escaped();
@@ -522,7 +547,7 @@ void BlockRun::record_fault() {
       e.message = f.signo == SIGFPE ? "arithmetic exception (integer division by zero?)" : "unexpected signal";
     }
   }
-  e.block = blockIdx;
+  e.block = sm_block_idx;
   e.thread = threadIdx;
   error_ = e;
 }
@@ -535,12 +560,12 @@ BlockRun* current_block(const char* what) {
 
 }  // namespace
 
-std::optional<KernelError> run_block(const GridLaunch& launch, uint3 block_idx) {
+std::optional<BlockError> run_blocks(const GridLaunch& launch, BlockQueue& queue) {
   // One of each per host thread, reused block after block (their vectors keep their capacity).
   thread_local StackPool stacks;
   thread_local std::vector<uint8_t> shared;
   thread_local BlockRun run(stacks, shared);
-  return run.run(launch, block_idx);
+  return run.run_blocks(launch, queue);
 }
 
 bool in_kernel() { return t_fault_jump != nullptr; }
@@ -648,7 +673,7 @@ extern "C" [[noreturn]] void __assert_fail(const char* expression, const char* f
     KernelError e;
   e.kind = KernelErrorKind::Assert;
     e.message = fmt::format("{}:{}: {}: block: [{},{},{}], thread: [{},{},{}] Assertion `{}` failed.", file, line,
-                            function, blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z,
+                            function, sm_block_idx.x, sm_block_idx.y, sm_block_idx.z, threadIdx.x, threadIdx.y, threadIdx.z,
                             expression);
     raise_kernel_error(std::move(e));
   }

@@ -20,10 +20,11 @@
 // accesses inside C library routines are let through (AC is cleared for that instruction).
 // assert() and __trap() leave the block the same way.
 //
-// Who talks to it: the compute engine (compute_engine.cpp) runs blocks through run_block(); the
+// Who talks to it: the compute engine (compute_engine.cpp) runs blocks through run_blocks(); the
 // intrinsics of device_code.h (isa::*) call into the block running on the calling thread.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -65,10 +66,48 @@ struct KernelError {
 };
 
 
-// Runs block `block_idx` of `launch` on the calling host thread and returns the first error a
-// thread raised (the block stops there), or nothing. Thread-safe: each host thread has its own
-// fibers, stacks and signal stack.
-std::optional<KernelError> run_block(const GridLaunch& launch, uint3 block_idx);
+// Hands a grid's blocks out to the host threads that run them, in order of their linear index
+// (x fastest), a few at a time: one atomic add per claim, not per block. Thread-safe.
+class BlockQueue {
+ public:
+  BlockQueue(dim3 grid, uint64_t blocks_per_claim)
+      : grid_(grid), blocks_(uint64_t{grid.x} * grid.y * grid.z), per_claim_(blocks_per_claim ? blocks_per_claim : 1) {}
+  // Claims the next blocks [*begin, *end); false when none is left or the grid has stopped.
+  bool claim(uint64_t* begin, uint64_t* end) {
+    if (stopped_.load(std::memory_order_relaxed)) return false;
+    uint64_t b = next_.fetch_add(per_claim_, std::memory_order_relaxed);
+    if (b >= blocks_) return false;
+    *begin = b;
+    *end = b + per_claim_ < blocks_ ? b + per_claim_ : blocks_;
+    return true;
+  }
+  bool stopped() const { return stopped_.load(std::memory_order_relaxed); }
+  void stop() { stopped_.store(true, std::memory_order_relaxed); }
+  uint64_t blocks() const { return blocks_; }
+  uint3 index(uint64_t linear) const {
+    return uint3{static_cast<unsigned>(linear % grid_.x), static_cast<unsigned>(linear / grid_.x % grid_.y),
+                 static_cast<unsigned>(linear / (uint64_t{grid_.x} * grid_.y))};
+  }
+
+ private:
+  dim3 grid_;
+  uint64_t blocks_, per_claim_;
+  std::atomic<uint64_t> next_{0};
+  std::atomic<bool> stopped_{false};
+};
+
+// The first error of a block, with the block's linear index.
+struct BlockError {
+  uint64_t block = 0;
+  KernelError error;
+};
+
+// Runs blocks of `launch` claimed from `queue` on the calling host thread until none is left,
+// and returns the first error a thread raised (its block stops there; the queue is stopped so
+// that every other host thread stops too), or nothing. Blocks that never reach a barrier run
+// back to back in one loop fiber, with nothing between them but the claim. Thread-safe: each
+// host thread has its own fibers, stacks and signal stack.
+std::optional<BlockError> run_blocks(const GridLaunch& launch, BlockQueue& queue);
 
 // Is the calling host thread running kernel code right now?
 bool in_kernel();

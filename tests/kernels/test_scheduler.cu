@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "kernel_test.h"
@@ -72,6 +73,22 @@ __global__ void last_block_reduce(const float* in, float* partial, unsigned* tic
     for (unsigned b = 0; b < gridDim.x; ++b) sum += reinterpret_cast<volatile float*>(partial)[b];
     *total = sum;
     *ticket = 0;
+  }
+}
+
+// Odd blocks exchange values through shared memory across a barrier (they run as fibers), even
+// blocks never reach one (they run in the SM's loop): on every host thread, blocks of both kinds
+// follow one another. Block `fault_block` (if any) writes through a null pointer.
+__global__ void mixed_modes(int* out, int fault_block) {
+  __shared__ int s[64];
+  const unsigned t = threadIdx.x;
+  if (static_cast<int>(blockIdx.x) == fault_block && t == 5) *static_cast<volatile int*>(nullptr) = 1;
+  if (blockIdx.x % 2 == 1) {
+    s[t] = static_cast<int>(blockIdx.x * 1000 + t);
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + t] = s[blockDim.x - 1 - t];
+  } else {
+    out[blockIdx.x * blockDim.x + t] = -static_cast<int>(blockIdx.x * 1000 + t);
   }
 }
 
@@ -167,6 +184,33 @@ TEST_F(KernelScheduler, LargestGridYAndZ) {
     for (size_t b = 0; b < blocks; ++b) ASSERT_EQ(h[b], 1u) << "grid " << grid.x << "x" << grid.y << "x" << grid.z
                                                             << " block " << b;
   }
+}
+
+TEST_F(KernelScheduler, BlocksWithAndWithoutBarriersFollowOneAnother) {
+  constexpr unsigned blocks = 999, threads = 64;
+  DeviceArray<int> out(blocks * threads);
+  mixed_modes<<<blocks, threads>>>(out.get(), -1);
+  ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  std::vector<int> h = out.read();
+  for (unsigned b = 0; b < blocks; ++b)
+    for (unsigned t = 0; t < threads; ++t) {
+      const int want = b % 2 == 1 ? static_cast<int>(b * 1000 + (threads - 1 - t)) : -static_cast<int>(b * 1000 + t);
+      ASSERT_EQ(h[b * threads + t], want) << "block " << b << " thread " << t;
+    }
+}
+
+// A fault in a block that runs in the SM's loop right after blocks that ran as fibers names its
+// own block and thread.
+TEST_F(KernelScheduler, FaultAfterFiberBlocksNamesItsBlock) {
+  constexpr unsigned blocks = 999, threads = 64;
+  DeviceArray<int> out(blocks * threads);
+  ::testing::internal::CaptureStderr();
+  mixed_modes<<<blocks, threads>>>(out.get(), 600);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("block (600,0,0) thread (5,0,0)"), std::string::npos) << err;
+  ASSERT_EQ(cudaDeviceReset(), cudaSuccess);
 }
 
 // The host replica of tree_reduce's order of additions.

@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstring>
 #include <new>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -71,11 +72,20 @@ inline constexpr double2 make_double2(double x, double y) { return {x, y}; }
 
 // constinit: no dynamic initialisation, so kernel code reaches them with one %fs-relative access
 // instead of a call to a TLS wrapper function per use.
+// blockIdx, blockDim and gridDim are read-only, as in CUDA (nvcc rejects a store to them). Being
+// const also tells the compiler that the kernel's own stores (c[i] = ...) cannot change them, so
+// it keeps them in registers for a whole block instead of reloading them for every thread - a
+// reload after each store costs 4x in a loop like vector_add. The SM writes them through
+// non-const names for the same symbols (sm.cpp). threadIdx stays writable: the kernel's block
+// loop (KernelTraits::block_entry, compiled with the kernel) sets it for every thread.
+// blockDim and gridDim are declared uint3 rather than dim3 (CUDA's type): a const object whose
+// type has constructors is not read-only to g++, which would then reload it. dim3 converts from
+// and to uint3, so `dim3 b = blockDim;` and every member access read the same.
 #define MINICUDA_TLS __attribute__((tls_model("initial-exec")))
 extern thread_local constinit uint3 threadIdx MINICUDA_TLS;
-extern thread_local constinit uint3 blockIdx MINICUDA_TLS;
-extern thread_local constinit dim3 blockDim MINICUDA_TLS;
-extern thread_local constinit dim3 gridDim MINICUDA_TLS;
+extern thread_local constinit const uint3 blockIdx MINICUDA_TLS;
+extern thread_local constinit const uint3 blockDim MINICUDA_TLS;
+extern thread_local constinit const uint3 gridDim MINICUDA_TLS;
 inline constexpr int warpSize = 32;
 
 namespace minicuda::gpu {
@@ -212,6 +222,10 @@ struct KernelTraits<F> {
   static void call([[maybe_unused]] const unsigned char* params, std::index_sequence<I...>) {
     F(*std::launder(reinterpret_cast<const std::decay_t<P>*>(params + Layout::offsets[I]))...);
   }
+  template <size_t... I>
+  static std::tuple<std::decay_t<P>...> load([[maybe_unused]] const unsigned char* params, std::index_sequence<I...>) {
+    return {*std::launder(reinterpret_cast<const std::decay_t<P>*>(params + Layout::offsets[I]))...};
+  }
   // The KernelEntry of F.
   static void entry(const void* params) {
     call(static_cast<const unsigned char*>(params), std::index_sequence_for<P...>{});
@@ -221,7 +235,9 @@ struct KernelTraits<F> {
   static unsigned block_entry(const void* params, const bool* stop) {
     // Component by component: a whole uint3 copy may be an 8-byte move at a 4-byte-aligned
     // address, which the SM's alignment check would trap (and then stop checking this block).
-    const auto* p = static_cast<const unsigned char*>(params);
+    // The parameters, copied once per block into locals: read from the parameter buffer, they
+    // would be reloaded for every thread (the kernel's stores might alias the buffer).
+    std::tuple<std::decay_t<P>...> args = load(static_cast<const unsigned char*>(params), std::index_sequence_for<P...>{});
     const unsigned nx = blockDim.x, ny = blockDim.y, nz = blockDim.z;
     unsigned ran = 0;
     for (unsigned z = 0; z < nz; ++z)
@@ -230,7 +246,7 @@ struct KernelTraits<F> {
           threadIdx.x = x;  // y and z too: the kernel may have changed them (it is its variable)
           threadIdx.y = y;
           threadIdx.z = z;
-          call(p, std::index_sequence_for<P...>{});
+          std::apply(F, args);  // by value: each thread gets its own copy, as from the buffer
           ++ran;
           if (*stop) return ran;
         }
