@@ -17,7 +17,8 @@
 //   an empty kernel <<<1, 1>>> + cudaDeviceSynchronize (the launch round trip), 100 empty
 //     launches + one synchronize (the launch alone), a 1-byte cudaMemset + synchronize (the
 //     round trip of a copy-engine submission) vs an empty call
-//   breakdown: EFLAGS.AC on and off (two popf), what the SM's alignment check costs per switch
+//   breakdown: EFLAGS.AC on and off (two popf), what the SM's alignment check costs where it
+//     changes (per warp operation; barriers and blocks in loop mode leave it on)
 // Each benchmark also reports cpu_all_threads, the CPU time of every thread of the process per
 // iteration (bench_common.h ProcessCpu): on a busy host the wall time of work spread over the SM
 // worker threads says little, their CPU time stays near the work's own cost.
@@ -283,8 +284,9 @@ BENCHMARK(BM_EmptyCall);
 
 #if defined(__x86_64__)
 // Breakdown: EFLAGS.AC on and off again (two popf that change it), as the SM's alignment check
-// does around the SM's own code (sm.cpp: SmCode, alignment_check): per block in loop mode, per
-// thread per barrier in fiber mode. The red zone is stepped over as sm.cpp does.
+// does around the SM's own code (sm_block.h: SmCode, alignment_check): per warp operation, per
+// block that turns to fiber mode, per host thread per grid - not per barrier or per block in
+// loop mode, which leave it on. The red zone is stepped over as sm_signals.h does.
 void BM_AlignmentCheckOnOff(benchmark::State& state) {
   bench::ProcessCpu cpu(state);
   for (auto _ : state) {
@@ -410,10 +412,9 @@ int main(int argc, char** argv) {
                   k0 / 1e6, k1 / 1e6, k9 / 1e6, per_barrier, (k1 - k0) / kThreads - per_barrier);
       std::printf("    9 barriers alone are %.0f%% of the tree's cpu time\n", 100.0 * (k9 - k0) / cpu(tree));
       if (have({"BM_AlignmentCheckOnOff", "BM_PushfPopfUnchanged"}))
-        std::printf("    EFLAGS.AC on + off (once per thread per barrier): cpu %.0f ns = %.0f%% of a barrier "
+        std::printf("    EFLAGS.AC on + off (per warp operation; a barrier leaves it on): cpu %.0f ns "
                     "(two pushf/popf that change nothing: %.0f ns)\n",
-                    cpu("BM_AlignmentCheckOnOff"), 100.0 * cpu("BM_AlignmentCheckOnOff") / per_barrier,
-                    cpu("BM_PushfPopfUnchanged"));
+                    cpu("BM_AlignmentCheckOnOff"), cpu("BM_PushfPopfUnchanged"));
     }
   }
   if (have({"BM_EmptyKernelRoundTrip/real_time", "BM_EmptyCall"})) {

@@ -1,8 +1,6 @@
 // sm: runs thread blocks (see sm.h for the model: loop mode, fiber mode, faults).
-#include "sm.h"
-#include "sm_signals.h"
+#include "sm_block.h"
 
-#include <boost/context/detail/fcontext.hpp>
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
@@ -10,7 +8,6 @@
 #include <csetjmp>
 #include <csignal>
 #include <algorithm>
-#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <link.h>
@@ -25,14 +22,16 @@
 // const; the SM defines them here under other names, writable, bound by asm label to the symbols
 // kernel code links against. This file reads and writes them only through these names.
 thread_local constinit uint3 threadIdx MINICUDA_TLS{};
-thread_local constinit uint3 sm_block_idx __asm__("blockIdx") MINICUDA_TLS{};
-thread_local constinit uint3 sm_block_dim __asm__("blockDim") MINICUDA_TLS{};
-thread_local constinit uint3 sm_grid_dim __asm__("gridDim") MINICUDA_TLS{};
+thread_local constinit uint3 sm_block_idx MINICUDA_TLS{};
+thread_local constinit uint3 sm_block_dim MINICUDA_TLS{};
+thread_local constinit uint3 sm_grid_dim MINICUDA_TLS{};
 
 namespace minicuda::gpu {
-namespace {
+namespace sm {
 
-namespace fctx = boost::context::detail;
+thread_local BlockRun* t_block = nullptr;
+
+namespace {
 
 // AddressSanitizer must be told when execution moves to another stack (a fiber switch), or it
 // mistakes the switch for a stack overflow. start_switch names the stack about to run; the code
@@ -44,26 +43,23 @@ void start_switch(void** fake_stack, const void* bottom, size_t size) {
 void finish_switch(void* fake_stack, const void** bottom, size_t* size) {
   __sanitizer_finish_switch_fiber(fake_stack, bottom, size);
 }
+// After a fault's siglongjmp into a fiber's entry: the signal handler ran on the alternate
+// signal stack, so AddressSanitizer's own longjmp handling cleared that stack, not this one -
+// the dead kernel frames below the entry keep their poisoned redzones. Clears them.
+[[gnu::noinline]] void unpoison_dead_frames(void* stack_lowest) {
+  auto* here = static_cast<char*>(__builtin_frame_address(0));
+  __asan_unpoison_memory_region(stack_lowest, static_cast<size_t>(here - static_cast<char*>(stack_lowest)));
+}
 #else
 void start_switch(void**, const void*, size_t) {}
 void finish_switch(void*, const void**, size_t*) {}
+void unpoison_dead_frames(void*) {}
 #endif
 
 constexpr size_t kStackBytes = 256 << 10;  // per CUDA thread in fiber mode (virtual; touched lazily)
 constexpr size_t kGuardBytes = 4096;
-constexpr unsigned kWarp = 32;
 
-// An intrinsic called from kernel code: the SM's own code (and any fiber switch) runs with AC
-// off, the kernel's resumes with it on. (Each switch of the flag is a slow popf, part of what a
-// barrier costs; with AC left on, the scheduler's own struct copies would trap instead.)
-class SmCode {
- public:
-  SmCode() { alignment_check(false); }
-  ~SmCode() {
-    if (t_fault_jump != nullptr) alignment_check(true);
-  }
-};
-
+}  // namespace
 
 // --- stacks ---------------------------------------------------------------------------------
 
@@ -105,119 +101,6 @@ class StackPool {
   std::vector<void*> all_, free_;
 };
 
-// --- the block being run ------------------------------------------------------------------
-
-enum class ThreadState : uint8_t { Runnable, AtBarrier, AtWarp, Done };
-
-struct ThreadSlot {
-  fctx::fcontext_t context = nullptr;
-  void* stack = nullptr;
-  sigjmp_buf* jump = nullptr;  // where a fault leaves this thread (its fiber's entry)
-  ThreadState state = ThreadState::Runnable;
-};
-
-enum class WarpOpKind : uint8_t { Sync, Shuffle, Ballot };
-
-struct WarpOp {
-  WarpOpKind kind;
-  unsigned mask;
-  unsigned arrived = 0;
-  int mode = 0, width = kWarp;
-  uint64_t values[kWarp] = {};
-  int args[kWarp] = {};
-};
-
-struct Warp {
-  unsigned exited = 0;  // lanes whose thread has returned
-  unsigned present = 0; // lanes that exist (the last warp of a block may be partial)
-  std::vector<WarpOp> pending;
-  uint64_t results[kWarp] = {};
-};
-
-struct Jump {
-  sigjmp_buf buf;
-};
-
-
-class BlockRun;
-thread_local BlockRun* t_block = nullptr;        // the block running on this host thread
-
-uint3 unflatten(unsigned linear, dim3 dims) {
-  return uint3{linear % dims.x, (linear / dims.x) % dims.y, linear / (dims.x * dims.y)};
-}
-
-class BlockRun {
- public:
-  BlockRun(StackPool& stacks, std::vector<uint8_t>& shared) : stacks_(stacks), shared_(shared) {}
-
-  std::optional<BlockError> run_blocks(const GridLaunch& launch, BlockQueue& queue);
-
-  // The intrinsics (device_code.h, isa::*).
-  void syncthreads(int op, int predicate, int* result);
-  uint64_t warp_op(WarpOpKind kind, unsigned mask, uint64_t value, int mode, int arg, int width);
-  unsigned activemask() const {
-    unsigned w = (fiber_mode_ ? current_ : loop_thread()) / kWarp;
-    if (!fiber_mode_) return present_lanes(w);  // loop mode: no lane of the warp has exited yet
-    return warps_[w].present & ~warps_[w].exited;
-  }
-  // In loop mode: the running thread's index, from threadIdx.
-  unsigned loop_thread() const {
-    return threadIdx.x + launch_->block.x * (threadIdx.y + launch_->block.y * threadIdx.z);
-  }
-  // The lanes of warp w that exist (the last warp of a block may be partial).
-  unsigned present_lanes(unsigned w) const {
-    unsigned lanes = std::min(kWarp, threads_ - w * kWarp);
-    return lanes == kWarp ? ~0u : (1u << lanes) - 1;
-  }
-  unsigned char* dynamic_shared() { return shared_.data(); }
-  const GridLaunch& launch() const { return *launch_; }
-  uint3 thread_index(unsigned t) const { return unflatten(t, launch_->block); }
-
- private:
-  static void loop_main(fctx::transfer_t from);
-  static void fiber_main(fctx::transfer_t from);
-  void demote();
-  void resume(unsigned t);
-  void yield();
-  [[noreturn]] void exit_fiber();
-  void thread_exited(unsigned t);
-  void release_barrier();
-  void try_complete(Warp& warp);
-  void record_fault();
-  void exception_escaped() {
-    t_kernel_error = KernelError{};
-    t_kernel_error.message = "a C++ exception escaped the kernel (device code cannot throw)";
-    t_kernel_error_pending = true;
-    record_fault();
-  }
-  void set_thread(unsigned t) {
-    current_ = t;
-    threadIdx = thread_index(t);
-  }
-  bool next_block();
-  void start_block();
-
-
-  StackPool& stacks_;
-  std::vector<uint8_t>& shared_;
-  const GridLaunch* launch_ = nullptr;
-  BlockQueue* queue_ = nullptr;
-  uint64_t block_ = 0, claimed_end_ = 0;  // the running block, the end of this thread's claim
-  unsigned threads_ = 0, current_ = 0, exited_ = 0;
-  bool fiber_mode_ = false;
-  std::vector<ThreadSlot> slots_;
-  std::vector<Warp> warps_;
-  std::vector<Jump> jumps_;  // one per thread fiber (fiber mode only)
-  Jump loop_jump_;           // where a fault leaves the loop fiber
-  fctx::fcontext_t scheduler_ = nullptr;
-  void* loop_stack_ = nullptr;             // the loop fiber's stack
-  const void* scheduler_bottom_ = nullptr;  // the scheduler's stack, for AddressSanitizer
-  size_t scheduler_size_ = 0;
-  unsigned at_barrier_ = 0;
-  int barrier_count_ = 0, barrier_and_ = 1, barrier_or_ = 0, barrier_result_[3] = {0, 0, 0};
-  std::optional<KernelError> error_;
-};
-
 std::optional<BlockError> BlockRun::run_blocks(const GridLaunch& launch, BlockQueue& queue) {
   launch_ = &launch;
   queue_ = &queue;
@@ -239,10 +122,11 @@ std::optional<BlockError> BlockRun::run_blocks(const GridLaunch& launch, BlockQu
     void* fake_stack = nullptr;
     start_switch(&fake_stack, loop_stack, kStackBytes);
     fctx::transfer_t back = fctx::jump_fcontext(
-        fctx::make_fcontext(static_cast<char*>(loop_stack) + kStackBytes, kStackBytes, &loop_main), this);
+        fctx::make_fcontext(static_cast<char*>(loop_stack) + kStackBytes, kStackBytes, &loop_main), &scheduler_);
     finish_switch(fake_stack, nullptr, nullptr);
+    alignment_check(false);  // the engine's own code runs unchecked
     t_fault_jump = nullptr;
-    if (fiber_mode_) slots_[current_].context = back.fctx;  // the loop fiber is now that thread's
+    landed(back);  // in fiber mode the loop fiber is now a thread's, waiting
     // Fiber mode (a thread reached a barrier): round-robin over the runnable threads.
     while (fiber_mode_ && exited_ < threads_ && !error_) {
       bool progressed = false;
@@ -294,39 +178,87 @@ void BlockRun::start_block() {
   barrier_count_ = 0, barrier_and_ = 1, barrier_or_ = 0;
 }
 
-// Switches to thread t's fiber until it yields or exits.
+// Fiber switches. Whoever jumps passes where its own suspended context is to be kept (its
+// thread's slot, or scheduler_; null for a fiber that has finished), and the code that lands
+// stores it there: landed(). Threads hand over to one another directly - a thread that waits
+// jumps straight to the next runnable one, with the alignment check left as it is - and only go
+// back to the scheduler (run_blocks) when no thread can run. Returns whether the jump came from
+// the scheduler.
+bool BlockRun::landed(fctx::transfer_t from) {
+  if (from.data != nullptr) *static_cast<fctx::fcontext_t*>(from.data) = from.fctx;
+  return from.data == &scheduler_;
+}
+
+// The next runnable thread after the current one (round-robin), or threads_ if none.
+unsigned BlockRun::next_runnable() const {
+  if (!fiber_mode_ || error_) return threads_;
+  for (unsigned i = 1; i <= threads_; ++i) {
+    unsigned t = current_ + i < threads_ ? current_ + i : current_ + i - threads_;
+    if (t != current_ && slots_[t].state == ThreadState::Runnable) return t;
+  }
+  return threads_;
+}
+
+// The scheduler: switches to thread t's fiber until no thread can run.
 void BlockRun::resume(unsigned t) {
   set_thread(t);
   t_fault_jump = slots_[t].jump;
   void* fake_stack = nullptr;
-  start_switch(&fake_stack, slots_[t].stack != nullptr ? slots_[t].stack : loop_stack_, kStackBytes);
-  fctx::transfer_t back = fctx::jump_fcontext(slots_[t].context, this);
+  start_switch(&fake_stack, stack_of(t), kStackBytes);
+  fctx::transfer_t back = fctx::jump_fcontext(slots_[t].context, &scheduler_);
   finish_switch(fake_stack, nullptr, nullptr);
+  alignment_check(false);  // the engine's own code runs unchecked
   t_fault_jump = nullptr;
-  slots_[current_].context = back.fctx;
+  landed(back);
 }
 
-void BlockRun::yield() {
+// The current thread waits (its state says for what): runs the next runnable thread, or the
+// scheduler when there is none. Returns when some thread has made this one runnable again.
+void BlockRun::switch_away() {
+  const unsigned me = current_;
+  const unsigned next = next_runnable();
   void* fake_stack = nullptr;
-  start_switch(&fake_stack, scheduler_bottom_, scheduler_size_);
-  fctx::transfer_t back = fctx::jump_fcontext(scheduler_, nullptr);
-  finish_switch(fake_stack, &scheduler_bottom_, &scheduler_size_);
-  scheduler_ = back.fctx;
+  fctx::transfer_t back;
+  if (next == threads_) {
+    alignment_check(false);
+    start_switch(&fake_stack, scheduler_bottom_, scheduler_size_);
+    back = fctx::jump_fcontext(scheduler_, &slots_[me].context);
+  } else {
+    set_thread(next);
+    t_fault_jump = slots_[next].jump;
+    start_switch(&fake_stack, stack_of(next), kStackBytes);
+    back = fctx::jump_fcontext(slots_[next].context, &slots_[me].context);
+  }
+  const bool from_scheduler = back.data == &scheduler_;
+  finish_switch(fake_stack, from_scheduler ? &scheduler_bottom_ : nullptr, from_scheduler ? &scheduler_size_ : nullptr);
+  landed(back);
 }
 
+// The current thread has finished (or faulted): on to the next runnable thread, or the
+// scheduler. Its fiber is never resumed.
 void BlockRun::exit_fiber() {
-  start_switch(nullptr, scheduler_bottom_, scheduler_size_);  // null: this fiber's stack is done
-  fctx::jump_fcontext(scheduler_, nullptr);
+  const unsigned next = next_runnable();
+  if (next == threads_) {
+    alignment_check(false);
+    start_switch(nullptr, scheduler_bottom_, scheduler_size_);  // null: this fiber's stack is done
+    fctx::jump_fcontext(scheduler_, nullptr);
+  } else {
+    set_thread(next);
+    t_fault_jump = slots_[next].jump;
+    start_switch(nullptr, stack_of(next), kStackBytes);
+    fctx::jump_fcontext(slots_[next].context, nullptr);
+  }
   std::abort();  // a finished fiber is never resumed
 }
 
 void BlockRun::loop_main(fctx::transfer_t from) {
-  auto* self = static_cast<BlockRun*>(from.data);
-  finish_switch(nullptr, &self->scheduler_bottom_, &self->scheduler_size_);
-  self->scheduler_ = from.fctx;
+  BlockRun* self = t_block;
+  finish_switch(nullptr, &self->scheduler_bottom_, &self->scheduler_size_);  // run_blocks started it
+  self->landed(from);
   sigjmp_buf& jump = self->loop_jump_.buf;
   if (sigsetjmp(jump, 0) != 0) {
     alignment_check(false);
+    unpoison_dead_frames(self->loop_stack_);
     self->record_fault();
     self->exit_fiber();
   }
@@ -334,6 +266,7 @@ void BlockRun::loop_main(fctx::transfer_t from) {
   try {
     alignment_check(true);
     do {
+      alignment_check(true);  // free, unless the signal handler let an access through (and cleared it)
       if (launch.block_entry != nullptr) {  // the kernel's own loop (device_code.h)
         launch.block_entry(launch.params, &self->fiber_mode_);
       } else {
@@ -351,7 +284,6 @@ void BlockRun::loop_main(fctx::transfer_t from) {
         }
       }
       if (self->fiber_mode_) {  // this fiber became a thread's when it reached a barrier
-        alignment_check(false);
         self->thread_exited(self->current_);
         self->exit_fiber();
       }
@@ -367,12 +299,15 @@ void BlockRun::loop_main(fctx::transfer_t from) {
 }
 
 void BlockRun::fiber_main(fctx::transfer_t from) {
-  auto* self = static_cast<BlockRun*>(from.data);
-  finish_switch(nullptr, &self->scheduler_bottom_, &self->scheduler_size_);
-  self->scheduler_ = from.fctx;
+  BlockRun* self = t_block;
+  const bool from_scheduler = from.data == &self->scheduler_;
+  finish_switch(nullptr, from_scheduler ? &self->scheduler_bottom_ : nullptr,
+                from_scheduler ? &self->scheduler_size_ : nullptr);
+  self->landed(from);
   unsigned t = self->current_;
   if (sigsetjmp(self->jumps_[t].buf, 0) != 0) {
     alignment_check(false);
+    unpoison_dead_frames(self->slots_[t].stack);
     self->record_fault();
     self->exit_fiber();
   }
@@ -384,7 +319,6 @@ void BlockRun::fiber_main(fctx::transfer_t from) {
     self->exception_escaped();
     self->exit_fiber();
   }
-  alignment_check(false);
   self->thread_exited(self->current_);
   self->exit_fiber();
 }
@@ -403,6 +337,7 @@ void BlockRun::demote() {
     warps_[t / kWarp].exited |= 1u << (t % kWarp);
   }
   exited_ = current_;
+  for (unsigned t = 0; t < threads_; ++t) slots_[t].index = thread_index(t);
   slots_[current_].jump = &loop_jump_.buf;
   for (unsigned t = current_ + 1; t < threads_; ++t) {
     ThreadSlot& s = slots_[t];
@@ -415,22 +350,35 @@ void BlockRun::demote() {
       s.state = ThreadState::Done;
       continue;
     }
-    s.context = fctx::make_fcontext(static_cast<char*>(s.stack) + kStackBytes, kStackBytes, &fiber_main);
+    // Each fiber's stack starts at a different offset within a 32 KiB span: stacks all 256 KiB
+    // apart would put every fiber's top frames in the same sets of the host's L1 and L2 caches.
+    const size_t color = (t % 512) * 64;
+    s.context = fctx::make_fcontext(static_cast<char*>(s.stack) + kStackBytes - color, kStackBytes - color, &fiber_main);
     s.jump = &jumps_[t].buf;
   }
 }
 
+// Runs with the alignment check on (scalar, aligned stores) unless the thread's warp has
+// operations pending.
 void BlockRun::thread_exited(unsigned t) {
   slots_[t].state = ThreadState::Done;
   ++exited_;
   Warp& w = warps_[t / kWarp];
   w.exited |= 1u << (t % kWarp);
   if (at_barrier_ > 0 && at_barrier_ == threads_ - exited_) release_barrier();
-  try_complete(w);
+  if (!w.pending.empty()) {
+    alignment_check(false);
+    try_complete(w);
+  }
 }
 
+// Runs with the alignment check on, as the kernel's code (only scalar, aligned stores here): a
+// thread that waits hands over to the next at the cost of one register swap, not two popf.
 void BlockRun::syncthreads(int op, int predicate, int* result) {
-  if (!fiber_mode_) demote();
+  if (!fiber_mode_) {
+    alignment_check(false);
+    demote();
+  }
   barrier_count_ += predicate != 0;
   barrier_and_ &= predicate != 0;
   barrier_or_ |= predicate != 0;
@@ -439,8 +387,9 @@ void BlockRun::syncthreads(int op, int predicate, int* result) {
   if (at_barrier_ == threads_ - exited_) {
     release_barrier();
   } else {
-    yield();
+    switch_away();
   }
+  alignment_check(true);  // back to kernel code (free unless the switch went through the SM's own code)
   if (result != nullptr) *result = barrier_result_[op];
 }
 
@@ -470,7 +419,10 @@ uint64_t BlockRun::warp_op(WarpOpKind kind, unsigned mask, uint64_t value, int m
   op->arrived |= 1u << lane;
   slots_[current_].state = ThreadState::AtWarp;
   try_complete(w);
-  if (slots_[current_].state == ThreadState::AtWarp) yield();
+  if (slots_[current_].state == ThreadState::AtWarp) {
+    switch_away();
+    alignment_check(false);  // still in the SM's code (SmCode)
+  }
   return w.results[lane];
 }
 
@@ -558,126 +510,16 @@ BlockRun* current_block(const char* what) {
   return t_fault_jump == nullptr ? nullptr : t_block;
 }
 
-}  // namespace
+}  // namespace sm
 
 std::optional<BlockError> run_blocks(const GridLaunch& launch, BlockQueue& queue) {
   // One of each per host thread, reused block after block (their vectors keep their capacity).
-  thread_local StackPool stacks;
+  thread_local sm::StackPool stacks;
   thread_local std::vector<uint8_t> shared;
-  thread_local BlockRun run(stacks, shared);
+  thread_local sm::BlockRun run(stacks, shared);
   return run.run_blocks(launch, queue);
 }
 
 bool in_kernel() { return t_fault_jump != nullptr; }
 
-// --- the intrinsics ---------------------------------------------------------------------------
-
-namespace isa {
-
-void syncthreads() {
-  SmCode sm_code;
-  if (BlockRun* b = current_block("__syncthreads")) b->syncthreads(0, 0, nullptr);
-}
-int syncthreads_reduce(int op, int predicate) {
-  SmCode sm_code;
-  int result = 0;
-  if (BlockRun* b = current_block("__syncthreads_count/and/or")) b->syncthreads(op, predicate, &result);
-  return result;
-}
-void syncwarp(unsigned mask) {
-  SmCode sm_code;
-  if (BlockRun* b = current_block("__syncwarp")) b->warp_op(WarpOpKind::Sync, mask, 0, 0, 0, kWarp);
-}
-uint64_t shuffle(unsigned mask, uint64_t value, int mode, int lane_or_delta, int width) {
-  SmCode sm_code;
-  BlockRun* b = current_block("__shfl_sync");
-  if (b == nullptr) return value;
-  if (width <= 0 || width > static_cast<int>(kWarp) || (width & (width - 1)) != 0) width = kWarp;
-  return b->warp_op(WarpOpKind::Shuffle, mask, value, mode, lane_or_delta, width);
-}
-unsigned ballot(unsigned mask, int predicate) {
-  SmCode sm_code;
-  BlockRun* b = current_block("__ballot_sync");
-  if (b == nullptr) return 0;
-  return static_cast<unsigned>(b->warp_op(WarpOpKind::Ballot, mask, predicate != 0, 0, 0, kWarp));
-}
-unsigned activemask() {
-  BlockRun* b = current_block("__activemask");
-  return b == nullptr ? 0 : b->activemask();
-}
-bool in_kernel_code() { return in_kernel(); }
-
-unsigned char* dynamic_shared() {
-  BlockRun* b = current_block("extern __shared__");
-  return b == nullptr ? nullptr : b->dynamic_shared();
-}
-void trap() {
-  if (current_block("__trap") == nullptr) std::abort();
-  alignment_check(false);
-  KernelError e;
-  e.kind = KernelErrorKind::Trap;
-  e.message = "__trap() executed";
-  raise_kernel_error(std::move(e));
-}
-
-// Formats into the driver's printf FIFO; the text reaches stdout when the host synchronises.
-int vprintf_device(const char* format, va_list args) {
-  SmCode unchecked;
-  char line[4096];
-  int n = std::vsnprintf(line, sizeof line, format, args);
-  if (n < 0) return n;
-  uint32_t length = std::min<uint32_t>(static_cast<uint32_t>(n), sizeof line - 1);
-  const GridLaunch& launch = t_block->launch();
-  if (launch.printf_buffer == nullptr) return n;
-  auto* fifo = reinterpret_cast<NvMinicudaPrintfFifo*>(launch.printf_buffer);
-  uint32_t capacity = launch.printf_bytes - sizeof(NvMinicudaPrintfFifo);
-  uint32_t at = __atomic_fetch_add(&fifo->write, length, __ATOMIC_RELAXED);
-  if (at + length > capacity) {
-    __atomic_fetch_add(&fifo->dropped, 1, __ATOMIC_RELAXED);
-    return n;
-  }
-  std::memcpy(launch.printf_buffer + sizeof(NvMinicudaPrintfFifo) + at, line, length);
-  uint32_t end = __atomic_load_n(&fifo->end, __ATOMIC_RELAXED);  // records before a full FIFO are
-  while (end < at + length &&                                    // all written: end = the furthest
-         !__atomic_compare_exchange_n(&fifo->end, &end, at + length, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
-  }
-  return n;
-}
-
-int printf(const char* format, ...) {
-  va_list args;
-  va_start(args, format);
-  int n = t_fault_jump != nullptr && t_block != nullptr ? vprintf_device(format, args) : std::vprintf(format, args);
-  va_end(args);
-  return n;
-}
-
-}  // namespace isa
 }  // namespace minicuda::gpu
-
-extern "C" int minicuda_printf(const char* format, ...) {
-  va_list args;
-  va_start(args, format);
-  int n = minicuda::gpu::in_kernel() ? minicuda::gpu::isa::vprintf_device(format, args) : std::vprintf(format, args);
-  va_end(args);
-  return n;
-}
-
-// glibc's assert() calls this. In kernel code it is CUDA's device assert: the message in CUDA's
-// form, then the grid stops with cudaErrorAssert. Elsewhere it is glibc's: message and abort.
-extern "C" [[noreturn]] void __assert_fail(const char* expression, const char* file, unsigned int line,
-                                           const char* function) noexcept {
-  using namespace minicuda::gpu;
-  if (in_kernel()) {
-    minicuda::gpu::alignment_check(false);
-    KernelError e;
-  e.kind = KernelErrorKind::Assert;
-    e.message = fmt::format("{}:{}: {}: block: [{},{},{}], thread: [{},{},{}] Assertion `{}` failed.", file, line,
-                            function, sm_block_idx.x, sm_block_idx.y, sm_block_idx.z, threadIdx.x, threadIdx.y, threadIdx.z,
-                            expression);
-    raise_kernel_error(std::move(e));
-  }
-  std::fprintf(stderr, "%s: %s:%u: %s: Assertion `%s' failed.\n", program_invocation_short_name, file, line,
-               function, expression);
-  std::abort();
-}

@@ -7,9 +7,10 @@
 // The first thread that reaches __syncthreads, __syncwarp, a shuffle or a vote turns the block
 // into *fiber mode*: it keeps the fiber it runs on, the threads before it have already finished
 // (they never reached a barrier), and every later thread gets a fiber of its own (Boost.Context
-// fcontext: a register swap, no system call). A round-robin scheduler then resumes runnable
-// fibers until every thread has exited; a barrier releases its waiters when the last live thread
-// arrives, a warp operation when every lane of its mask has arrived (or exited).
+// fcontext: a register swap, no system call). A thread that must wait switches straight to the
+// next runnable thread; a barrier releases its waiters when the last live thread arrives, a warp
+// operation when every lane of its mask has arrived (or exited). A block in loop mode that ends
+// is followed at once, on the same fiber, by the next block the host thread has claimed.
 //
 // Faults: kernel code touches global memory through plain pointers (device pointers are host
 // addresses, see mmu in device.h), so an access the GPU's page tables do not allow is a host

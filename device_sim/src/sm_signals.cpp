@@ -13,6 +13,9 @@
 namespace minicuda::gpu {
 
 thread_local sigjmp_buf* t_fault_jump = nullptr;
+#if MINICUDA_ALIGNMENT_CHECKS
+thread_local bool t_alignment_check_on = false;
+#endif
 thread_local SavedFault t_fault;
 thread_local bool t_kernel_error_pending = false;
 thread_local KernelError t_kernel_error;
@@ -220,8 +223,16 @@ int find_main_text(struct dl_phdr_info* info, size_t, void*) {
 // redzones) may make misaligned stores that would trap again, and again.
 __attribute__((no_sanitize("address", "undefined"), noinline)) void on_signal(int signo, siginfo_t* info,
                                                                                void* context) {
-  alignment_check(false);
+#if MINICUDA_ALIGNMENT_CHECKS
+  set_alignment_flag(false);
+  t_alignment_check_on = false;
   handle_signal(signo, info, context);
+  // Back to the interrupted code: AC becomes what its saved flags say (the handler may have
+  // cleared it there to let an access through).
+  t_alignment_check_on = (static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_EFL] & 0x40000) != 0;
+#else
+  handle_signal(signo, info, context);
+#endif
 }
 
 thread_local bool t_signal_stack_set = false;

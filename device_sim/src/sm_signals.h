@@ -31,12 +31,21 @@ namespace minicuda::gpu {
 #endif
 
 #if MINICUDA_ALIGNMENT_CHECKS
-inline void alignment_check(bool on) {
+// Whether EFLAGS.AC is on in this host thread, as the SM last set it (the signal handler keeps it
+// true to the flag it leaves behind): a switch to the state already set costs nothing, a change
+// is a popf (~50 ns).
+extern thread_local bool t_alignment_check_on;
+inline void set_alignment_flag(bool on) {
   if (on) {
     asm volatile("sub $128, %%rsp\n\tpushfq\n\torq $0x40000, (%%rsp)\n\tpopfq\n\tadd $128, %%rsp" ::: "memory", "cc");
   } else {
     asm volatile("sub $128, %%rsp\n\tpushfq\n\tandq $-262145, (%%rsp)\n\tpopfq\n\tadd $128, %%rsp" ::: "memory", "cc");
   }
+}
+inline void alignment_check(bool on) {
+  if (t_alignment_check_on == on) return;
+  set_alignment_flag(on);
+  t_alignment_check_on = on;
 }
 #else
 inline void alignment_check(bool) {}

@@ -1,0 +1,164 @@
+// sm_block: the block an SM runs on a host thread (BlockRun) and what its threads share -
+// private to the SM: sm.cpp runs blocks (loop mode, fibers, barriers, warp operations, faults),
+// sm_isa.cpp holds the intrinsics kernel code calls into it. See sm.h for the model.
+#pragma once
+
+#include <boost/context/detail/fcontext.hpp>
+#include <csetjmp>
+#include <optional>
+#include <vector>
+
+#include "sm.h"
+#include "sm_signals.h"
+
+// The writable names of blockIdx/blockDim/gridDim (defined in sm.cpp; see device_code.h).
+extern thread_local constinit uint3 sm_block_idx __asm__("blockIdx") MINICUDA_TLS;
+extern thread_local constinit uint3 sm_block_dim __asm__("blockDim") MINICUDA_TLS;
+extern thread_local constinit uint3 sm_grid_dim __asm__("gridDim") MINICUDA_TLS;
+
+namespace minicuda::gpu::sm {
+
+namespace fctx = boost::context::detail;
+
+constexpr unsigned kWarp = 32;
+
+// An intrinsic called from kernel code: the SM's own code (and any fiber switch) runs with AC
+// off, the kernel's resumes with it on. (Each switch of the flag is a slow popf, part of what a
+// barrier costs; with AC left on, the scheduler's own struct copies would trap instead.)
+class SmCode {
+ public:
+  SmCode() { alignment_check(false); }
+  ~SmCode() {
+    if (t_fault_jump != nullptr) alignment_check(true);
+  }
+};
+
+class StackPool;  // sm.cpp
+
+// --- the block being run ------------------------------------------------------------------
+
+enum class ThreadState : uint8_t { Runnable, AtBarrier, AtWarp, Done };
+
+struct ThreadSlot {
+  fctx::fcontext_t context = nullptr;
+  void* stack = nullptr;
+  sigjmp_buf* jump = nullptr;  // where a fault leaves this thread (its fiber's entry)
+  uint3 index{0, 0, 0};        // its threadIdx (no division at each switch)
+  ThreadState state = ThreadState::Runnable;
+};
+
+enum class WarpOpKind : uint8_t { Sync, Shuffle, Ballot };
+
+struct WarpOp {
+  WarpOpKind kind;
+  unsigned mask;
+  unsigned arrived = 0;
+  int mode = 0, width = kWarp;
+  uint64_t values[kWarp] = {};
+  int args[kWarp] = {};
+};
+
+struct Warp {
+  unsigned exited = 0;  // lanes whose thread has returned
+  unsigned present = 0; // lanes that exist (the last warp of a block may be partial)
+  std::vector<WarpOp> pending;
+  uint64_t results[kWarp] = {};
+};
+
+struct Jump {
+  sigjmp_buf buf;
+};
+
+
+class BlockRun;
+extern thread_local BlockRun* t_block;  // the block running on this host thread
+
+inline uint3 unflatten(unsigned linear, dim3 dims) {
+  return uint3{linear % dims.x, (linear / dims.x) % dims.y, linear / (dims.x * dims.y)};
+}
+
+class BlockRun {
+ public:
+  BlockRun(StackPool& stacks, std::vector<uint8_t>& shared) : stacks_(stacks), shared_(shared) {}
+
+  std::optional<BlockError> run_blocks(const GridLaunch& launch, BlockQueue& queue);
+
+  // The intrinsics (device_code.h, isa::*).
+  void syncthreads(int op, int predicate, int* result);
+  uint64_t warp_op(WarpOpKind kind, unsigned mask, uint64_t value, int mode, int arg, int width);
+  unsigned activemask() const {
+    unsigned w = (fiber_mode_ ? current_ : loop_thread()) / kWarp;
+    if (!fiber_mode_) return present_lanes(w);  // loop mode: no lane of the warp has exited yet
+    return warps_[w].present & ~warps_[w].exited;
+  }
+  // In loop mode: the running thread's index, from threadIdx.
+  unsigned loop_thread() const {
+    return threadIdx.x + launch_->block.x * (threadIdx.y + launch_->block.y * threadIdx.z);
+  }
+  // The lanes of warp w that exist (the last warp of a block may be partial).
+  unsigned present_lanes(unsigned w) const {
+    unsigned lanes = std::min(kWarp, threads_ - w * kWarp);
+    return lanes == kWarp ? ~0u : (1u << lanes) - 1;
+  }
+  unsigned char* dynamic_shared() { return shared_.data(); }
+  const GridLaunch& launch() const { return *launch_; }
+  uint3 thread_index(unsigned t) const { return unflatten(t, launch_->block); }
+
+ private:
+  static void loop_main(fctx::transfer_t from);
+  static void fiber_main(fctx::transfer_t from);
+  void demote();
+  void resume(unsigned t);
+  void switch_away();
+  [[noreturn]] void exit_fiber();
+  unsigned next_runnable() const;
+  bool landed(fctx::transfer_t from);
+  void* stack_of(unsigned t) const { return slots_[t].stack != nullptr ? slots_[t].stack : loop_stack_; }
+  void thread_exited(unsigned t);
+  void release_barrier();
+  void try_complete(Warp& warp);
+  void record_fault();
+  void exception_escaped() {
+    t_kernel_error = KernelError{};
+    t_kernel_error.message = "a C++ exception escaped the kernel (device code cannot throw)";
+    t_kernel_error_pending = true;
+    record_fault();
+  }
+  // Component by component: this runs with the alignment check on (a fiber switch), where a
+  // whole-struct copy may become an 8-byte move at a 4-byte-aligned address.
+  void set_thread(unsigned t) {
+    current_ = t;
+    const uint3 idx = fiber_mode_ ? slots_[t].index : thread_index(t);
+    __atomic_store_n(&threadIdx.x, idx.x, __ATOMIC_RELAXED);
+    __atomic_store_n(&threadIdx.y, idx.y, __ATOMIC_RELAXED);
+    __atomic_store_n(&threadIdx.z, idx.z, __ATOMIC_RELAXED);
+  }
+  bool next_block();
+  void start_block();
+
+
+  StackPool& stacks_;
+  std::vector<uint8_t>& shared_;
+  const GridLaunch* launch_ = nullptr;
+  BlockQueue* queue_ = nullptr;
+  uint64_t block_ = 0, claimed_end_ = 0;  // the running block, the end of this thread's claim
+  unsigned threads_ = 0, current_ = 0, exited_ = 0;
+  bool fiber_mode_ = false;
+  std::vector<ThreadSlot> slots_;
+  std::vector<Warp> warps_;
+  std::vector<Jump> jumps_;  // one per thread fiber (fiber mode only)
+  Jump loop_jump_;           // where a fault leaves the loop fiber
+  fctx::fcontext_t scheduler_ = nullptr;
+  void* loop_stack_ = nullptr;             // the loop fiber's stack
+  const void* scheduler_bottom_ = nullptr;  // the scheduler's stack, for AddressSanitizer
+  size_t scheduler_size_ = 0;
+  unsigned at_barrier_ = 0;
+  int barrier_count_ = 0, barrier_and_ = 1, barrier_or_ = 0, barrier_result_[3] = {0, 0, 0};
+  std::optional<KernelError> error_;
+};
+
+// The block running on the calling host thread, if the caller is kernel code; otherwise a
+// message on stderr (an intrinsic called from host code) and null.
+BlockRun* current_block(const char* what);
+
+}  // namespace minicuda::gpu::sm

@@ -1,0 +1,124 @@
+// sm_isa: the intrinsics of device_code.h (isa::*) - barriers, warp operations, shared memory,
+// trap, device printf - and the C library's assert, as kernel code calls them; each reaches the
+// block running on the calling host thread (sm_block.h).
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "sm_block.h"
+
+namespace minicuda::gpu {
+
+using namespace sm;
+
+namespace isa {
+
+// The barrier runs with the alignment check on (BlockRun::syncthreads).
+void syncthreads() {
+  if (BlockRun* b = current_block("__syncthreads")) b->syncthreads(0, 0, nullptr);
+}
+int syncthreads_reduce(int op, int predicate) {
+  int result = 0;
+  if (BlockRun* b = current_block("__syncthreads_count/and/or")) b->syncthreads(op, predicate, &result);
+  return result;
+}
+void syncwarp(unsigned mask) {
+  SmCode sm_code;
+  if (BlockRun* b = current_block("__syncwarp")) b->warp_op(WarpOpKind::Sync, mask, 0, 0, 0, kWarp);
+}
+uint64_t shuffle(unsigned mask, uint64_t value, int mode, int lane_or_delta, int width) {
+  SmCode sm_code;
+  BlockRun* b = current_block("__shfl_sync");
+  if (b == nullptr) return value;
+  if (width <= 0 || width > static_cast<int>(kWarp) || (width & (width - 1)) != 0) width = kWarp;
+  return b->warp_op(WarpOpKind::Shuffle, mask, value, mode, lane_or_delta, width);
+}
+unsigned ballot(unsigned mask, int predicate) {
+  SmCode sm_code;
+  BlockRun* b = current_block("__ballot_sync");
+  if (b == nullptr) return 0;
+  return static_cast<unsigned>(b->warp_op(WarpOpKind::Ballot, mask, predicate != 0, 0, 0, kWarp));
+}
+unsigned activemask() {
+  BlockRun* b = current_block("__activemask");
+  return b == nullptr ? 0 : b->activemask();
+}
+bool in_kernel_code() { return in_kernel(); }
+
+unsigned char* dynamic_shared() {
+  BlockRun* b = current_block("extern __shared__");
+  return b == nullptr ? nullptr : b->dynamic_shared();
+}
+void trap() {
+  if (current_block("__trap") == nullptr) std::abort();
+  alignment_check(false);
+  KernelError e;
+  e.kind = KernelErrorKind::Trap;
+  e.message = "__trap() executed";
+  raise_kernel_error(std::move(e));
+}
+
+// Formats into the driver's printf FIFO; the text reaches stdout when the host synchronises.
+int vprintf_device(const char* format, va_list args) {
+  SmCode unchecked;
+  char line[4096];
+  int n = std::vsnprintf(line, sizeof line, format, args);
+  if (n < 0) return n;
+  uint32_t length = std::min<uint32_t>(static_cast<uint32_t>(n), sizeof line - 1);
+  const GridLaunch& launch = t_block->launch();
+  if (launch.printf_buffer == nullptr) return n;
+  auto* fifo = reinterpret_cast<NvMinicudaPrintfFifo*>(launch.printf_buffer);
+  uint32_t capacity = launch.printf_bytes - sizeof(NvMinicudaPrintfFifo);
+  uint32_t at = __atomic_fetch_add(&fifo->write, length, __ATOMIC_RELAXED);
+  if (at + length > capacity) {
+    __atomic_fetch_add(&fifo->dropped, 1, __ATOMIC_RELAXED);
+    return n;
+  }
+  std::memcpy(launch.printf_buffer + sizeof(NvMinicudaPrintfFifo) + at, line, length);
+  uint32_t end = __atomic_load_n(&fifo->end, __ATOMIC_RELAXED);  // records before a full FIFO are
+  while (end < at + length &&                                    // all written: end = the furthest
+         !__atomic_compare_exchange_n(&fifo->end, &end, at + length, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+  }
+  return n;
+}
+
+int printf(const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  int n = t_fault_jump != nullptr && t_block != nullptr ? vprintf_device(format, args) : std::vprintf(format, args);
+  va_end(args);
+  return n;
+}
+
+}  // namespace isa
+}  // namespace minicuda::gpu
+
+extern "C" int minicuda_printf(const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  int n = minicuda::gpu::in_kernel() ? minicuda::gpu::isa::vprintf_device(format, args) : std::vprintf(format, args);
+  va_end(args);
+  return n;
+}
+
+// glibc's assert() calls this. In kernel code it is CUDA's device assert: the message in CUDA's
+// form, then the grid stops with cudaErrorAssert. Elsewhere it is glibc's: message and abort.
+extern "C" [[noreturn]] void __assert_fail(const char* expression, const char* file, unsigned int line,
+                                           const char* function) noexcept {
+  using namespace minicuda::gpu;
+  if (in_kernel()) {
+    minicuda::gpu::alignment_check(false);
+    KernelError e;
+  e.kind = KernelErrorKind::Assert;
+    e.message = fmt::format("{}:{}: {}: block: [{},{},{}], thread: [{},{},{}] Assertion `{}` failed.", file, line,
+                            function, sm_block_idx.x, sm_block_idx.y, sm_block_idx.z, threadIdx.x, threadIdx.y, threadIdx.z,
+                            expression);
+    raise_kernel_error(std::move(e));
+  }
+  std::fprintf(stderr, "%s: %s:%u: %s: Assertion `%s' failed.\n", program_invocation_short_name, file, line,
+               function, expression);
+  std::abort();
+}
