@@ -15,8 +15,13 @@
 namespace minicuda::gpu {
 namespace {
 
-constexpr uint64_t kLaunchNs = 3000;  // front end: fetch the QMD, set up the grid
-constexpr uint64_t kWaveNs = 2000;    // one wave of blocks over every SM
+// The cost model (docs/timing.md), fitted to what an H200 did (docs/data/h200_timing.txt): a
+// fixed cost per grid, then each wave of blocks over the SMs in proportion to the threads it
+// keeps resident on an SM - 0.8 us for a full SM (2048 threads), what a wave of a simple
+// memory-bound kernel took (1 wave 7.1 us, 8 waves 11.9 us, 62 waves 57.4 us; an empty kernel
+// between two events 5.9 us). The model does not see what the threads do.
+constexpr uint64_t kLaunchNs = 5500;        // front end: fetch the QMD, set up the grid, drain
+constexpr uint64_t kFullWaveNs = 800;       // one wave with every SM full
 
 unsigned worker_threads() {
   if (const char* env = std::getenv("MINICUDA_SM_THREADS"); env != nullptr && *env != '\0') {
@@ -171,7 +176,10 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
     }
   };
   run_parallel(helpers, job);
-  device_.advance_clock(kLaunchNs + waves * kWaveNs);
+  const uint64_t resident = std::min<uint64_t>(uint64_t{occ.blocks_per_sm} * threads, props.max_threads_per_sm);
+  const uint64_t wave_ns = std::max<uint64_t>(1, kFullWaveNs * resident / props.max_threads_per_sm);
+  const TimeSpan span = device_.timeline().run(chid, TimelineUnit::Compute, kLaunchNs + waves * wave_ns);
+  trace::note(trace::Layer::Gpu, "compute: ch {} {} ran t={}..{} ns", chid, grid.kernel_name, span.start, span.end);
 
   if (!first_error) return std::nullopt;
   const KernelError& e = first_error->error;

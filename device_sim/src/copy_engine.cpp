@@ -15,11 +15,26 @@ namespace minicuda::gpu {
 
 namespace {
 
-// The cost model: a fixed cost per LAUNCH_DMA that moves data, then the bytes written at one
-// rate for every aperture (50 GB/s, about what a PCIe 5.0 x16 link gives a host copy). A
-// release-only LAUNCH_DMA costs nothing extra.
-constexpr uint64_t kLaunchNs = 1000;
-constexpr uint64_t kBytesPerNs = 50;
+// The cost model (docs/timing.md), fitted to what an H200 did (docs/data/h200_timing.txt): a
+// fixed cost per LAUNCH_DMA that moves data, then the bytes written at the rate of the path
+// they take. A release-only LAUNCH_DMA costs nothing extra. The three copy engines split the
+// work by direction, as the H200's did: a copy each way at once ran at full speed (PCIe is full
+// duplex), two copies the same way took twice as long: host to device on ce0, device to host
+// on ce1, the rest (device to device, memset, host to host) on ce2.
+struct CopyCost {
+  uint64_t fixed_ns;
+  double bytes_per_ns;  // = GB/s
+};
+constexpr CopyCost kHostToDevice{4700, 55.0};  // PCIe 5.0 x16, pinned: 1 MiB 24.2 us, 64 MiB 1219 us
+constexpr CopyCost kDeviceToHost{3600, 55.0};  // 1 MiB 22.6 us, 64 MiB 1219 us
+constexpr CopyCost kDeviceToDevice{7000, 2120.0};  // HBM3e, bytes counted once: 1 MiB 7.5 us, 256 MiB 134 us
+constexpr CopyCost kMemset{2000, 4200.0};          // 256 MiB 65.8 us
+constexpr CopyCost kHostToHost{4700, 55.0};        // over PCIe
+
+// The simulated time of writing `bytes` at cost.
+uint64_t transfer_ns(const CopyCost& cost, uint64_t bytes) {
+  return cost.fixed_ns + static_cast<uint64_t>(static_cast<double>(bytes) / cost.bytes_per_ns + 0.5);
+}
 
 uint64_t join(uint32_t upper, uint32_t lower) {
   return (static_cast<uint64_t>(nv_drf_val(NVC8B5_OFFSET_UPPER_UPPER, upper)) << 32) | lower;
@@ -228,6 +243,23 @@ std::optional<ChannelFault> CopyEngine::transfer(uint32_t chid, const CopyState&
   if (auto fault = check_lines(memory_, dst_lines, Access::Write))
     return mmu_fault(chid, *fault, "destination");
 
+  // Which copy engine: by the apertures of the first source and destination pages.
+  auto aperture = [&](const Lines& lines) {
+    std::optional<uint64_t> va = line_va(lines, 0);
+    std::optional<Pte> pte = va ? device_.mmu().translate(*va) : std::nullopt;
+    return pte ? pte->aperture : Aperture::Vidmem;  // nothing to move: any engine
+  };
+  const Aperture to = aperture(dst_lines);
+  const Aperture from = reads_source ? aperture(src_lines) : to;
+  const bool h2d = from == Aperture::Sysmem && to == Aperture::Vidmem;
+  const bool d2h = from == Aperture::Vidmem && to == Aperture::Sysmem;
+  const TimelineUnit unit = h2d ? TimelineUnit::Copy0 : d2h ? TimelineUnit::Copy1 : TimelineUnit::Copy2;
+  const CopyCost& cost = h2d                                                     ? kHostToDevice
+                         : d2h                                                   ? kDeviceToHost
+                         : from == Aperture::Sysmem || to == Aperture::Sysmem   ? kHostToHost
+                         : reads_source                                          ? kDeviceToDevice
+                                                                                 : kMemset;
+
   // Then the data, through the UVA addresses the check has vouched for.
   uint8_t constants[8];
   std::memcpy(constants, &state.remap_const_a, 4);  // little endian: the low bytes come first
@@ -263,22 +295,23 @@ std::optional<ChannelFault> CopyEngine::transfer(uint32_t chid, const CopyState&
   }
 
   const uint64_t bytes = dst_lines.bytes * count;
-  const uint64_t now = device_.advance_clock(kLaunchNs + (bytes + kBytesPerNs - 1) / kBytesPerNs);
+  const TimeSpan span = device_.timeline().run(chid, unit, transfer_ns(cost, bytes));
+  const uint64_t now = span.end;
   std::string lines_text = count == 1 ? std::string()
                                       : fmt::format(" in {} lines, pitch {} -> {}", count,
                                                     state.pitch_in, state.pitch_out);
   if (!remap) {
-    trace::note(trace::Layer::Gpu, "ce{}: copy {} B {:#x} -> {:#x}{}, t={} ns", instance_, bytes,
+    trace::note(trace::Layer::Gpu, "{}: copy {} B {:#x} -> {:#x}{}, t={} ns", timeline_unit_name(unit), bytes,
                 src, dst, lines_text, now);
   } else if (!reads_source && num_dst == 1 &&
              selectors[0] == NVC8B5_SET_REMAP_COMPONENTS_DST_CONST_A) {
-    trace::note(trace::Layer::Gpu, "ce{}: memset {} B at {:#x} = {:#x} ({}-byte){}, t={} ns",
-                instance_, bytes, dst,
+    trace::note(trace::Layer::Gpu, "{}: memset {} B at {:#x} = {:#x} ({}-byte){}, t={} ns",
+                timeline_unit_name(unit), bytes, dst,
                 state.remap_const_a & (component == 4 ? ~0u : (1u << (8 * component)) - 1),
                 component, lines_text, now);
   } else {
-    trace::note(trace::Layer::Gpu, "ce{}: remap {} elements of {} B {:#x} -> {:#x}{}, t={} ns",
-                instance_, state.line_length_in * count, dst_element, src, dst, lines_text, now);
+    trace::note(trace::Layer::Gpu, "{}: remap {} elements of {} B {:#x} -> {:#x}{}, t={} ns",
+                timeline_unit_name(unit), state.line_length_in * count, dst_element, src, dst, lines_text, now);
   }
   return std::nullopt;
 }
@@ -312,15 +345,17 @@ std::optional<ChannelFault> CopyEngine::release(uint32_t chid, const CopyState& 
     uint64_t old = 0;
     if (auto fault = semaphore_reduce(memory_, va, op, is_signed, payload, size, &old))
       return mmu_fault(chid, *fault, "semaphore");
+    device_.timeline().release(chid, va);
     trace::note(trace::Layer::Gpu, "ce{}: sem reduce {:#x} (op {}, payload {}, was {})", instance_,
                 va, op, payload, old);
     return std::nullopt;
   }
 
   std::optional<uint64_t> timestamp;
-  if (four_word) timestamp = device_.now_ns();
+  if (four_word) timestamp = device_.timeline().channel_time(chid);  // when the copy before it ended
   if (auto fault = semaphore_release(memory_, va, payload, size, timestamp))
     return mmu_fault(chid, *fault, "semaphore");
+  device_.timeline().release(chid, va);
   if (four_word)
     trace::note(trace::Layer::Gpu, "ce{}: sem release {:#x} = {} (four-word, t={} ns)", instance_,
                 va, payload, *timestamp);

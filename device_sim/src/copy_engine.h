@@ -17,8 +17,9 @@
 // Every address is checked against the MMU for the whole transfer before a byte moves, so a
 // fault writes nothing.
 //
-// Cost model (deterministic; a real one comes later): kLaunchNs per transfer plus the bytes
-// written at kBytesPerNs (copy_engine.cpp).
+// Cost model (docs/timing.md, fitted to an H200): a fixed cost per transfer plus the bytes at
+// the rate of their path, on the timeline of the copy engine for that direction - ce0 host to
+// device, ce1 device to host, ce2 the rest (copy_engine.cpp).
 //
 // Who talks to it: the PBDMA (pbdma.cpp) hands it every method of a copy subchannel.
 #pragma once

@@ -102,7 +102,7 @@ PbdmaRun Pbdma::run(Channel& channel) {
       const uint64_t pb_va = channel.pb_extended_base | nv_gp_entry_address(entry);
       if (!channel.in_segment) {
         channel.in_segment = true;
-        device_.advance_clock(kGpEntryFetchNs);
+        device_.timeline().advance(config.chid, kGpEntryFetchNs);
         trace::note(trace::Layer::Gpu, "pbdma: ch {} GPFIFO[{}] {} dwords at {:#x}", config.chid,
                     gp_get, length, pb_va);
       }
@@ -325,11 +325,12 @@ Pbdma::Step Pbdma::sem_execute(Channel& channel, uint32_t data, uint64_t at, Pbd
 
   if (release) {
     std::optional<uint64_t> now;
-    if (timestamp) now = device_.now_ns();
+    if (timestamp) now = device_.timeline().channel_time(chid);
     if (auto fault = semaphore_release(memory_, va, payload, size, now)) {
       run.fault = mmu_fault(chid, *fault, NVC56F_SEM_EXECUTE, "semaphore");
       return Step::Fault;
     }
+    device_.timeline().release(chid, va);
     if (timestamp)
       trace::note(trace::Layer::Gpu, "host: ch {} sem release {:#x} = {} (t={} ns)", chid, va,
                   payload, *now);
@@ -350,6 +351,7 @@ Pbdma::Step Pbdma::sem_execute(Channel& channel, uint32_t data, uint64_t at, Pbd
       run.fault = mmu_fault(chid, *fault, NVC56F_SEM_EXECUTE, "semaphore");
       return Step::Fault;
     }
+    device_.timeline().release(chid, va);
     trace::note(trace::Layer::Gpu, "host: ch {} sem reduce {:#x} (op {}, payload {}, was {})", chid,
                 va, reduction, payload, old);
     return Step::Done;
@@ -367,6 +369,7 @@ Pbdma::Step Pbdma::sem_execute(Channel& channel, uint32_t data, uint64_t at, Pbd
                   va, acquire_text(operation), payload, value);
     return Step::Wait;
   }
+  device_.timeline().acquired(chid, va);  // the work after it waits for the release, in time too
   trace::note(trace::Layer::Gpu, "host: ch {} sem acquire {:#x} {} {}: ok (is {})", chid, va,
               acquire_text(operation), payload, value);
   return Step::Done;

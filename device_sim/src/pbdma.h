@@ -7,7 +7,8 @@
 // each entry it writes GPGet back to USERD, which is how the host learns that the GPU has
 // consumed it.
 //
-// Cost model: kGpEntryFetchNs per pushbuffer segment fetched (pbdma.cpp); host methods are free.
+// Cost model: kGpEntryFetchNs per pushbuffer segment fetched, on the channel's timeline (pbdma.cpp,
+// docs/timing.md); host methods are free; a release records its time for the acquires it frees.
 //
 // Who talks to it: HostInterface::run_pending() runs it over each pending channel.
 #pragma once

@@ -171,6 +171,54 @@ class Mmu {
   std::map<uint64_t, Pte> ptes_;  // page VA -> PTE; guarded by mutex_
 };
 
+// The GPU's simulated clock (docs/timing.md). Every unit that does work - the compute engine and
+// the three copy engines - keeps its own timeline, and so does every channel: an operation of
+// channel c on unit u costing d ns starts when both the channel's earlier work and the unit's
+// earlier work have finished, and ends d ns later. So work of two channels on two units
+// overlaps, work on one unit queues, and one channel's work runs in order. A semaphore release
+// happens at its channel's time; an acquire it satisfies holds the acquiring channel until
+// then. The times depend only on the work and the order the host interface takes it in, never
+// on the host's speed: the same program gets the same times on every run and machine.
+//
+// Thread-safe (one mutex).
+enum class TimelineUnit : uint8_t { Compute, Copy0, Copy1, Copy2 };
+inline constexpr int kTimelineUnits = 4;
+const char* timeline_unit_name(TimelineUnit unit);  // "compute", "ce0", ...
+
+struct TimeSpan {
+  uint64_t start = 0, end = 0;  // ns since the device was built
+};
+
+class Timeline {
+ public:
+  // Work of channel chid on unit costing ns (see above); returns when it runs.
+  TimeSpan run(uint32_t chid, TimelineUnit unit, uint64_t ns);
+  // Work of the channel's own (the PBDMA's fetch of a pushbuffer segment): ns more on the
+  // channel's timeline only. Returns the channel's new time.
+  uint64_t advance(uint32_t chid, uint64_t ns);
+  // The channel's time: when its latest work finished.
+  uint64_t channel_time(uint32_t chid) const;
+  // When unit's latest work finishes.
+  uint64_t unit_time(TimelineUnit unit) const;
+  // A release of the semaphore at va by channel chid, at the channel's time (returned).
+  uint64_t release(uint32_t chid, uint64_t va);
+  // An acquire of va by chid was satisfied: the channel's later work starts no earlier than the
+  // last release of va (by any channel). A value the host wrote (no release) holds nothing.
+  void acquired(uint32_t chid, uint64_t va);
+  // The latest time anything has finished.
+  uint64_t now() const;
+  // Forgets a channel (its time and nothing else).
+  void remove_channel(uint32_t chid);
+
+ private:
+  uint64_t& channel_locked(uint32_t chid);
+  mutable std::mutex mutex_;
+  std::map<uint32_t, uint64_t> channels_;
+  uint64_t units_[kTimelineUnits] = {};
+  std::map<uint64_t, uint64_t> releases_;  // semaphore VA -> time of its last release
+  uint64_t latest_ = 0;
+};
+
 class Device;
 class CopyEngine;  // device_sim/src/copy_engine.h
 class ComputeEngine;  // device_sim/src/compute_engine.h
@@ -299,13 +347,12 @@ class Device {
   Mmu& mmu() { return mmu_; }
   // The host interface (PBDMA) that fetches and executes every channel's work.
   HostInterface& host() { return host_; }
-  // Simulated time in nanoseconds since the device was built. It only moves when the engines
-  // work (their costs are in pbdma.cpp and copy_engine.cpp), so it is the same on every run.
-  uint64_t now_ns() const { return clock_ns_.load(std::memory_order_acquire); }
-  // Advances the simulated clock by ns and returns the new time. Called by the engines only.
-  uint64_t advance_clock(uint64_t ns) {
-    return clock_ns_.fetch_add(ns, std::memory_order_acq_rel) + ns;
-  }
+  // The simulated clock of every engine and channel (Timeline above; costs in docs/timing.md).
+  Timeline& timeline() { return timeline_; }
+  const Timeline& timeline() const { return timeline_; }
+  // Simulated time in nanoseconds since the device was built: when the latest work finished.
+  // It only moves when the engines work, so it is the same on every run.
+  uint64_t now_ns() const { return timeline_.now(); }
 
   // Starts the host interface's worker thread: it polls the channels (HostInterface::poll) and
   // runs their work asynchronously, spinning briefly after work and then sleeping with an
@@ -323,7 +370,7 @@ class Device {
   const DeviceProperties* props_;
   Vram vram_;
   Mmu mmu_;
-  std::atomic<uint64_t> clock_ns_{0};
+  Timeline timeline_;
   HostInterface host_{*this};  // last: it uses mmu_
 };
 

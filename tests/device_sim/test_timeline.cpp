@@ -1,0 +1,131 @@
+// Tests of the GPU's simulated clock (Timeline in minicuda/device.h, timeline.cpp; the costs in
+// docs/timing.md): work of two channels on two units overlaps, work on one unit queues, a
+// channel's work runs in order, an acquire holds its channel until the release's time - first
+// on the Timeline itself, then through channels fed as libcuda feeds them.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "gpu_channel_builder.h"
+#include "minicuda/device.h"
+#include "nv_uapi_methods.h"
+
+namespace minicuda::gpu {
+namespace {
+
+using testing::at;
+using testing::Pushbuffer;
+using testing::TestChannel;
+
+TEST(Timeline, TwoChannelsOnTwoUnitsOverlap) {
+  Timeline t;
+  TimeSpan copy = t.run(1, TimelineUnit::Copy0, 1000);
+  TimeSpan kernel = t.run(2, TimelineUnit::Compute, 1500);
+  EXPECT_EQ(copy.start, 0u);
+  EXPECT_EQ(copy.end, 1000u);
+  EXPECT_EQ(kernel.start, 0u);  // not after the copy: another channel, another unit
+  EXPECT_EQ(kernel.end, 1500u);
+  EXPECT_EQ(t.now(), 1500u);
+}
+
+TEST(Timeline, WorkOnOneUnitQueues) {
+  Timeline t;
+  t.run(1, TimelineUnit::Copy0, 1000);
+  TimeSpan second = t.run(2, TimelineUnit::Copy0, 1000);  // another channel, the same engine
+  EXPECT_EQ(second.start, 1000u);
+  EXPECT_EQ(second.end, 2000u);
+}
+
+TEST(Timeline, OneChannelRunsInOrderAcrossUnits) {
+  Timeline t;
+  t.run(1, TimelineUnit::Copy0, 1000);
+  TimeSpan kernel = t.run(1, TimelineUnit::Compute, 500);  // the compute engine is free, the stream is not
+  TimeSpan back = t.run(1, TimelineUnit::Copy1, 200);
+  EXPECT_EQ(kernel.start, 1000u);
+  EXPECT_EQ(back.start, 1500u);
+  EXPECT_EQ(t.channel_time(1), 1700u);
+}
+
+TEST(Timeline, AcquireHoldsTheChannelUntilTheRelease) {
+  Timeline t;
+  t.run(1, TimelineUnit::Compute, 5000);
+  EXPECT_EQ(t.release(1, 0x1000), 5000u);  // at channel 1's time
+  t.run(2, TimelineUnit::Copy0, 100);       // channel 2 is at 100
+  t.acquired(2, 0x1000);
+  EXPECT_EQ(t.channel_time(2), 5000u);
+  EXPECT_EQ(t.run(2, TimelineUnit::Copy1, 10).start, 5000u);
+  t.acquired(3, 0x2000);  // never released (the host wrote it): holds nothing
+  EXPECT_EQ(t.channel_time(3), 0u);
+}
+
+TEST(Timeline, UnitNames) {
+  EXPECT_STREQ(timeline_unit_name(TimelineUnit::Compute), "compute");
+  EXPECT_STREQ(timeline_unit_name(TimelineUnit::Copy2), "ce2");
+}
+
+// Two channels bound to the copy class, vidmem buffers and a pinned host buffer.
+class TimelineChannels : public ::testing::Test {
+ protected:
+  TimelineChannels() {
+    EXPECT_TRUE(device.mmu().map_vidmem(vid, 4 * kBigPage, 2 * kBigPage));
+    host = static_cast<uint8_t*>(std::aligned_alloc(kSmallPage, kHostBytes));
+    EXPECT_TRUE(device.mmu().map_sysmem(reinterpret_cast<uint64_t>(host), kHostBytes));
+    for (TestChannel* c : {&a, &b}) c->submit(Pushbuffer().set_object(NV_SUBCHANNEL_COPY, HOPPER_DMA_COPY_A));
+    device.host().run_pending();
+  }
+  ~TimelineChannels() override {
+    device.mmu().unmap(reinterpret_cast<uint64_t>(host), kHostBytes);
+    std::free(host);
+  }
+  // The time of a four-word release at va (written by the GPU after the copy before it).
+  uint64_t stamp(uint64_t va) { return at<uint64_t>(va)[1]; }
+
+  static constexpr uint64_t kHostBytes = 64 * kSmallPage;
+  Device device{Preset::Teaching};
+  const uint64_t base = device.mmu().uva_base();
+  const uint64_t vid = base + 4 * kBigPage;        // 2 MiB of data
+  const uint64_t sems = vid + kBigPage;            // semaphores
+  uint8_t* host = nullptr;
+  TestChannel a{device, 3, base, 0};
+  TestChannel b{device, 4, base + kBigPage, kBigPage};
+};
+
+constexpr uint32_t kFourWord = NVC8B5_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_FOUR_WORD_SEMAPHORE;
+
+TEST_F(TimelineChannels, CopiesBothWaysOnTwoChannelsOverlap) {
+  const uint64_t pinned = reinterpret_cast<uint64_t>(host);
+  const uint64_t t0 = device.now_ns();
+  a.submit(Pushbuffer().copy_semaphore(sems, 1).copy(pinned, vid, 200000, kFourWord));          // H2D: ce0
+  b.submit(Pushbuffer().copy_semaphore(sems + 16, 1).copy(vid + 4096, pinned, 200000, kFourWord));  // D2H: ce1
+  device.host().run_pending();
+  // Each took what it takes alone (fetch + launch + 200000 B at 55 B/ns), at the same time.
+  EXPECT_EQ(stamp(sems) - t0, 100u + 4700u + 3636u);
+  EXPECT_EQ(stamp(sems + 16) - t0, 100u + 3600u + 3636u);
+}
+
+TEST_F(TimelineChannels, CopiesTheSameWayQueueOnOneEngine) {
+  const uint64_t pinned = reinterpret_cast<uint64_t>(host);
+  const uint64_t t0 = device.now_ns();
+  a.submit(Pushbuffer().copy_semaphore(sems, 1).copy(pinned, vid, 200000, kFourWord));
+  b.submit(Pushbuffer().copy_semaphore(sems + 16, 1).copy(pinned, vid + 262144, 200000, kFourWord));
+  device.host().run_pending();
+  EXPECT_EQ(stamp(sems) - t0, 100u + 4700u + 3636u);
+  EXPECT_EQ(stamp(sems + 16) - stamp(sems), 4700u + 3636u);  // after the first, on ce0
+}
+
+TEST_F(TimelineChannels, AnAcquireWaitsForTheReleasesTime) {
+  const uint64_t pinned = reinterpret_cast<uint64_t>(host);
+  const uint64_t t0 = device.now_ns();
+  // a: a long H2D, then a release that b waits for; b: a D2H that could have run at once.
+  a.submit(Pushbuffer().copy(pinned, vid, 220000).release32(sems + 64, 1));
+  b.submit(Pushbuffer()
+               .acquire(sems + 64, 1, NVC56F_SEM_EXECUTE_OPERATION_ACQ_STRICT_GEQ)
+               .copy_semaphore(sems + 16, 1)
+               .copy(vid + 4096, pinned, 55000, kFourWord));
+  device.host().run_pending();
+  const uint64_t released = t0 + 100u + 4700u + 4000u;  // a's copy ended
+  EXPECT_EQ(stamp(sems + 16), released + 3600u + 1000u);
+}
+
+}  // namespace
+}  // namespace minicuda::gpu
