@@ -615,6 +615,23 @@ CUresult CUDAAPI cuStreamSynchronize(CUstream hStream);
 CUresult CUDAAPI cuStreamQuery(CUstream hStream); /* CUDA_SUCCESS, or CUDA_ERROR_NOT_READY */
 /* Later work on hStream waits for hEvent's last record (Flags must be 0). */
 CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags);
+/* Priorities: lower numbers are higher priorities; the range is [greatest, least] =
+ * cuCtxGetStreamPriorityRange; a priority outside it is clamped to it. The NULL stream has
+ * priority 0 and flags CU_STREAM_DEFAULT. */
+CUresult CUDAAPI cuStreamCreateWithPriority(CUstream* phStream, unsigned int flags, int priority);
+CUresult CUDAAPI cuStreamGetPriority(CUstream hStream, int* priority);
+CUresult CUDAAPI cuStreamGetFlags(CUstream hStream, unsigned int* flags);
+CUresult CUDAAPI cuCtxGetStreamPriorityRange(int* leastPriority, int* greatestPriority);
+/* Host functions: fn(userData) runs on a driver thread once the stream's earlier work has
+ * finished, and the stream's later work waits for it. It must not call the CUDA API: such a
+ * call returns CUDA_ERROR_NOT_PERMITTED once it gets the driver lock, which a thread
+ * synchronising with that work holds while it waits (a deadlock, which CUDA allows). cuLaunchHostFunc skips fn after a device error;
+ * cuStreamAddCallback calls callback with the error. */
+#define CUDA_CB /* calling-convention marker of callbacks; empty on Linux */
+typedef void(CUDA_CB* CUhostFn)(void* userData);
+typedef void(CUDA_CB* CUstreamCallback)(CUstream hStream, CUresult status, void* userData);
+CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void* userData);
+CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void* userData, unsigned int flags);
 /* Events are timestamped semaphore releases; ElapsedTime is GPU time in ms. */
 CUresult CUDAAPI cuEventCreate(CUevent* phEvent, unsigned int Flags);
 CUresult CUDAAPI cuEventDestroy_v2(CUevent hEvent);

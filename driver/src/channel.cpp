@@ -234,6 +234,25 @@ void Channel::record_event(uint32_t slot, uint64_t payload) {
                          /*release_wfi=*/true, /*release_timestamp=*/true)});
 }
 
+namespace {
+uint64_t host_semaphore_va(const uint8_t* base) {
+  return reinterpret_cast<uint64_t>(base) + Channel::kSemaphoreOffset +
+         (Channel::kEventSlots + 1ull) * NV_SEMAPHORE_FOUR_WORD_SIZE;
+}
+}  // namespace
+
+void Channel::acquire_host(uint64_t value) {
+  const uint64_t va = host_semaphore_va(base_);
+  method(NV_SUBCHANNEL_HOST, NVC56F_SEM_ADDR_LO,
+         {static_cast<uint32_t>(va), static_cast<uint32_t>(va >> 32), static_cast<uint32_t>(value),
+          static_cast<uint32_t>(value >> 32),
+          nv_sem_execute(NVC56F_SEM_EXECUTE_OPERATION_ACQ_STRICT_GEQ, NVC56F_SEM_EXECUTE_PAYLOAD_SIZE_64BIT)});
+}
+
+void Channel::release_host(uint64_t value) {
+  __atomic_store_n(reinterpret_cast<uint64_t*>(host_semaphore_va(base_)), value, __ATOMIC_RELEASE);
+}
+
 uint64_t Channel::event_timestamp(uint32_t slot) const {
   const uint8_t* semaphore = base_ + kSemaphoreOffset + (slot + 1ull) * NV_SEMAPHORE_FOUR_WORD_SIZE;
   return __atomic_load_n(reinterpret_cast<const uint64_t*>(semaphore + NV_SEMAPHORE_TIMESTAMP_OFFSET),
@@ -271,6 +290,14 @@ CUresult Channel::wait(uint64_t fence) {
     if (faulted()) {
       flush_printf();
       return fault_result();
+    }
+    if (inline_) {
+      // CUDA_LAUNCH_BLOCKING=1: nobody else runs this channel; it stopped at an acquire (a host
+      // function not yet done). Let nvidia.ko run it again in this thread.
+      kernel::PollFd fd{driver().ctl_fd, kernel::kPollIn, 0};
+      (void)kernel::sys_poll(&fd, 1, -1);
+      std::this_thread::sleep_for(std::chrono::microseconds(20));
+      continue;
     }
     if (++spins < 1000) continue;
     if (spins < 2000) {

@@ -83,11 +83,21 @@ class Channel {
   // Event semaphores: four-word (payload + GPU timestamp) semaphores after the fence's, in the
   // same page. cuEventRecord is a release of one of them with a timestamp, after all earlier
   // work (wait-for-idle) - what the real driver does for an event.
-  static constexpr uint32_t kEventSlots = (4096 / NV_SEMAPHORE_FOUR_WORD_SIZE) - 1;
+  // The last four-word slot of the page is the host-function semaphore (below).
+  static constexpr uint32_t kEventSlots = (4096 / NV_SEMAPHORE_FOUR_WORD_SIZE) - 2;
   // Appends that release for slot (< kEventSlots); submit() publishes it.
   void record_event(uint32_t slot, uint64_t payload);
   // The GPU time (ns) of slot's last release.
   uint64_t event_timestamp(uint32_t slot) const;
+
+  // The host-function semaphore: work queued behind a host function (cuLaunchHostFunc) waits
+  // for it with an acquire (>= value) that acquire_host() appends; the thread that ran the
+  // function releases it with release_host() - a store from the CPU, as real drivers release a
+  // semaphore in host memory; the PBDMA, retrying its waiting channels, then goes on.
+  void acquire_host(uint64_t value);
+  void release_host(uint64_t value);
+  // Has the GPU released `fence`, or faulted? Never waits, never prints (any thread).
+  bool reached_or_faulted(uint64_t fence) const { return reached(fence) || faulted(); }
 
  private:
   uint32_t* userd32(uint32_t offset) const { return reinterpret_cast<uint32_t*>(base_ + kUserdOffset + offset); }

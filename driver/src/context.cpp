@@ -93,6 +93,7 @@ CUresult build(CUctx_st& ctx) {
 void teardown(CUctx_st& ctx) {
   Driver& d = driver();
   const DeviceInfo& dev = *device_info(ctx.device);
+  stop_host_functions(ctx);
   free_streams_and_events(ctx);
   if (ctx.channel) {
     ctx.channel->destroy(ctx);
@@ -135,6 +136,7 @@ bool valid_context(CUcontext ctx) {
 
 CUresult require_context(CUcontext* ctx) {
   if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return r;
+  if (in_host_function()) return CUDA_ERROR_NOT_PERMITTED;  // and the driver lock may be held by a waiter
   CUcontext c = t_current;
   if (c == nullptr || !valid_context(c) || !c->active) return CUDA_ERROR_INVALID_CONTEXT;
   if (CUresult s = sticky_error(*c); s != CUDA_SUCCESS) return s;

@@ -30,6 +30,7 @@
 namespace minicuda::libcuda {
 
 std::recursive_mutex& driver_mutex();
+class HostFunctions;  // host_func.cpp
 
 // --- errors ------------------------------------------------------------------------------------
 
@@ -159,6 +160,8 @@ struct CUctx_st {
   // Streams and events made in this context (stream.cpp); owned, freed by teardown().
   std::set<CUstream_st*> streams;
   std::set<CUevent_st*> events;
+  // The thread that runs host functions (host_func.cpp); made at the first one, owned.
+  minicuda::libcuda::HostFunctions* host_functions = nullptr;
   uint64_t epoch = 0;  // which build() of the context this is (kernel code records belong to one)
 };
 
@@ -192,6 +195,7 @@ struct CUlib_st {
 struct CUstream_st {
   CUctx_st* ctx = nullptr;
   unsigned flags = 0;       // CU_STREAM_DEFAULT or CU_STREAM_NON_BLOCKING
+  int priority = 0;         // within cuCtxGetStreamPriorityRange (recorded; the GPU model has one runlist)
   uint64_t last_fence = 0;  // fence of the stream's last submission (0: none yet)
 };
 
@@ -225,6 +229,11 @@ CUresult sticky_error(CUctx_st& ctx);
 CUresult resolve_stream(CUctx_st& ctx, CUstream hStream, CUstream_st** out);
 // Frees every stream and event of ctx (context teardown).
 void free_streams_and_events(CUctx_st& ctx);
+// Runs the host functions still queued (their streams' work finishing first) and stops the
+// context's host-function thread (context teardown; host_func.cpp).
+void stop_host_functions(CUctx_st& ctx);
+// Is the calling thread running a host function? (The CUDA API is off limits there.)
+bool in_host_function();
 // The primary context of a device (whether or not active).
 CUcontext primary_context(CUdevice dev);
 // Is ctx a context this driver made?

@@ -10,6 +10,8 @@
 // queued after the stream's earlier work (wait-for-idle). cuEventElapsedTime subtracts two of
 // those timestamps - the simulated GPU's clock, not the host's. Creating, recording and
 // querying make no system call.
+#include <algorithm>
+
 #include "channel.h"
 #include "libcuda.h"
 
@@ -57,16 +59,76 @@ void free_streams_and_events(CUctx_st& ctx) {
 using namespace minicuda;
 using namespace minicuda::libcuda;
 
+namespace {
+
+// The H200's stream priorities (docs/data/h200_streams_probe.txt): 0 (least) to -5 (greatest).
+constexpr int kLeastPriority = 0, kGreatestPriority = -5;
+
+CUresult create_stream(CUctx_st& ctx, CUstream* phStream, unsigned flags, int priority) {
+  if (phStream == nullptr || (flags & ~static_cast<unsigned>(CU_STREAM_NON_BLOCKING)) != 0) return CUDA_ERROR_INVALID_VALUE;
+  auto* s = new CUstream_st;
+  s->ctx = &ctx;
+  s->flags = flags;
+  s->priority = std::clamp(priority, kGreatestPriority, kLeastPriority);  // clamped, as CUDA does
+  ctx.streams.insert(s);
+  *phStream = s;
+  trace::note(trace::Layer::Libcuda, "stream {}: on the context's channel", static_cast<void*>(s));
+  return CUDA_SUCCESS;
+}
+
+}  // namespace
+
 // Contract: *phStream = a new stream of the current context. Flags other than CU_STREAM_DEFAULT
 // and CU_STREAM_NON_BLOCKING, or phStream NULL: CUDA_ERROR_INVALID_VALUE.
 CUresult cuStreamCreate(CUstream* phStream, unsigned int Flags) {
   trace::Scope scope(trace::Layer::Libcuda, "cuStreamCreate(phStream={}, Flags={})", static_cast<void*>(phStream), Flags);
+  return with_ctx(scope, [&](CUctx_st& ctx) { return create_stream(ctx, phStream, Flags, kLeastPriority); });
+}
+
+// Contract: as cuStreamCreate, with a priority clamped into cuCtxGetStreamPriorityRange's range.
+// The priority is kept and reported; the simulated GPU has one runlist, so it orders nothing.
+CUresult cuStreamCreateWithPriority(CUstream* phStream, unsigned int flags, int priority) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuStreamCreateWithPriority(phStream={}, flags={}, priority={})",
+                     static_cast<void*>(phStream), flags, priority);
+  return with_ctx(scope, [&](CUctx_st& ctx) { return create_stream(ctx, phStream, flags, priority); });
+}
+
+// Contract: *priority = the stream's priority (the NULL stream's: 0). priority NULL:
+// CUDA_ERROR_INVALID_VALUE; unknown stream: CUDA_ERROR_INVALID_HANDLE.
+CUresult cuStreamGetPriority(CUstream hStream, int* priority) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuStreamGetPriority(hStream={}, priority={})",
+                     static_cast<void*>(hStream), static_cast<void*>(priority));
   return with_ctx(scope, [&](CUctx_st& ctx) {
-    if (phStream == nullptr || (Flags & ~static_cast<unsigned>(CU_STREAM_NON_BLOCKING)) != 0) return CUDA_ERROR_INVALID_VALUE;
-    auto* s = new CUstream_st{&ctx, Flags, 0};
-    ctx.streams.insert(s);
-    *phStream = s;
-    trace::note(trace::Layer::Libcuda, "stream {}: on the context's channel", static_cast<void*>(s));
+    CUstream_st* s = nullptr;
+    if (priority == nullptr) return CUDA_ERROR_INVALID_VALUE;
+    if (CUresult r = resolve_stream(ctx, hStream, &s); r != CUDA_SUCCESS) return r;
+    *priority = s ? s->priority : 0;
+    return CUDA_SUCCESS;
+  });
+}
+
+// Contract: *flags = the stream's flags (the NULL stream's: CU_STREAM_DEFAULT). flags NULL:
+// CUDA_ERROR_INVALID_VALUE; unknown stream: CUDA_ERROR_INVALID_HANDLE.
+CUresult cuStreamGetFlags(CUstream hStream, unsigned int* flags) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuStreamGetFlags(hStream={}, flags={})", static_cast<void*>(hStream),
+                     static_cast<void*>(flags));
+  return with_ctx(scope, [&](CUctx_st& ctx) {
+    CUstream_st* s = nullptr;
+    if (flags == nullptr) return CUDA_ERROR_INVALID_VALUE;
+    if (CUresult r = resolve_stream(ctx, hStream, &s); r != CUDA_SUCCESS) return r;
+    *flags = s ? s->flags : static_cast<unsigned>(CU_STREAM_DEFAULT);
+    return CUDA_SUCCESS;
+  });
+}
+
+// Contract: the range of stream priorities: *leastPriority = 0, *greatestPriority = -5 (the
+// H200's). Either pointer may be NULL (not written).
+CUresult cuCtxGetStreamPriorityRange(int* leastPriority, int* greatestPriority) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuCtxGetStreamPriorityRange(leastPriority={}, greatestPriority={})",
+                     static_cast<void*>(leastPriority), static_cast<void*>(greatestPriority));
+  return with_ctx(scope, [&](CUctx_st&) {
+    if (leastPriority != nullptr) *leastPriority = kLeastPriority;
+    if (greatestPriority != nullptr) *greatestPriority = kGreatestPriority;
     return CUDA_SUCCESS;
   });
 }

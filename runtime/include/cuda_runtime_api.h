@@ -33,6 +33,23 @@ cudaError_t CUDARTAPI cudaStreamSynchronize(cudaStream_t stream);
 cudaError_t CUDARTAPI cudaStreamQuery(cudaStream_t stream);
 /* Work queued on stream after this call waits for event's last record (flags: 0). */
 cudaError_t CUDARTAPI cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags);
+/* Priorities: [greatest, least] = [-5, 0] as on an H200; lower is higher; clamped into range. */
+cudaError_t CUDARTAPI cudaStreamCreateWithPriority(cudaStream_t* pStream, unsigned int flags, int priority);
+cudaError_t CUDARTAPI cudaStreamGetPriority(cudaStream_t hStream, int* priority);
+cudaError_t CUDARTAPI cudaStreamGetFlags(cudaStream_t hStream, unsigned int* flags);
+cudaError_t CUDARTAPI cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority);
+/* Host functions: fn(userData) runs on a driver thread after the stream's earlier work, and the
+ * stream's later work waits for it. It must not call the CUDA API: a call returns
+ * cudaErrorNotPermitted - once it gets the driver's lock, which a thread synchronising with the
+ * same work holds while it waits (a deadlock, as CUDA allows).
+ * cudaLaunchHostFunc skips fn after a device error; a stream callback is told of it (status).
+ * fn or callback NULL, callback flags other than 0: cudaErrorInvalidValue. */
+#define CUDART_CB /* calling-convention marker of callbacks; empty on Linux */
+typedef void(CUDART_CB* cudaHostFn_t)(void* userData);
+typedef void(CUDART_CB* cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void* userData);
+cudaError_t CUDARTAPI cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userData);
+cudaError_t CUDARTAPI cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* userData,
+                                            unsigned int flags);
 
 /* Events. ElapsedTime: an event never recorded or made with cudaEventDisableTiming:
  * cudaErrorInvalidResourceHandle; not complete yet: cudaErrorNotReady. */

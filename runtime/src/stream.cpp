@@ -49,6 +49,62 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
   return through_driver(scope, [&] { return cuStreamWaitEvent(stream, event, flags); });
 }
 
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* pStream, unsigned int flags, int priority) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaStreamCreateWithPriority(pStream={}, flags={}, priority={})",
+                     static_cast<void*>(pStream), flags, priority);
+  return through_driver(scope, [&] { return cuStreamCreateWithPriority(pStream, flags, priority); });
+}
+
+cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int* priority) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaStreamGetPriority(hStream={}, priority={})",
+                     static_cast<void*>(hStream), static_cast<void*>(priority));
+  return through_driver(scope, [&] { return cuStreamGetPriority(hStream, priority); });
+}
+
+cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int* flags) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaStreamGetFlags(hStream={}, flags={})", static_cast<void*>(hStream),
+                     static_cast<void*>(flags));
+  return through_driver(scope, [&] { return cuStreamGetFlags(hStream, flags); });
+}
+
+cudaError_t cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaDeviceGetStreamPriorityRange(leastPriority={}, greatestPriority={})",
+                     static_cast<void*>(leastPriority), static_cast<void*>(greatestPriority));
+  return through_driver(scope, [&] { return cuCtxGetStreamPriorityRange(leastPriority, greatestPriority); });
+}
+
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userData) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaLaunchHostFunc(stream={}, fn={}, userData={})",
+                     static_cast<void*>(stream), reinterpret_cast<void*>(fn), userData);
+  return through_driver(scope, [&] { return cuLaunchHostFunc(stream, fn, userData); });
+}
+
+namespace {
+// A runtime stream callback takes a cudaError_t: the driver's callback calls it through this.
+struct RuntimeCallback {
+  cudaStreamCallback_t callback;
+  void* data;
+};
+void CUDA_CB call_runtime_callback(CUstream stream, CUresult status, void* data) {
+  auto* c = static_cast<RuntimeCallback*>(data);
+  c->callback(stream, to_cuda_error(status), c->data);
+  delete c;
+}
+}  // namespace
+
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* userData,
+                                  unsigned int flags) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaStreamAddCallback(stream={}, callback={}, userData={}, flags={})",
+                     static_cast<void*>(stream), reinterpret_cast<void*>(callback), userData, flags);
+  return through_driver(scope, [&] {
+    if (callback == nullptr) return cuStreamAddCallback(stream, nullptr, userData, flags);
+    auto* c = new RuntimeCallback{callback, userData};
+    CUresult r = cuStreamAddCallback(stream, call_runtime_callback, c, flags);
+    if (r != CUDA_SUCCESS) delete c;
+    return r;
+  });
+}
+
 cudaError_t cudaEventCreate(cudaEvent_t* event) {
   trace::Scope scope(trace::Layer::Cudart, "cudaEventCreate(event={})", static_cast<void*>(event));
   return through_driver(scope, [&] { return cuEventCreate(event, CU_EVENT_DEFAULT); });

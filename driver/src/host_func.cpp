@@ -1,0 +1,155 @@
+// Host functions: cuLaunchHostFunc and cuStreamAddCallback.
+//
+// A host function is work of a stream that the CPU does. libcuda queues it for a thread of its
+// own (one per context, made at the first host function) and makes the stream's later work wait
+// for it on the GPU: an acquire of the channel's host-function semaphore (>= the function's
+// number) goes into the pushbuffer right away. The thread waits until the GPU has done the
+// stream's earlier work (the fence submitted before the acquire), runs the function, then
+// releases the semaphore from the CPU - the PBDMA, which retries channels waiting at an acquire,
+// goes on. No system call on either side. Measured on an H200 (docs/data/h200_streams_probe.txt):
+// the function sees the earlier work's results, a stream waiting behind it answers
+// cuStreamQuery with CUDA_ERROR_NOT_READY, and a NULL fn/callback or callback flags other than
+// 0 are CUDA_ERROR_INVALID_VALUE.
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <thread>
+
+#include "channel.h"
+#include "libcuda.h"
+
+namespace minicuda::libcuda {
+
+namespace {
+thread_local bool t_in_host_function = false;
+}  // namespace
+
+bool in_host_function() { return t_in_host_function; }
+
+class HostFunctions {
+ public:
+  struct Job {
+    uint64_t after = 0;       // the fence of the stream's earlier work
+    uint64_t number = 0;      // released on the host-function semaphore when done
+    CUhostFn fn = nullptr;    // cuLaunchHostFunc, or
+    CUstreamCallback callback = nullptr;  // cuStreamAddCallback
+    CUstream stream = nullptr;
+    void* data = nullptr;
+  };
+
+  explicit HostFunctions(Channel& channel) : channel_(channel), thread_([this] { loop(); }) {}
+  ~HostFunctions() {
+    {
+      std::lock_guard lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_one();
+    thread_.join();
+  }
+  // The number the next function's acquire waits for.
+  uint64_t next_number() { return ++numbered_; }
+  void queue(Job job) {
+    {
+      std::lock_guard lock(mutex_);
+      jobs_.push_back(job);
+    }
+    wake_.notify_one();
+  }
+
+ private:
+  void loop() {
+    for (;;) {
+      Job job;
+      {
+        std::unique_lock lock(mutex_);
+        wake_.wait(lock, [&] { return stop_ || !jobs_.empty(); });
+        if (jobs_.empty()) return;  // stopping, and every queued function has run
+        job = jobs_.front();
+        jobs_.pop_front();
+      }
+      auto sleep = std::chrono::microseconds(1);
+      while (!channel_.reached_or_faulted(job.after)) {
+        std::this_thread::sleep_for(sleep);
+        sleep = std::min(sleep * 2, std::chrono::microseconds(200));
+      }
+      const CUresult status = channel_.faulted() ? channel_.fault_result() : CUDA_SUCCESS;
+      t_in_host_function = true;
+      if (job.callback != nullptr) {
+        job.callback(job.stream, status, job.data);  // told of an error
+      } else if (status == CUDA_SUCCESS) {
+        job.fn(job.data);  // not called after one
+      }
+      t_in_host_function = false;
+      channel_.release_host(job.number);
+    }
+  }
+
+  Channel& channel_;
+  uint64_t numbered_ = 0;  // guarded by the driver lock (only cu* calls number functions)
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<Job> jobs_;
+  bool stop_ = false;
+  std::thread thread_;  // last: it starts running at construction
+};
+
+void stop_host_functions(CUctx_st& ctx) {
+  delete ctx.host_functions;  // runs what is queued first
+  ctx.host_functions = nullptr;
+}
+
+namespace {
+
+// Queues job on hStream: the acquire that holds the stream's later work, then the function.
+CUresult queue_host_work(trace::Scope& scope, CUstream hStream, HostFunctions::Job job) {
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  CUstream_st* s = nullptr;
+  if (CUresult r = resolve_stream(*ctx, hStream, &s); r != CUDA_SUCCESS) return done(scope, r);
+  if (ctx->host_functions == nullptr) ctx->host_functions = new HostFunctions(*ctx->channel);
+  job.after = ctx->channel->last_fence();  // streams share the channel: all earlier work
+  job.number = ctx->host_functions->next_number();
+  trace::note(trace::Layer::Libcuda,
+              "host function {}: runs on libcuda's host-function thread after fence {}; the stream's later work "
+              "waits on the GPU (semaphore acquire >= {})",
+              job.number, job.after, job.number);
+  ctx->channel->acquire_host(job.number);
+  uint64_t fence = ctx->channel->submit();
+  if (s) s->last_fence = fence;
+  ctx->host_functions->queue(job);
+  return done(scope, CUDA_SUCCESS);
+}
+
+}  // namespace
+
+}  // namespace minicuda::libcuda
+
+using namespace minicuda;
+using namespace minicuda::libcuda;
+
+// Contract: queues fn(userData) on hStream (see the top of this file). fn NULL:
+// CUDA_ERROR_INVALID_VALUE; unknown stream: CUDA_ERROR_INVALID_HANDLE.
+CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void* userData) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuLaunchHostFunc(hStream={}, fn={}, userData={})",
+                     static_cast<void*>(hStream), reinterpret_cast<void*>(fn), userData);
+  if (fn == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  HostFunctions::Job job;
+  job.fn = fn;
+  job.data = userData;
+  return queue_host_work(scope, hStream, job);
+}
+
+// Contract: queues callback(hStream, status, userData) on hStream; status is the context's error
+// if the GPU faulted first. callback NULL or flags != 0: CUDA_ERROR_INVALID_VALUE; unknown
+// stream: CUDA_ERROR_INVALID_HANDLE.
+CUresult cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void* userData, unsigned int flags) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuStreamAddCallback(hStream={}, callback={}, userData={}, flags={})",
+                     static_cast<void*>(hStream), reinterpret_cast<void*>(callback), userData, flags);
+  if (callback == nullptr || flags != 0) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  HostFunctions::Job job;
+  job.callback = callback;
+  job.stream = hStream;
+  job.data = userData;
+  return queue_host_work(scope, hStream, job);
+}
