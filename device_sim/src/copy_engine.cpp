@@ -345,7 +345,7 @@ std::optional<ChannelFault> CopyEngine::release(uint32_t chid, const CopyState& 
     uint64_t old = 0;
     if (auto fault = semaphore_reduce(memory_, va, op, is_signed, payload, size, &old))
       return mmu_fault(chid, *fault, "semaphore");
-    device_.timeline().release(chid, va);
+    device_.timeline().release(chid, va, 0);
     trace::note(trace::Layer::Gpu, "ce{}: sem reduce {:#x} (op {}, payload {}, was {})", instance_,
                 va, op, payload, old);
     return std::nullopt;
@@ -355,7 +355,7 @@ std::optional<ChannelFault> CopyEngine::release(uint32_t chid, const CopyState& 
   if (four_word) timestamp = device_.timeline().channel_time(chid);  // when the copy before it ended
   if (auto fault = semaphore_release(memory_, va, payload, size, timestamp))
     return mmu_fault(chid, *fault, "semaphore");
-  device_.timeline().release(chid, va);
+  device_.timeline().release(chid, va, payload);
   if (four_word)
     trace::note(trace::Layer::Gpu, "ce{}: sem release {:#x} = {} (four-word, t={} ns)", instance_,
                 va, payload, *timestamp);

@@ -25,6 +25,7 @@ namespace minicuda::gpu {
 
 HostInterface::HostInterface(Device& device)
     : mmu_(device.mmu()),
+      timeline_(device.timeline()),
       memory_(std::make_unique<GpuMemory>(device.mmu())),
       copy_engine_(std::make_unique<CopyEngine>(device, *memory_, 0)),
       compute_engine_(std::make_unique<ComputeEngine>(device, *memory_)),
@@ -44,6 +45,7 @@ void HostInterface::add_channel(const ChannelConfig& config) {
   auto channel = std::make_unique<Channel>();
   channel->config = config;
   channels_[config.chid] = std::move(channel);
+  timeline_.add_channel(config.chid);
   trace::note(trace::Layer::Gpu, "host: add ch {} (token {:#x}), GPFIFO {:#x} x {}, USERD {:#x}",
               config.chid, config.token, config.gpfifo_va, config.gpfifo_entries, config.userd_va);
 }

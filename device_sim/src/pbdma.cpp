@@ -330,7 +330,7 @@ Pbdma::Step Pbdma::sem_execute(Channel& channel, uint32_t data, uint64_t at, Pbd
       run.fault = mmu_fault(chid, *fault, NVC56F_SEM_EXECUTE, "semaphore");
       return Step::Fault;
     }
-    device_.timeline().release(chid, va);
+    device_.timeline().release(chid, va, payload);
     if (timestamp)
       trace::note(trace::Layer::Gpu, "host: ch {} sem release {:#x} = {} (t={} ns)", chid, va,
                   payload, *now);
@@ -351,7 +351,7 @@ Pbdma::Step Pbdma::sem_execute(Channel& channel, uint32_t data, uint64_t at, Pbd
       run.fault = mmu_fault(chid, *fault, NVC56F_SEM_EXECUTE, "semaphore");
       return Step::Fault;
     }
-    device_.timeline().release(chid, va);
+    device_.timeline().release(chid, va, 0);  // an acquire after it takes the last release's time
     trace::note(trace::Layer::Gpu, "host: ch {} sem reduce {:#x} (op {}, payload {}, was {})", chid,
                 va, reduction, payload, old);
     return Step::Done;
@@ -369,7 +369,7 @@ Pbdma::Step Pbdma::sem_execute(Channel& channel, uint32_t data, uint64_t at, Pbd
                   va, acquire_text(operation), payload, value);
     return Step::Wait;
   }
-  device_.timeline().acquired(chid, va);  // the work after it waits for the release, in time too
+  device_.timeline().acquired(chid, va, payload);  // the work after it waits for the release, in time too
   trace::note(trace::Layer::Gpu, "host: ch {} sem acquire {:#x} {} {}: ok (is {})", chid, va,
               acquire_text(operation), payload, value);
   return Step::Done;

@@ -16,8 +16,7 @@ const char* timeline_unit_name(TimelineUnit unit) {
   return "?";
 }
 
-// A channel first seen starts at 0: the model has no host timeline yet (docs/timing.md), so
-// nothing holds a channel's first work back but the engines it needs.
+// A channel not added with add_channel() starts at 0 (the unit tests' channels).
 uint64_t& Timeline::channel_locked(uint32_t chid) { return channels_[chid]; }
 
 TimeSpan Timeline::run(uint32_t chid, TimelineUnit unit, uint64_t ns) {
@@ -51,19 +50,36 @@ uint64_t Timeline::unit_time(TimelineUnit unit) const {
   return units_[static_cast<int>(unit)];
 }
 
-uint64_t Timeline::release(uint32_t chid, uint64_t va) {
+void Timeline::add_channel(uint32_t chid) {
+  std::lock_guard lock(mutex_);
+  channels_[chid] = latest_;
+}
+
+uint64_t Timeline::release(uint32_t chid, uint64_t va, uint64_t payload) {
   std::lock_guard lock(mutex_);
   uint64_t t = channel_locked(chid);
-  releases_[va] = t;
+  std::deque<Release>& history = releases_[va];
+  history.push_back(Release{payload, t});
+  if (history.size() > kReleaseHistory) history.pop_front();
   return t;
 }
 
-void Timeline::acquired(uint32_t chid, uint64_t va) {
+void Timeline::acquired(uint32_t chid, uint64_t va, uint64_t value) {
   std::lock_guard lock(mutex_);
   auto it = releases_.find(va);
-  if (it == releases_.end()) return;
+  if (it == releases_.end() || it->second.empty()) return;
+  // The release that made the value reach `value`: walking back from the newest, the oldest of
+  // the releases >= value since the payloads last went down (a semaphore's memory may be reused
+  // by a new channel, whose fences start again at 1).
+  const std::deque<Release>& history = it->second;
+  uint64_t when = history.back().time;
+  for (size_t i = history.size(); i-- > 0;) {
+    if (history[i].payload < value) break;
+    when = history[i].time;
+    if (i > 0 && history[i - 1].payload > history[i].payload) break;
+  }
   uint64_t& channel = channel_locked(chid);
-  channel = std::max(channel, it->second);
+  channel = std::max(channel, when);
 }
 
 uint64_t Timeline::now() const {

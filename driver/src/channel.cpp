@@ -225,8 +225,18 @@ uint64_t Channel::submit() {
   return value;
 }
 
-void Channel::record_event(uint32_t slot, uint64_t payload) {
-  uint64_t va = reinterpret_cast<uint64_t>(base_) + kSemaphoreOffset + (slot + 1ull) * NV_SEMAPHORE_FOUR_WORD_SIZE;
+uint64_t Channel::event_va(uint32_t slot) const {
+  return reinterpret_cast<uint64_t>(base_) + kSemaphoreOffset + (slot + 1ull) * NV_SEMAPHORE_FOUR_WORD_SIZE;
+}
+
+void Channel::acquire(uint64_t va, uint64_t value) {
+  method(NV_SUBCHANNEL_HOST, NVC56F_SEM_ADDR_LO,
+         {static_cast<uint32_t>(va), static_cast<uint32_t>(va >> 32), static_cast<uint32_t>(value),
+          static_cast<uint32_t>(value >> 32),
+          nv_sem_execute(NVC56F_SEM_EXECUTE_OPERATION_ACQ_STRICT_GEQ, NVC56F_SEM_EXECUTE_PAYLOAD_SIZE_64BIT)});
+}
+
+void Channel::release_timestamped(uint64_t va, uint64_t payload) {
   method(NV_SUBCHANNEL_HOST, NVC56F_SEM_ADDR_LO,
          {static_cast<uint32_t>(va), static_cast<uint32_t>(va >> 32), static_cast<uint32_t>(payload),
           static_cast<uint32_t>(payload >> 32),
@@ -241,13 +251,7 @@ uint64_t host_semaphore_va(const uint8_t* base) {
 }
 }  // namespace
 
-void Channel::acquire_host(uint64_t value) {
-  const uint64_t va = host_semaphore_va(base_);
-  method(NV_SUBCHANNEL_HOST, NVC56F_SEM_ADDR_LO,
-         {static_cast<uint32_t>(va), static_cast<uint32_t>(va >> 32), static_cast<uint32_t>(value),
-          static_cast<uint32_t>(value >> 32),
-          nv_sem_execute(NVC56F_SEM_EXECUTE_OPERATION_ACQ_STRICT_GEQ, NVC56F_SEM_EXECUTE_PAYLOAD_SIZE_64BIT)});
-}
+void Channel::acquire_host(uint64_t value) { acquire(host_semaphore_va(base_), value); }
 
 void Channel::release_host(uint64_t value) {
   __atomic_store_n(reinterpret_cast<uint64_t*>(host_semaphore_va(base_)), value, __ATOMIC_RELEASE);

@@ -85,10 +85,19 @@ class Channel {
   // work (wait-for-idle) - what the real driver does for an event.
   // The last four-word slot of the page is the host-function semaphore (below).
   static constexpr uint32_t kEventSlots = (4096 / NV_SEMAPHORE_FOUR_WORD_SIZE) - 2;
-  // Appends that release for slot (< kEventSlots); submit() publishes it.
-  void record_event(uint32_t slot, uint64_t payload);
+  // The GPU address of event semaphore slot (< kEventSlots) of this channel's page.
+  uint64_t event_va(uint32_t slot) const;
   // The GPU time (ns) of slot's last release.
   uint64_t event_timestamp(uint32_t slot) const;
+  // Appends a release of payload to the four-word semaphore at va (any channel's), with the
+  // GPU's timestamp, after all earlier work (what an event record is); submit() publishes it.
+  void release_timestamped(uint64_t va, uint64_t payload);
+  // Appends an acquire: this channel's later work waits until the 64-bit semaphore at va (any
+  // channel's) is >= value.
+  void acquire(uint64_t va, uint64_t value);
+  // The GPU address of this channel's fence semaphore (what other channels acquire to wait for
+  // its work).
+  uint64_t fence_va() const { return reinterpret_cast<uint64_t>(fence_word()); }
 
   // The host-function semaphore: work queued behind a host function (cuLaunchHostFunc) waits
   // for it with an acquire (>= value) that acquire_host() appends; the thread that ran the

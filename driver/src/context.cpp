@@ -95,6 +95,7 @@ void teardown(CUctx_st& ctx) {
   const DeviceInfo& dev = *device_info(ctx.device);
   stop_host_functions(ctx);
   free_streams_and_events(ctx);
+  destroy_stream_channels(ctx);
   if (ctx.channel) {
     ctx.channel->destroy(ctx);
     delete ctx.channel;
@@ -148,8 +149,8 @@ namespace {
 // The fault report (stderr), once per fault: what RM recorded - kernel, block, thread, address -
 // and the context's allocation nearest to the address. A failed device assert prints CUDA's own
 // message instead, as the real runtime does.
-void report_fault(CUctx_st& ctx) {
-  const NvMinicudaFaultRecord* record = ctx.channel->fault_record();
+void report_fault(CUctx_st& ctx, const Channel& faulted) {
+  const NvMinicudaFaultRecord* record = faulted.fault_record();
   if (record == nullptr) return;
   std::string what(record->what, strnlen(record->what, sizeof record->what));
   if (record->smException == NV_SM_EXCEPTION_ASSERT) {
@@ -175,10 +176,10 @@ void report_fault(CUctx_st& ctx) {
 }  // namespace
 
 CUresult sticky_error(CUctx_st& ctx) {
-  if (ctx.sticky == CUDA_SUCCESS && ctx.channel != nullptr && ctx.channel->faulted()) {
-    ctx.sticky = ctx.channel->fault_result();
-    report_fault(ctx);
-    const NvMinicudaFaultRecord* record = ctx.channel->fault_record();
+  if (Channel* faulted = ctx.sticky == CUDA_SUCCESS ? faulted_channel(ctx) : nullptr) {
+    ctx.sticky = faulted->fault_result();
+    report_fault(ctx, *faulted);
+    const NvMinicudaFaultRecord* record = faulted->fault_record();
     trace::note(trace::Layer::Libcuda,
                 "context: the GPU stopped its channel (error notifier: Xid {}, {}): every call on this context "
                 "returns {} until the primary context is reset",
@@ -401,7 +402,7 @@ CUresult cuCtxSynchronize_v2(CUcontext ctx) {
   if (ctx == nullptr) ctx = t_current;
   if (ctx == nullptr || !valid_context(ctx) || !ctx->active) return done(scope, CUDA_ERROR_INVALID_CONTEXT);
   if (CUresult s = sticky_error(*ctx); s != CUDA_SUCCESS) return done(scope, s);
-  if (ctx->channel->wait(ctx->channel->last_fence()) != CUDA_SUCCESS) return done(scope, sticky_error(*ctx));
+  if (wait_all(*ctx) != CUDA_SUCCESS) return done(scope, sticky_error(*ctx));
   return done(scope, CUDA_SUCCESS);
 }
 

@@ -85,12 +85,13 @@ CUresult copy(CUctx_st& ctx, uint64_t dst, uint64_t src, uint64_t n, CUstream_st
   if (n == 0) return CUDA_SUCCESS;
   Where to, from;
   if (!classify(ctx, dst, n, &to) || !classify(ctx, src, n, &from)) return CUDA_ERROR_INVALID_VALUE;
-  Channel& ch = *ctx.channel;
+  Channel& ch = channel_of(ctx, stream);
+  order_with_null_stream(ctx, stream);
   if (from != Where::Pageable && to != Where::Pageable) {
     trace::note(trace::Layer::Libcuda, "copy: {} B by the copy engine, {:#x} -> {:#x}", n, src, dst);
     push_copy(ch, dst, src, n);
     uint64_t fence = ch.submit();
-    if (stream != nullptr) stream->last_fence = fence;
+    submitted(stream, fence);
     // Device to device runs on while the host goes on; anything touching host memory is waited for.
     return (async || (from == Where::Device && to == Where::Device)) ? CUDA_SUCCESS : ch.wait(fence);
   }
@@ -115,7 +116,7 @@ CUresult copy(CUctx_st& ctx, uint64_t dst, uint64_t src, uint64_t n, CUstream_st
     }
     done_bytes += piece;
   }
-  if (stream != nullptr) stream->last_fence = ch.last_fence();
+  submitted(stream, ch.last_fence());
   return CUDA_SUCCESS;
 }
 
@@ -126,7 +127,8 @@ CUresult memset(CUctx_st& ctx, uint64_t dst, uint32_t value, uint32_t bytes, uin
   if (dst % bytes != 0 || n > UINT64_MAX / bytes) return CUDA_ERROR_INVALID_VALUE;
   Where to;
   if (!classify(ctx, dst, n * bytes, &to) || to == Where::Pageable) return CUDA_ERROR_INVALID_VALUE;
-  Channel& ch = *ctx.channel;
+  Channel& ch = channel_of(ctx, stream);
+  order_with_null_stream(ctx, stream);
   for (uint64_t done_elems = 0; done_elems < n;) {
     uint64_t piece = std::min<uint64_t>(n - done_elems, kMaxLine / bytes);
     uint64_t va = dst + done_elems * bytes;
@@ -139,7 +141,7 @@ CUresult memset(CUctx_st& ctx, uint64_t dst, uint32_t value, uint32_t bytes, uin
     done_elems += piece;
   }
   uint64_t fence = ch.submit();
-  if (stream != nullptr) stream->last_fence = fence;
+  submitted(stream, fence);
   return to == Where::Pinned && !async ? ch.wait(fence) : CUDA_SUCCESS;
 }
 
@@ -149,7 +151,7 @@ CUresult with_context(trace::Scope& scope, CUresult (*body)(CUctx_st&, uint64_t,
   CUcontext ctx = nullptr;
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   CUresult r = body(*ctx, a, b, n);
-  if (r != CUDA_SUCCESS && ctx->channel->faulted()) r = sticky_error(*ctx);  // the wait saw the GPU fault
+  if (r != CUDA_SUCCESS && faulted_channel(*ctx) != nullptr) r = sticky_error(*ctx);  // the wait saw the GPU fault
   return done(scope, r);
 }
 
@@ -162,7 +164,7 @@ CUresult with_stream(trace::Scope& scope, CUstream hStream, StreamBody body, uin
   CUstream_st* stream = nullptr;
   if (CUresult r = resolve_stream(*ctx, hStream, &stream); r != CUDA_SUCCESS) return done(scope, r);
   CUresult r = body(*ctx, stream, a, b, n);
-  if (r != CUDA_SUCCESS && ctx->channel->faulted()) r = sticky_error(*ctx);
+  if (r != CUDA_SUCCESS && faulted_channel(*ctx) != nullptr) r = sticky_error(*ctx);
   return done(scope, r);
 }
 

@@ -29,7 +29,8 @@ bool in_host_function() { return t_in_host_function; }
 class HostFunctions {
  public:
   struct Job {
-    uint64_t after = 0;       // the fence of the stream's earlier work
+    Channel* channel = nullptr;  // the stream's
+    uint64_t after = 0;       // the fence of the stream's earlier work on it
     uint64_t number = 0;      // released on the host-function semaphore when done
     CUhostFn fn = nullptr;    // cuLaunchHostFunc, or
     CUstreamCallback callback = nullptr;  // cuStreamAddCallback
@@ -37,7 +38,7 @@ class HostFunctions {
     void* data = nullptr;
   };
 
-  explicit HostFunctions(Channel& channel) : channel_(channel), thread_([this] { loop(); }) {}
+  HostFunctions() : thread_([this] { loop(); }) {}
   ~HostFunctions() {
     {
       std::lock_guard lock(mutex_);
@@ -68,11 +69,12 @@ class HostFunctions {
         jobs_.pop_front();
       }
       auto sleep = std::chrono::microseconds(1);
-      while (!channel_.reached_or_faulted(job.after)) {
+      Channel& channel = *job.channel;
+      while (!channel.reached_or_faulted(job.after)) {
         std::this_thread::sleep_for(sleep);
         sleep = std::min(sleep * 2, std::chrono::microseconds(200));
       }
-      const CUresult status = channel_.faulted() ? channel_.fault_result() : CUDA_SUCCESS;
+      const CUresult status = channel.faulted() ? channel.fault_result() : CUDA_SUCCESS;
       t_in_host_function = true;
       if (job.callback != nullptr) {
         job.callback(job.stream, status, job.data);  // told of an error
@@ -80,11 +82,10 @@ class HostFunctions {
         job.fn(job.data);  // not called after one
       }
       t_in_host_function = false;
-      channel_.release_host(job.number);
+      channel.release_host(job.number);
     }
   }
 
-  Channel& channel_;
   uint64_t numbered_ = 0;  // guarded by the driver lock (only cu* calls number functions)
   std::mutex mutex_;
   std::condition_variable wake_;
@@ -107,16 +108,18 @@ CUresult queue_host_work(trace::Scope& scope, CUstream hStream, HostFunctions::J
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   CUstream_st* s = nullptr;
   if (CUresult r = resolve_stream(*ctx, hStream, &s); r != CUDA_SUCCESS) return done(scope, r);
-  if (ctx->host_functions == nullptr) ctx->host_functions = new HostFunctions(*ctx->channel);
-  job.after = ctx->channel->last_fence();  // streams share the channel: all earlier work
+  if (ctx->host_functions == nullptr) ctx->host_functions = new HostFunctions;
+  Channel& ch = channel_of(*ctx, s);
+  order_with_null_stream(*ctx, s);
+  job.channel = &ch;
+  job.after = ch.submit();  // the stream's earlier work, and the NULL stream's rule's acquires
   job.number = ctx->host_functions->next_number();
   trace::note(trace::Layer::Libcuda,
               "host function {}: runs on libcuda's host-function thread after fence {}; the stream's later work "
               "waits on the GPU (semaphore acquire >= {})",
               job.number, job.after, job.number);
-  ctx->channel->acquire_host(job.number);
-  uint64_t fence = ctx->channel->submit();
-  if (s) s->last_fence = fence;
+  ch.acquire_host(job.number);
+  submitted(s, ch.submit());
   ctx->host_functions->queue(job);
   return done(scope, CUDA_SUCCESS);
 }

@@ -11,6 +11,7 @@
 //
 // After cuInit, cuDevice* queries answer from memory: they make no system call.
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 
 #include "libcuda.h"
@@ -202,6 +203,10 @@ CUresult cuInit(unsigned int Flags) {
     d.loading_mode = mode && std::strcmp(mode, "EAGER") == 0 ? CU_MODULE_EAGER_LOADING : CU_MODULE_LAZY_LOADING;
     const char* blocking = std::getenv("CUDA_LAUNCH_BLOCKING");
     d.launch_blocking = blocking != nullptr && std::strcmp(blocking, "1") == 0;
+    if (const char* connections = std::getenv("CUDA_DEVICE_MAX_CONNECTIONS"); connections != nullptr) {
+      const long n = std::strtol(connections, nullptr, 10);
+      d.max_connections = static_cast<unsigned>(std::clamp(n, 1L, 32L));  // CUDA's range; default 8
+    }
   }
   return done(scope, d.init_result);
 }

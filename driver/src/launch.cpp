@@ -68,9 +68,8 @@ CUresult check_config(CUctx_st& ctx, const CUfunc_st& f, const unsigned grid[3],
 uint64_t round_up(uint64_t v, uint64_t unit) { return (v + unit - 1) / unit * unit; }
 
 // Writes the QMD and constant bank, pushes the launch, submits. Returns the fence.
-uint64_t push_launch(CUctx_st& ctx, const CUfunc_st& f, uint64_t code_va, const unsigned grid[3],
+uint64_t push_launch(Channel& ch, const CUfunc_st& f, uint64_t code_va, const unsigned grid[3],
                      const unsigned block[3], unsigned shared, void** params) {
-  Channel& ch = *ctx.channel;
   const gpu::KernelImage& k = *f.image;
   uint64_t cbank_bytes = round_up(k.param_bytes, 16);
   Channel::LaunchData data = ch.launch_data(NVCBC0_QMD_BYTES + cbank_bytes);
@@ -137,10 +136,12 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDi
   if (CUresult r = resolve_stream(*ctx, hStream, &stream); r != CUDA_SUCCESS) return done(scope, r);
   uint64_t code_va = function_code(*ctx, *fn);
   if (code_va == 0) return done(scope, CUDA_ERROR_OUT_OF_MEMORY);
-  uint64_t fence = push_launch(*ctx, *fn, code_va, grid, block, sharedMemBytes, kernelParams);
-  if (stream != nullptr) stream->last_fence = fence;
+  Channel& ch = channel_of(*ctx, stream);
+  order_with_null_stream(*ctx, stream);
+  uint64_t fence = push_launch(ch, *fn, code_va, grid, block, sharedMemBytes, kernelParams);
+  submitted(stream, fence);
   if (driver().launch_blocking) {
-    if (CUresult r = ctx->channel->wait(fence); r != CUDA_SUCCESS) return done(scope, sticky_error(*ctx));
+    if (CUresult r = ch.wait(fence); r != CUDA_SUCCESS) return done(scope, sticky_error(*ctx));
   }
   return done(scope, CUDA_SUCCESS);
 }

@@ -108,6 +108,7 @@ struct Driver {
   std::vector<DeviceInfo> devices;
   std::vector<CUcontext> primary;     // one primary context per device, made by cuInit
   bool launch_blocking = false;       // CUDA_LAUNCH_BLOCKING=1 at cuInit: launches wait
+  unsigned max_connections = 8;       // CUDA_DEVICE_MAX_CONNECTIONS at cuInit (1-32): channels per context
   std::set<CUlib_st*> libraries;      // loaded libraries (module.cpp); owned
   std::set<CUcontext> created;        // contexts of cuCtxCreate (context.cpp); owned
 };
@@ -151,7 +152,15 @@ struct CUctx_st {
   // staging buffer that pageable copies go through.
   NvHandle hUsermode = 0;
   volatile uint32_t* doorbell = nullptr;
+  // The context's own channel: the NULL stream's work, synchronous copies, kernel code records.
   minicuda::libcuda::Channel* channel = nullptr;  // owned: made by build(), deleted by teardown()
+  // The pool that created streams map onto, round-robin (channels.cpp): made one by one as
+  // streams need them, up to CUDA_DEVICE_MAX_CONNECTIONS - 1. Owned.
+  std::vector<minicuda::libcuda::Channel*> stream_channels;
+  unsigned streams_made = 0;
+  // The legacy NULL stream's ordering (channels.cpp): per stream channel, the fence of it that
+  // the context's channel already waits for, and the context channel's fence it waits for.
+  std::map<const minicuda::libcuda::Channel*, uint64_t> null_waits_for, waits_for_null;
   void* staging = nullptr;
   HostAlloc staging_alloc;
   // Set when the GPU reported a fault on the context's channel: from then on every call that
@@ -194,17 +203,20 @@ struct CUlib_st {
 // of them) holds; what a stream adds is the fence of its last work, to wait for it alone.
 struct CUstream_st {
   CUctx_st* ctx = nullptr;
+  minicuda::libcuda::Channel* channel = nullptr;  // from the context's pool (channels.cpp)
   unsigned flags = 0;       // CU_STREAM_DEFAULT or CU_STREAM_NON_BLOCKING
   int priority = 0;         // within cuCtxGetStreamPriorityRange (recorded; the GPU model has one runlist)
-  uint64_t last_fence = 0;  // fence of the stream's last submission (0: none yet)
+  uint64_t last_fence = 0;  // fence of the stream's last submission on its channel (0: none yet)
 };
 
-// An event: a point in a stream, recorded as a timestamped semaphore release (Channel::record_event).
+// An event: a point in a stream, recorded as a timestamped semaphore release
+// (Channel::release_timestamped) into its slot of the context channel's semaphore page.
 struct CUevent_st {
   CUctx_st* ctx = nullptr;
   unsigned flags = 0;
-  uint32_t slot = 0;        // its semaphore in the channel
-  uint64_t fence = 0;       // fence of the submission that recorded it (0: never recorded)
+  uint32_t slot = 0;        // its semaphore in the context's channel
+  minicuda::libcuda::Channel* channel = nullptr;  // the channel of its last record
+  uint64_t fence = 0;       // that record's fence on it (0: never recorded)
 };
 
 namespace minicuda::libcuda {
@@ -229,6 +241,26 @@ CUresult sticky_error(CUctx_st& ctx);
 CUresult resolve_stream(CUctx_st& ctx, CUstream hStream, CUstream_st** out);
 // Frees every stream and event of ctx (context teardown).
 void free_streams_and_events(CUctx_st& ctx);
+
+// --- the context's channels (channels.cpp) ---------------------------------------------------
+// The channel stream s's work goes to: its pool channel, or the context's own for the NULL
+// stream (null s).
+minicuda::libcuda::Channel& channel_of(CUctx_st& ctx, CUstream_st* s);
+// Gives a new stream its channel from the pool (making the channel at the pool slot's first
+// use: RM objects, so ioctls). The error of the channel's creation, if any.
+CUresult assign_channel(CUctx_st& ctx, CUstream_st& s);
+// Before work is queued on s: appends to s's channel the acquires of the legacy NULL stream's
+// rule - the NULL stream waits for the work queued on every blocking stream, a blocking stream
+// waits for the work queued on the NULL stream (non-blocking streams: nothing).
+void order_with_null_stream(CUctx_st& ctx, CUstream_st* s);
+// After work was submitted to s's channel with fence: the stream's last work.
+void submitted(CUstream_st* s, uint64_t fence);
+// Waits for the work queued on every channel of the context; the first error (a fault).
+CUresult wait_all(CUctx_st& ctx);
+// A channel of the context the GPU stopped (its error notifier is set), or null.
+minicuda::libcuda::Channel* faulted_channel(CUctx_st& ctx);
+// Frees the pool's channels (context teardown, after waiting for their work).
+void destroy_stream_channels(CUctx_st& ctx);
 // Runs the host functions still queued (their streams' work finishing first) and stops the
 // context's host-function thread (context teardown; host_func.cpp).
 void stop_host_functions(CUctx_st& ctx);

@@ -133,7 +133,7 @@ CUresult cuMemFree_v2(CUdeviceptr dptr) {
   CUcontext ctx = nullptr;
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   // cudaFree "may perform implicit synchronization": work still queued may use the memory.
-  if (ctx->channel->last_fence() != 0) (void)ctx->channel->wait(ctx->channel->last_fence());
+  (void)wait_all(*ctx);
   return done(scope, ctx->pool->free(dptr));
 }
 
@@ -200,7 +200,7 @@ CUresult cuMemFreeHost(void* p) {
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   auto it = ctx->host_allocs.find(reinterpret_cast<uint64_t>(p));
   if (it == ctx->host_allocs.end()) return done(scope, CUDA_ERROR_INVALID_VALUE);
-  if (ctx->channel->last_fence() != 0) (void)ctx->channel->wait(ctx->channel->last_fence());
+  (void)wait_all(*ctx);  // queued copies may still read or write it
   unpin_host_memory(*ctx, p, it->second);
   ctx->host_allocs.erase(it);
   return done(scope, CUDA_SUCCESS);

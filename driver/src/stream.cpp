@@ -31,7 +31,7 @@ CUresult with_ctx(trace::Scope& scope, Body body) {
   CUcontext ctx = nullptr;
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   CUresult r = body(*ctx);
-  if (r != CUDA_SUCCESS && ctx->channel->faulted()) r = sticky_error(*ctx);
+  if (r != CUDA_SUCCESS && faulted_channel(*ctx) != nullptr) r = sticky_error(*ctx);
   return done(scope, r);
 }
 
@@ -70,9 +70,12 @@ CUresult create_stream(CUctx_st& ctx, CUstream* phStream, unsigned flags, int pr
   s->ctx = &ctx;
   s->flags = flags;
   s->priority = std::clamp(priority, kGreatestPriority, kLeastPriority);  // clamped, as CUDA does
+  if (CUresult r = assign_channel(ctx, *s); r != CUDA_SUCCESS) {
+    delete s;
+    return r;
+  }
   ctx.streams.insert(s);
   *phStream = s;
-  trace::note(trace::Layer::Libcuda, "stream {}: on the context's channel", static_cast<void*>(s));
   return CUDA_SUCCESS;
 }
 
@@ -145,14 +148,15 @@ CUresult cuStreamDestroy_v2(CUstream hStream) {
   });
 }
 
-// Contract: waits for the stream's work (the NULL stream: all work of the context). An error the
-// work met: CUDA_ERROR_ILLEGAL_ADDRESS (sticky). Unknown stream: CUDA_ERROR_INVALID_HANDLE.
+// Contract: waits for the stream's work (the NULL stream: all work of the context, every
+// channel's). An error the work met: CUDA_ERROR_ILLEGAL_ADDRESS (sticky). Unknown stream:
+// CUDA_ERROR_INVALID_HANDLE.
 CUresult cuStreamSynchronize(CUstream hStream) {
   trace::Scope scope(trace::Layer::Libcuda, "cuStreamSynchronize(hStream={})", static_cast<void*>(hStream));
   return with_ctx(scope, [&](CUctx_st& ctx) {
     CUstream_st* s = nullptr;
     if (CUresult r = resolve_stream(ctx, hStream, &s); r != CUDA_SUCCESS) return r;
-    return ctx.channel->wait(s ? s->last_fence : ctx.channel->last_fence());
+    return s ? s->channel->wait(s->last_fence) : wait_all(ctx);
   });
 }
 
@@ -163,14 +167,17 @@ CUresult cuStreamQuery(CUstream hStream) {
   return with_ctx(scope, [&](CUctx_st& ctx) {
     CUstream_st* s = nullptr;
     if (CUresult r = resolve_stream(ctx, hStream, &s); r != CUDA_SUCCESS) return r;
-    if (ctx.channel->faulted()) return ctx.channel->fault_result();
-    return ctx.channel->reached(s ? s->last_fence : ctx.channel->last_fence()) ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
+    if (Channel* faulted = faulted_channel(ctx)) return faulted->fault_result();
+    if (s != nullptr) return s->channel->reached(s->last_fence) ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
+    bool idle = ctx.channel->reached(ctx.channel->last_fence());
+    for (Channel* ch : ctx.stream_channels) idle = idle && ch->reached(ch->last_fence());
+    return idle ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
   });
 }
 
 // Contract: work queued on hStream after this call starts after hEvent's last record has
-// completed. With one channel per context that order already holds (the record was submitted
-// first), so this only validates: unknown stream or event: CUDA_ERROR_INVALID_HANDLE; Flags
+// completed: the stream's channel acquires the fence semaphore of the record's channel (on one
+// channel the order holds already). Unknown stream or event: CUDA_ERROR_INVALID_HANDLE; Flags
 // other than 0: CUDA_ERROR_INVALID_VALUE. An event never recorded: nothing to wait for.
 CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags) {
   trace::Scope scope(trace::Layer::Libcuda, "cuStreamWaitEvent(hStream={}, hEvent={}, Flags={})",
@@ -178,9 +185,18 @@ CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags)
   return with_ctx(scope, [&](CUctx_st& ctx) {
     CUstream_st* s = nullptr;
     if (CUresult r = resolve_stream(ctx, hStream, &s); r != CUDA_SUCCESS) return r;
-    if (!find_event(ctx, hEvent)) return CUDA_ERROR_INVALID_HANDLE;
+    CUevent_st* e = find_event(ctx, hEvent);
+    if (!e) return CUDA_ERROR_INVALID_HANDLE;
     if (Flags != 0) return CUDA_ERROR_INVALID_VALUE;
-    trace::note(trace::Layer::Libcuda, "stream wait: already ordered (one channel runs the context's work in order)");
+    Channel& ch = channel_of(ctx, s);
+    if (e->fence == 0 || e->channel == &ch) {
+      trace::note(trace::Layer::Libcuda, "stream wait: nothing to do ({})",
+                  e->fence == 0 ? "the event was never recorded" : "the record is on the same channel, ahead of it");
+      return CUDA_SUCCESS;
+    }
+    trace::note(trace::Layer::Libcuda, "stream wait: semaphore acquire of the recording channel's fence >= {}", e->fence);
+    ch.acquire(e->channel->fence_va(), e->fence);
+    submitted(s, ch.submit());
     return CUDA_SUCCESS;
   });
 }
@@ -239,9 +255,12 @@ CUresult cuEventRecord(CUevent hEvent, CUstream hStream) {
     if (CUresult r = resolve_stream(ctx, hStream, &s); r != CUDA_SUCCESS) return r;
     trace::note(trace::Layer::Libcuda, "event: semaphore release with the GPU's timestamp, after all earlier work (slot {})",
                 e->slot);
-    ctx.channel->record_event(e->slot, ctx.channel->last_fence() + 1);
-    e->fence = ctx.channel->submit();
-    if (s) s->last_fence = e->fence;
+    Channel& ch = channel_of(ctx, s);
+    order_with_null_stream(ctx, s);
+    ch.release_timestamped(ctx.channel->event_va(e->slot), ch.last_fence() + 1);
+    e->fence = ch.submit();
+    e->channel = &ch;
+    submitted(s, e->fence);
     return CUDA_SUCCESS;
   });
 }
@@ -253,8 +272,8 @@ CUresult cuEventQuery(CUevent hEvent) {
   return with_ctx(scope, [&](CUctx_st& ctx) {
     CUevent_st* e = find_event(ctx, hEvent);
     if (!e) return CUDA_ERROR_INVALID_HANDLE;
-    if (ctx.channel->faulted()) return ctx.channel->fault_result();
-    return ctx.channel->reached(e->fence) ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
+    if (Channel* faulted = faulted_channel(ctx)) return faulted->fault_result();
+    return e->fence == 0 || e->channel->reached(e->fence) ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
   });
 }
 
@@ -264,7 +283,7 @@ CUresult cuEventSynchronize(CUevent hEvent) {
   return with_ctx(scope, [&](CUctx_st& ctx) {
     CUevent_st* e = find_event(ctx, hEvent);
     if (!e) return CUDA_ERROR_INVALID_HANDLE;
-    return ctx.channel->wait(e->fence);
+    return e->fence == 0 ? CUDA_SUCCESS : e->channel->wait(e->fence);
   });
 }
 
@@ -281,8 +300,8 @@ CUresult cuEventElapsedTime_v2(float* pMilliseconds, CUevent hStart, CUevent hEn
     CUevent_st* b = find_event(ctx, hEnd);
     if (!a || !b || a->fence == 0 || b->fence == 0) return CUDA_ERROR_INVALID_HANDLE;
     if ((a->flags | b->flags) & CU_EVENT_DISABLE_TIMING) return CUDA_ERROR_INVALID_HANDLE;
-    if (ctx.channel->faulted()) return ctx.channel->fault_result();
-    if (!ctx.channel->reached(a->fence) || !ctx.channel->reached(b->fence)) return CUDA_ERROR_NOT_READY;
+    if (Channel* faulted = faulted_channel(ctx)) return faulted->fault_result();
+    if (!a->channel->reached(a->fence) || !b->channel->reached(b->fence)) return CUDA_ERROR_NOT_READY;
     int64_t ns = static_cast<int64_t>(ctx.channel->event_timestamp(b->slot) - ctx.channel->event_timestamp(a->slot));
     *pMilliseconds = static_cast<float>(static_cast<double>(ns) / 1e6);
     return CUDA_SUCCESS;

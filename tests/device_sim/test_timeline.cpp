@@ -49,13 +49,39 @@ TEST(Timeline, OneChannelRunsInOrderAcrossUnits) {
 TEST(Timeline, AcquireHoldsTheChannelUntilTheRelease) {
   Timeline t;
   t.run(1, TimelineUnit::Compute, 5000);
-  EXPECT_EQ(t.release(1, 0x1000), 5000u);  // at channel 1's time
-  t.run(2, TimelineUnit::Copy0, 100);       // channel 2 is at 100
-  t.acquired(2, 0x1000);
+  EXPECT_EQ(t.release(1, 0x1000, 1), 5000u);  // at channel 1's time
+  t.run(2, TimelineUnit::Copy0, 100);          // channel 2 is at 100
+  t.acquired(2, 0x1000, 1);
   EXPECT_EQ(t.channel_time(2), 5000u);
   EXPECT_EQ(t.run(2, TimelineUnit::Copy1, 10).start, 5000u);
-  t.acquired(3, 0x2000);  // never released (the host wrote it): holds nothing
+  t.acquired(3, 0x2000, 1);  // never released (the host wrote it): holds nothing
   EXPECT_EQ(t.channel_time(3), 0u);
+}
+
+// The acquire takes the time of the release that satisfied it, not of a later one that the
+// releasing channel happened to have made by then.
+TEST(Timeline, AcquireTakesTheTimeOfTheReleaseItWaitedFor) {
+  Timeline t;
+  t.run(1, TimelineUnit::Copy0, 1000);
+  t.release(1, 0x1000, 1);  // at 1000
+  t.run(1, TimelineUnit::Copy0, 9000);
+  t.release(1, 0x1000, 2);  // at 10000
+  t.acquired(2, 0x1000, 1);
+  EXPECT_EQ(t.channel_time(2), 1000u);
+  t.acquired(3, 0x1000, 2);
+  EXPECT_EQ(t.channel_time(3), 10000u);
+  // The semaphore's memory reused by a new channel, whose fences start again at 1.
+  t.run(4, TimelineUnit::Copy0, 100);
+  t.release(4, 0x1000, 1);  // at 10100
+  t.acquired(5, 0x1000, 1);
+  EXPECT_EQ(t.channel_time(5), 10100u);
+}
+
+TEST(Timeline, AChannelStartsAtTheDevicesPresent) {
+  Timeline t;
+  t.run(1, TimelineUnit::Compute, 700);
+  t.add_channel(2);
+  EXPECT_EQ(t.channel_time(2), 700u);
 }
 
 TEST(Timeline, UnitNames) {

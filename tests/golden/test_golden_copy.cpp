@@ -60,6 +60,22 @@ TEST(GoldenCopy, CudaMemsetThenDeviceSynchronize) {
   cudaFree(d);
 }
 
+// The first stream of a context: libcuda makes the pool channel it maps onto (channel group,
+// context share, memory, GPFIFO channel, compute and copy objects, work-submit token: ioctls),
+// then binds the engines with SET_OBJECT through the new channel. The second stream gets the
+// next pool channel; a stream created once the pool is full shares one (no system call).
+TEST(GoldenCopy, StreamCreate) {
+  FreshProcess p;
+  void* d = nullptr;
+  ASSERT_EQ(cudaMalloc(&d, 4096), cudaSuccess);
+  trace::Recorder rec;
+  cudaStream_t s;
+  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+  golden::expect_golden("stream_create", golden::normalise(rec.tree(), p.windows(d)));
+  cudaStreamDestroy(s);
+  cudaFree(d);
+}
+
 // A stream, an asynchronous copy from pinned memory, two events around it: the copy and the
 // events are queued (an event is a timestamped semaphore release), the synchronize waits.
 TEST(GoldenCopy, StreamAsyncCopyAndEvents) {
@@ -68,10 +84,10 @@ TEST(GoldenCopy, StreamAsyncCopyAndEvents) {
   void* pinned = nullptr;
   ASSERT_EQ(cudaMalloc(&d, 65536), cudaSuccess);
   ASSERT_EQ(cudaMallocHost(&pinned, 65536), cudaSuccess);
-  trace::Recorder rec;
   cudaStream_t s;
+  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);  // its channel: see StreamCreate
+  trace::Recorder rec;
   cudaEvent_t start, stop;
-  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
   ASSERT_EQ(cudaEventCreate(&start), cudaSuccess);
   ASSERT_EQ(cudaEventCreate(&stop), cudaSuccess);
   ASSERT_EQ(cudaEventRecord(start, s), cudaSuccess);

@@ -29,6 +29,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -200,11 +201,18 @@ class Timeline {
   uint64_t channel_time(uint32_t chid) const;
   // When unit's latest work finishes.
   uint64_t unit_time(TimelineUnit unit) const;
-  // A release of the semaphore at va by channel chid, at the channel's time (returned).
-  uint64_t release(uint32_t chid, uint64_t va);
-  // An acquire of va by chid was satisfied: the channel's later work starts no earlier than the
-  // last release of va (by any channel). A value the host wrote (no release) holds nothing.
-  void acquired(uint32_t chid, uint64_t va);
+  // A channel is made: its timeline starts at the device's present (now()).
+  void add_channel(uint32_t chid);
+  // A release of payload to the semaphore at va by channel chid, at the channel's time
+  // (returned).
+  uint64_t release(uint32_t chid, uint64_t va, uint64_t payload);
+  // An acquire of va for >= value by chid was satisfied: the channel's later work starts no
+  // earlier than the release of va that brought it to >= value (among the last
+  // kReleaseHistory; else the last release). So the time does not depend on how far the
+  // releasing channel had got when the acquire ran. A value the host wrote (no release) holds
+  // nothing.
+  void acquired(uint32_t chid, uint64_t va, uint64_t value);
+  static constexpr size_t kReleaseHistory = 4096;
   // The latest time anything has finished.
   uint64_t now() const;
   // Forgets a channel (its time and nothing else).
@@ -215,7 +223,10 @@ class Timeline {
   mutable std::mutex mutex_;
   std::map<uint32_t, uint64_t> channels_;
   uint64_t units_[kTimelineUnits] = {};
-  std::map<uint64_t, uint64_t> releases_;  // semaphore VA -> time of its last release
+  struct Release {
+    uint64_t payload, time;
+  };
+  std::map<uint64_t, std::deque<Release>> releases_;  // semaphore VA -> its last releases
   uint64_t latest_ = 0;
 };
 
@@ -290,7 +301,8 @@ class HostInterface {
   HostInterface(const HostInterface&) = delete;
   HostInterface& operator=(const HostInterface&) = delete;
 
-  // Registers a channel (RM's channel allocation writing RAMFC). The channel starts Idle with
+  // Registers a channel (RM's channel allocation writing RAMFC); its simulated clock starts at the
+  // device's present (Timeline::add_channel). The channel starts Idle with
   // no subchannel bound. A duplicate chid or token, or a ring size that is not a power of two,
   // is a bug in nvidia.ko (asserted).
   void add_channel(const ChannelConfig& config);
@@ -326,6 +338,7 @@ class HostInterface {
 
  private:
   const Mmu& mmu_;  // held for access around every run (Mmu::lock_for_access)
+  Timeline& timeline_;  // a channel's clock starts when it is added
   std::unique_ptr<GpuMemory> memory_;
   std::unique_ptr<CopyEngine> copy_engine_;
   std::unique_ptr<ComputeEngine> compute_engine_;
