@@ -8,14 +8,16 @@
 //   - cudaStreamSynchronize on both streams, then cudaStreamDestroy / cudaEventDestroy.
 // Work in two different streams is NOT ordered: the article's snippet copies d_c on stream2 while
 // stream1 may still be writing it. Here an event recorded on stream1 after the kernel, waited for
-// by stream2 (cudaStreamWaitEvent), orders the copy after the kernel. (minicuda feeds every
-// stream of a device into one channel in submission order, so the race would not show here; on
-// a real GPU it can.) The copied-back result is checked against the host.
+// by stream2 (cudaStreamWaitEvent), orders the copy after the kernel: stream2's channel acquires
+// stream1's fence semaphore. (Each stream has a channel of its own, so without that wait the
+// copy could run before the kernel, here as on a real GPU.) The copied-back result is checked
+// against the host.
 //
 // Run it:  build/bin/article_streams
 // Traced:  MINICUDA_TRACE=1 build/bin/article_streams
 //   look for cudaStreamCreate, cudaLaunchKernel on stream1, cudaEventRecord as a semaphore
-//   release with the GPU's timestamp, cudaStreamWaitEvent ("already ordered": one channel),
+//   release with the GPU's timestamp, cudaStreamWaitEvent (a semaphore acquire of stream1's
+//   channel's fence),
 //   cudaMemcpyAsync returning before its copy has run (the GPU thread's "ce0: copy" comes after
 //   cudaStreamQuery's CUDA_ERROR_NOT_READY), and no ioctl between the launch and the
 //   synchronizations.

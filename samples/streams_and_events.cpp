@@ -3,10 +3,13 @@
 // Two streams split a buffer: each uploads its half from pinned memory and downloads it back,
 // asynchronously; an event before and after times the whole on the GPU's clock. Run it with
 // MINICUDA_TRACE=1 and look for:
+//   - cudaStreamCreate making the pool channel the stream maps onto (the ioctls of a channel),
+//     the first time that pool slot is used;
 //   - cudaMemcpyAsync returning before its copy has run: the trace shows "channel: submit" and
-//     the call's result, and the GPU thread's "ce0: copy" lines arrive later;
+//     the call's result, and the GPU thread's "ce0: copy" (uploads) and "ce1: copy" (downloads)
+//     lines arrive later;
 //   - cudaEventRecord as a semaphore release with a timestamp ("event: semaphore release ...");
-//   - no ioctl anywhere after the setup: streams and events are memory, not system calls.
+//   - no ioctl after the streams exist: work, streams and events are memory, not system calls.
 #include <cuda_runtime.h>
 
 #include <cstdio>

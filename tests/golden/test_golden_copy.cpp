@@ -102,3 +102,55 @@ TEST(GoldenCopy, StreamAsyncCopyAndEvents) {
   cudaFreeHost(pinned);
   cudaFree(d);
 }
+
+// cudaStreamWaitEvent between two streams: the waiting stream's channel acquires the fence
+// semaphore of the channel the event was recorded on (no system call, no host wait).
+TEST(GoldenCopy, StreamWaitEvent) {
+  FreshProcess p;
+  void* d = nullptr;
+  void* pinned = nullptr;
+  ASSERT_EQ(cudaMalloc(&d, 65536), cudaSuccess);
+  ASSERT_EQ(cudaMallocHost(&pinned, 65536), cudaSuccess);
+  cudaStream_t s1, s2;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking), cudaSuccess);
+  ASSERT_EQ(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking), cudaSuccess);
+  cudaEvent_t copied;
+  ASSERT_EQ(cudaEventCreateWithFlags(&copied, cudaEventDisableTiming), cudaSuccess);
+  trace::Recorder rec;
+  ASSERT_EQ(cudaMemcpyAsync(d, pinned, 65536, cudaMemcpyHostToDevice, s1), cudaSuccess);
+  ASSERT_EQ(cudaEventRecord(copied, s1), cudaSuccess);
+  ASSERT_EQ(cudaStreamWaitEvent(s2, copied, 0), cudaSuccess);
+  ASSERT_EQ(cudaMemcpyAsync(pinned, d, 65536, cudaMemcpyDeviceToHost, s2), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(s2), cudaSuccess);
+  EXPECT_TRUE(rec.texts(trace::Layer::Kernel).empty()) << rec.tree();
+  golden::expect_golden("stream_wait_event", golden::normalise(rec.tree(), p.windows(d)));
+  cudaEventDestroy(copied);
+  cudaStreamDestroy(s1);
+  cudaStreamDestroy(s2);
+  cudaFreeHost(pinned);
+  cudaFree(d);
+}
+
+// The legacy NULL stream's implicit synchronisation: a copy on the NULL stream waits for the
+// blocking stream's queued copy, and the stream's next copy waits for the NULL stream's - each
+// an acquire of the other channel's fence.
+TEST(GoldenCopy, LegacyStreamImplicitSync) {
+  FreshProcess p;
+  char* d = nullptr;
+  void* pinned = nullptr;
+  ASSERT_EQ(cudaMalloc(&d, 131072), cudaSuccess);
+  ASSERT_EQ(cudaMallocHost(&pinned, 65536), cudaSuccess);
+  cudaStream_t s;
+  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+  trace::Recorder rec;
+  ASSERT_EQ(cudaMemcpyAsync(d, pinned, 65536, cudaMemcpyHostToDevice, s), cudaSuccess);
+  ASSERT_EQ(cudaMemcpyAsync(d + 65536, d, 65536, cudaMemcpyDeviceToDevice, nullptr), cudaSuccess);
+  ASSERT_EQ(cudaMemcpyAsync(pinned, d + 65536, 65536, cudaMemcpyDeviceToHost, s), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+  EXPECT_TRUE(rec.texts(trace::Layer::Kernel).empty()) << rec.tree();
+  golden::expect_golden("legacy_stream_implicit_sync", golden::normalise(rec.tree(), p.windows(d)));
+  cudaStreamDestroy(s);
+  cudaFreeHost(pinned);
+  cudaFree(d);
+}
+
