@@ -76,81 +76,76 @@ TEST(GoldenCopy, StreamCreate) {
   cudaFree(d);
 }
 
+// What the stream goldens start from: a fresh process with 128 KiB of device memory, 64 KiB of
+// pinned memory and two streams (blocking unless `flags` says otherwise), made before recording
+// (a stream's first use makes its channel: see StreamCreate).
+struct StreamSetup {
+  explicit StreamSetup(unsigned flags = cudaStreamDefault) {
+    EXPECT_EQ(cudaMalloc(&d, 131072), cudaSuccess);
+    EXPECT_EQ(cudaMallocHost(&pinned, 65536), cudaSuccess);
+    EXPECT_EQ(cudaStreamCreateWithFlags(&s1, flags), cudaSuccess);
+    EXPECT_EQ(cudaStreamCreateWithFlags(&s2, flags), cudaSuccess);
+  }
+  ~StreamSetup() {
+    cudaStreamDestroy(s1);
+    cudaStreamDestroy(s2);
+    cudaFreeHost(pinned);
+    cudaFree(d);
+  }
+  // The recorded calls, normalised, compared with the golden file `name`; none was a syscall.
+  void expect(const trace::Recorder& rec, const char* name) {
+    EXPECT_TRUE(rec.texts(trace::Layer::Kernel).empty()) << rec.tree();
+    golden::expect_golden(name, golden::normalise(rec.tree(), p.windows(d)));
+  }
+  FreshProcess p;
+  char* d = nullptr;
+  void* pinned = nullptr;
+  cudaStream_t s1 = nullptr, s2 = nullptr;
+};
+
 // A stream, an asynchronous copy from pinned memory, two events around it: the copy and the
 // events are queued (an event is a timestamped semaphore release), the synchronize waits.
 TEST(GoldenCopy, StreamAsyncCopyAndEvents) {
-  FreshProcess p;
-  void* d = nullptr;
-  void* pinned = nullptr;
-  ASSERT_EQ(cudaMalloc(&d, 65536), cudaSuccess);
-  ASSERT_EQ(cudaMallocHost(&pinned, 65536), cudaSuccess);
-  cudaStream_t s;
-  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);  // its channel: see StreamCreate
+  StreamSetup t;
   trace::Recorder rec;
   cudaEvent_t start, stop;
   ASSERT_EQ(cudaEventCreate(&start), cudaSuccess);
   ASSERT_EQ(cudaEventCreate(&stop), cudaSuccess);
-  ASSERT_EQ(cudaEventRecord(start, s), cudaSuccess);
-  ASSERT_EQ(cudaMemcpyAsync(d, pinned, 65536, cudaMemcpyHostToDevice, s), cudaSuccess);
-  ASSERT_EQ(cudaEventRecord(stop, s), cudaSuccess);
-  ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
-  EXPECT_TRUE(rec.texts(trace::Layer::Kernel).empty()) << rec.tree();
-  golden::expect_golden("stream_async_copy_events", golden::normalise(rec.tree(), p.windows(d)));
+  ASSERT_EQ(cudaEventRecord(start, t.s1), cudaSuccess);
+  ASSERT_EQ(cudaMemcpyAsync(t.d, t.pinned, 65536, cudaMemcpyHostToDevice, t.s1), cudaSuccess);
+  ASSERT_EQ(cudaEventRecord(stop, t.s1), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(t.s1), cudaSuccess);
+  t.expect(rec, "stream_async_copy_events");
   cudaEventDestroy(start);
   cudaEventDestroy(stop);
-  cudaStreamDestroy(s);
-  cudaFreeHost(pinned);
-  cudaFree(d);
 }
 
 // cudaStreamWaitEvent between two streams: the waiting stream's channel acquires the fence
 // semaphore of the channel the event was recorded on (no system call, no host wait).
 TEST(GoldenCopy, StreamWaitEvent) {
-  FreshProcess p;
-  void* d = nullptr;
-  void* pinned = nullptr;
-  ASSERT_EQ(cudaMalloc(&d, 65536), cudaSuccess);
-  ASSERT_EQ(cudaMallocHost(&pinned, 65536), cudaSuccess);
-  cudaStream_t s1, s2;
-  ASSERT_EQ(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking), cudaSuccess);
-  ASSERT_EQ(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking), cudaSuccess);
+  StreamSetup t(cudaStreamNonBlocking);
   cudaEvent_t copied;
   ASSERT_EQ(cudaEventCreateWithFlags(&copied, cudaEventDisableTiming), cudaSuccess);
   trace::Recorder rec;
-  ASSERT_EQ(cudaMemcpyAsync(d, pinned, 65536, cudaMemcpyHostToDevice, s1), cudaSuccess);
-  ASSERT_EQ(cudaEventRecord(copied, s1), cudaSuccess);
-  ASSERT_EQ(cudaStreamWaitEvent(s2, copied, 0), cudaSuccess);
-  ASSERT_EQ(cudaMemcpyAsync(pinned, d, 65536, cudaMemcpyDeviceToHost, s2), cudaSuccess);
-  ASSERT_EQ(cudaStreamSynchronize(s2), cudaSuccess);
-  EXPECT_TRUE(rec.texts(trace::Layer::Kernel).empty()) << rec.tree();
-  golden::expect_golden("stream_wait_event", golden::normalise(rec.tree(), p.windows(d)));
+  ASSERT_EQ(cudaMemcpyAsync(t.d, t.pinned, 65536, cudaMemcpyHostToDevice, t.s1), cudaSuccess);
+  ASSERT_EQ(cudaEventRecord(copied, t.s1), cudaSuccess);
+  ASSERT_EQ(cudaStreamWaitEvent(t.s2, copied, 0), cudaSuccess);
+  ASSERT_EQ(cudaMemcpyAsync(t.pinned, t.d, 65536, cudaMemcpyDeviceToHost, t.s2), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(t.s2), cudaSuccess);
+  t.expect(rec, "stream_wait_event");
   cudaEventDestroy(copied);
-  cudaStreamDestroy(s1);
-  cudaStreamDestroy(s2);
-  cudaFreeHost(pinned);
-  cudaFree(d);
 }
 
 // The legacy NULL stream's implicit synchronisation: a copy on the NULL stream waits for the
 // blocking stream's queued copy, and the stream's next copy waits for the NULL stream's - each
 // an acquire of the other channel's fence.
 TEST(GoldenCopy, LegacyStreamImplicitSync) {
-  FreshProcess p;
-  char* d = nullptr;
-  void* pinned = nullptr;
-  ASSERT_EQ(cudaMalloc(&d, 131072), cudaSuccess);
-  ASSERT_EQ(cudaMallocHost(&pinned, 65536), cudaSuccess);
-  cudaStream_t s;
-  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+  StreamSetup t;
   trace::Recorder rec;
-  ASSERT_EQ(cudaMemcpyAsync(d, pinned, 65536, cudaMemcpyHostToDevice, s), cudaSuccess);
-  ASSERT_EQ(cudaMemcpyAsync(d + 65536, d, 65536, cudaMemcpyDeviceToDevice, nullptr), cudaSuccess);
-  ASSERT_EQ(cudaMemcpyAsync(pinned, d + 65536, 65536, cudaMemcpyDeviceToHost, s), cudaSuccess);
-  ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
-  EXPECT_TRUE(rec.texts(trace::Layer::Kernel).empty()) << rec.tree();
-  golden::expect_golden("legacy_stream_implicit_sync", golden::normalise(rec.tree(), p.windows(d)));
-  cudaStreamDestroy(s);
-  cudaFreeHost(pinned);
-  cudaFree(d);
+  ASSERT_EQ(cudaMemcpyAsync(t.d, t.pinned, 65536, cudaMemcpyHostToDevice, t.s1), cudaSuccess);
+  ASSERT_EQ(cudaMemcpyAsync(t.d + 65536, t.d, 65536, cudaMemcpyDeviceToDevice, nullptr), cudaSuccess);
+  ASSERT_EQ(cudaMemcpyAsync(t.pinned, t.d + 65536, 65536, cudaMemcpyDeviceToHost, t.s1), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(t.s1), cudaSuccess);
+  t.expect(rec, "legacy_stream_implicit_sync");
 }
 
