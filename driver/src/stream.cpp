@@ -1,10 +1,9 @@
 // Streams and events (cuStream*, cuEvent*).
 //
-// A context has one channel, and every stream feeds it: work runs in submission order, which
-// keeps each stream's order and the legacy NULL stream's rule (it waits for, and is waited for
-// by, the blocking streams) with nothing more to do. Streams here therefore never overlap one
-// another - a correct schedule, and the one a GPU with a single channel would run. A stream
-// remembers the fence of its last work, so cuStreamSynchronize waits for that work alone.
+// A stream maps onto a channel of the context's pool (channels.cpp), so streams run
+// independently on the GPU and overlap; the NULL stream's rule and cuStreamWaitEvent are
+// semaphore acquires between channels. A stream remembers its channel and the fence of its last
+// work, so cuStreamSynchronize waits for that work alone.
 //
 // An event is what the real driver makes of one: a semaphore release with a GPU timestamp,
 // queued after the stream's earlier work (wait-for-idle). cuEventElapsedTime subtracts two of

@@ -4,6 +4,7 @@
 // exempt from the NULL stream's rule, and the simulated times are the same on every run.
 #include <atomic>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include "runtime_fixtures.h"
@@ -156,6 +157,48 @@ TEST_F(StreamChannelTest, ManyStreamsShareThePool) {
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   EXPECT_EQ(std::memcmp(b.h1, b.h2, 20 * 4096), 0);
   for (cudaStream_t s : streams) ASSERT_EQ(cudaStreamDestroy(s), cudaSuccess);
+}
+
+void CUDART_CB count_call(void* counter) { static_cast<std::atomic<int>*>(counter)->fetch_add(1); }
+
+// Several host threads, each with streams of its own, copy through the GPU at once: each one's
+// data comes back right, and every host function runs once.
+TEST_F(StreamChannelTest, HostThreadsUseStreamsConcurrently) {
+  constexpr int kThreads = 4, kRounds = 25;
+  constexpr size_t kSlice = 256 << 10;
+  Buffers b;
+  std::atomic<int> calls{0}, failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      kernel::ProcessScope same_process(*process_);  // a thread of the test's simulated process
+      cudaStream_t up, down;
+      if (cudaStreamCreate(&up) != cudaSuccess || cudaStreamCreateWithFlags(&down, cudaStreamNonBlocking) != cudaSuccess) {
+        failures++;
+        return;
+      }
+      cudaEvent_t uploaded;
+      cudaEventCreateWithFlags(&uploaded, cudaEventDisableTiming);
+      unsigned char* in = b.h1 + t * kSlice;
+      unsigned char* out = b.h2 + t * kSlice;
+      for (int round = 0; round < kRounds; ++round) {
+        std::memset(in, (t * 31 + round) & 0xFF, kSlice);
+        bool ok = cudaMemcpyAsync(b.d1 + t * kSlice, in, kSlice, cudaMemcpyHostToDevice, up) == cudaSuccess &&
+                  cudaEventRecord(uploaded, up) == cudaSuccess && cudaStreamWaitEvent(down, uploaded, 0) == cudaSuccess &&
+                  cudaMemcpyAsync(b.d2 + t * kSlice, b.d1 + t * kSlice, kSlice, cudaMemcpyDeviceToDevice, down) == cudaSuccess &&
+                  cudaMemcpyAsync(out, b.d2 + t * kSlice, kSlice, cudaMemcpyDeviceToHost, down) == cudaSuccess &&
+                  cudaLaunchHostFunc(down, count_call, &calls) == cudaSuccess && cudaStreamSynchronize(down) == cudaSuccess;
+        if (!ok || std::memcmp(in, out, kSlice) != 0) failures++;
+      }
+      cudaEventDestroy(uploaded);
+      cudaStreamDestroy(up);
+      cudaStreamDestroy(down);
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(calls.load(), kThreads * kRounds);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
 }
 
 }  // namespace
