@@ -393,9 +393,15 @@ void BlockRun::syncthreads(int op, int predicate, int* result) {
   if (result != nullptr) *result = barrier_result_[op];
 }
 
+// With the alignment check on (a barrier): each int on its own - g++ merges neighbouring int
+// copies into 8-byte moves at 4-byte-aligned offsets, and each would trap (a signal a barrier).
 void BlockRun::release_barrier() {
-  barrier_result_[0] = barrier_count_, barrier_result_[1] = barrier_and_, barrier_result_[2] = barrier_or_;
-  barrier_count_ = 0, barrier_and_ = 1, barrier_or_ = 0;
+  __atomic_store_n(&barrier_result_[0], __atomic_load_n(&barrier_count_, __ATOMIC_RELAXED), __ATOMIC_RELAXED);
+  __atomic_store_n(&barrier_result_[1], __atomic_load_n(&barrier_and_, __ATOMIC_RELAXED), __ATOMIC_RELAXED);
+  __atomic_store_n(&barrier_result_[2], __atomic_load_n(&barrier_or_, __ATOMIC_RELAXED), __ATOMIC_RELAXED);
+  __atomic_store_n(&barrier_count_, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&barrier_and_, 1, __ATOMIC_RELAXED);
+  __atomic_store_n(&barrier_or_, 0, __ATOMIC_RELAXED);
   at_barrier_ = 0;
   for (ThreadSlot& s : slots_)
     if (s.state == ThreadState::AtBarrier) s.state = ThreadState::Runnable;
