@@ -248,6 +248,28 @@ TEST_F(KernelErrors, IllegalAddressFarFromAnyAllocationIsSticky) {
   cudaFree(e);
 }
 
+// A stream whose work waits for the faulted NULL stream's (the legacy rule: its channel acquires
+// a fence that will never come) ends with the error too, and the reset does not wait for it.
+TEST_F(KernelErrors, FaultReachesStreamsWaitingOnTheFaultedChannel) {
+  int* d = nullptr;
+  ASSERT_EQ(cudaMalloc(&d, 256), cudaSuccess);
+  cudaStream_t s = nullptr;
+  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+  ::testing::internal::CaptureStderr();
+  poke<<<1, 1>>>(d, 1LL << 28);
+  (void)cudaMemsetAsync(d, 0, 256, s);  // 700 already, or queued behind the kernel
+  EXPECT_EQ(cudaStreamSynchronize(s), cudaErrorIllegalAddress);
+  EXPECT_EQ(cudaStreamQuery(s), cudaErrorIllegalAddress);
+  (void)::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(cudaDeviceReset(), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&d, 256), cudaSuccess);  // a fresh context
+  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+  EXPECT_EQ(cudaMemsetAsync(d, 0, 256, s), cudaSuccess);
+  EXPECT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+  cudaStreamDestroy(s);
+  cudaFree(d);
+}
+
 TEST_F(KernelErrors, IllegalReadAndNullWrite) {
   int *d = nullptr, *out = nullptr;
   ASSERT_EQ(cudaMalloc(&d, 256), cudaSuccess);

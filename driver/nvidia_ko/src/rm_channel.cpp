@@ -23,9 +23,14 @@ NvU32 g_next_chid = 1;                 // guarded by nv_lock()
 
 // Each channel's error notifier, by chid: RM's own mapping of the first page of its hObjectError
 // memory (as the real RM maps it in the kernel), so that the fault handler writes the object
-// wherever, or whether, the process still has it mapped. Guarded by nv_lock().
-std::map<uint32_t, NvNotification*>& error_notifiers() {
-  static auto* notifiers = new std::map<uint32_t, NvNotification*>;  // never destroyed (see nv_lock)
+// wherever, or whether, the process still has it mapped; and the client (process) that owns the
+// channel. Guarded by nv_lock().
+struct ErrorNotifier {
+  NvNotification* page = nullptr;
+  NvHandle client = 0;
+};
+std::map<uint32_t, ErrorNotifier>& error_notifiers() {
+  static auto* notifiers = new std::map<uint32_t, ErrorNotifier>;  // never destroyed (see nv_lock)
   return *notifiers;
 }
 
@@ -101,7 +106,7 @@ NV_STATUS construct_channel(RmClient& client, RmObject& object, void* params) {
   config.inline_only = (p->flags & NVOS04_FLAGS_MINICUDA_INLINE) != 0;
   config.userd_va = userd->cpu_va + p->userdOffset[0];
   nv_device().host().add_channel(config);
-  if (notifier_page != nullptr) error_notifiers()[object.chid] = notifier_page;
+  if (notifier_page != nullptr) error_notifiers()[object.chid] = ErrorNotifier{notifier_page, client.handle};
   p->cid = object.chid;
   trace::note(trace::Layer::Nvidia, "channel {}: GPFIFO {:#x} x {} entries, USERD {:#x}, token {}", object.chid,
               config.gpfifo_va, config.gpfifo_entries, config.userd_va, config.token);
@@ -111,7 +116,7 @@ NV_STATUS construct_channel(RmClient& client, RmObject& object, void* params) {
 void destruct_channel(RmObject& object) {
   nv_device().host().remove_channel(object.chid);
   if (auto it = error_notifiers().find(object.chid); it != error_notifiers().end()) {
-    munmap(it->second, kernel::kPageSize);
+    munmap(it->second.page, kernel::kPageSize);
     error_notifiers().erase(it);
   }
 }
@@ -126,17 +131,25 @@ void nv_channel_fault(const gpu::ChannelFault& fault) {
   trace::note(trace::Layer::Nvidia, "NVRM: Xid {}: channel {}: {}", xid, fault.chid, fault.what);
   auto it = error_notifiers().find(fault.chid);
   if (it == error_notifiers().end()) return;
-  NvNotification* n = it->second;
-  auto* record = reinterpret_cast<NvMinicudaFaultRecord*>(reinterpret_cast<char*>(n) + NV_MINICUDA_FAULT_RECORD_OFFSET);
-  record->address = fault.va;
-  record->xid = xid;
-  record->smException = fault.kind == gpu::FaultKind::SmException ? fault.sm_exception : 0;
-  record->write = fault.access == gpu::Access::Write;
-  std::snprintf(record->what, sizeof record->what, "%s", fault.what.c_str());
-  n->timeStamp = nv_device().now_ns();
-  n->info32 = xid;
-  n->info16 = record->smException;
-  __atomic_store_n(&n->status, NV_CHANNELGPFIFO_NOTIFICATION_STATUS_ERROR, __ATOMIC_RELEASE);
+  // Recovery takes down the faulting process's other channels too, as RM resets a context whose
+  // channel faulted: each gets the same notification, so work waiting on any of them (an acquire
+  // of the faulted channel's fence that will never come) ends with the error.
+  const NvHandle owner = it->second.client;
+  for (auto& [chid, notifier] : error_notifiers()) {
+    if (notifier.client != owner) continue;
+    NvNotification* n = notifier.page;
+    if (chid != fault.chid && __atomic_load_n(&n->status, __ATOMIC_ACQUIRE) != 0) continue;  // its own fault first
+    auto* record = reinterpret_cast<NvMinicudaFaultRecord*>(reinterpret_cast<char*>(n) + NV_MINICUDA_FAULT_RECORD_OFFSET);
+    record->address = fault.va;
+    record->xid = xid;
+    record->smException = fault.kind == gpu::FaultKind::SmException ? fault.sm_exception : 0;
+    record->write = fault.access == gpu::Access::Write;
+    std::snprintf(record->what, sizeof record->what, "%s", fault.what.c_str());
+    n->timeStamp = nv_device().now_ns();
+    n->info32 = xid;
+    n->info16 = record->smException;
+    __atomic_store_n(&n->status, NV_CHANNELGPFIFO_NOTIFICATION_STATUS_ERROR, __ATOMIC_RELEASE);
+  }
 }
 
 // HOPPER_COMPUTE_A / HOPPER_DMA_COPY_A: an engine's class instantiated in a channel, so that
