@@ -198,9 +198,8 @@ struct CUlib_st {
   std::vector<std::unique_ptr<CUkern_st>> kernels;
 };
 
-// A stream: an ordered queue of work. All of a context's streams feed its one channel, in
-// submission order, so each stream's order (and the legacy NULL stream's ordering against all
-// of them) holds; what a stream adds is the fence of its last work, to wait for it alone.
+// A stream: an ordered queue of work on one channel of the context's pool (channels.cpp), in
+// submission order; it remembers the fence of its last work there, to wait for it alone.
 struct CUstream_st {
   CUctx_st* ctx = nullptr;
   minicuda::libcuda::Channel* channel = nullptr;  // from the context's pool (channels.cpp)
