@@ -162,6 +162,7 @@ std::optional<BlockError> BlockRun::run_blocks(const GridLaunch& launch, BlockQu
 // resets the per-block state. Runs inside the loop fiber with the alignment check on: every
 // store here is an aligned one of its own size.
 bool BlockRun::next_block() {
+  if (!kSwitchesUnderAlignmentCheck) alignment_check(false);  // loop_main turns it on again
   if (queue_->stopped()) return false;
   if (++block_ >= claimed_end_ && !queue_->claim(&block_, &claimed_end_)) return false;
   uint3 idx = queue_->index(block_);
@@ -284,6 +285,7 @@ void BlockRun::loop_main(fctx::transfer_t from) {
         }
       }
       if (self->fiber_mode_) {  // this fiber became a thread's when it reached a barrier
+        if (!kSwitchesUnderAlignmentCheck) alignment_check(false);
         self->thread_exited(self->current_);
         self->exit_fiber();
       }
@@ -319,6 +321,7 @@ void BlockRun::fiber_main(fctx::transfer_t from) {
     self->exception_escaped();
     self->exit_fiber();
   }
+  if (!kSwitchesUnderAlignmentCheck) alignment_check(false);
   self->thread_exited(self->current_);
   self->exit_fiber();
 }
@@ -375,6 +378,7 @@ void BlockRun::thread_exited(unsigned t) {
 // Runs with the alignment check on, as the kernel's code (only scalar, aligned stores here): a
 // thread that waits hands over to the next at the cost of one register swap, not two popf.
 void BlockRun::syncthreads(int op, int predicate, int* result) {
+  if (!kSwitchesUnderAlignmentCheck) alignment_check(false);  // see sm_block.h
   if (!fiber_mode_) {
     alignment_check(false);
     demote();

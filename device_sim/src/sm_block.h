@@ -22,6 +22,15 @@ namespace fctx = boost::context::detail;
 
 constexpr unsigned kWarp = 32;
 
+// Barriers, thread exits and the step to the next block run with the alignment check left on
+// (no popf) only when optimised: at -O0 g++ copies small structs through 8-byte moves at
+// 4-byte-aligned stack slots, and each would be an alignment trap (a signal) there.
+#if defined(__OPTIMIZE__)
+inline constexpr bool kSwitchesUnderAlignmentCheck = true;
+#else
+inline constexpr bool kSwitchesUnderAlignmentCheck = false;
+#endif
+
 // An intrinsic called from kernel code: the SM's own code (and any fiber switch) runs with AC
 // off, the kernel's resumes with it on. (Each switch of the flag is a slow popf, part of what a
 // barrier costs; with AC left on, the scheduler's own struct copies would trap instead.)
