@@ -19,6 +19,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cuda.h"
@@ -169,6 +170,9 @@ struct CUctx_st {
   // Streams and events made in this context (stream.cpp); owned, freed by teardown().
   std::set<CUstream_st*> streams;
   std::set<CUevent_st*> events;
+  // Each host thread's per-thread default stream (CU_STREAM_PER_THREAD), made at its first use;
+  // also in `streams`, which owns it.
+  std::map<std::thread::id, CUstream_st*> per_thread_streams;
   // The thread that runs host functions (host_func.cpp); made at the first one, owned.
   minicuda::libcuda::HostFunctions* host_functions = nullptr;
   uint64_t epoch = 0;  // which build() of the context this is (kernel code records belong to one)
@@ -235,8 +239,10 @@ CUresult require_context(CUcontext* ctx);
 // then CUDA_ERROR_ILLEGAL_ADDRESS (700) for good - as the real driver poisons a context after an
 // MMU fault (probe_sticky.txt) - until the primary context is reset.
 CUresult sticky_error(CUctx_st& ctx);
-// *out = the stream hStream names in ctx; nullptr for the NULL stream (0, CU_STREAM_LEGACY,
-// CU_STREAM_PER_THREAD). Not a live stream of ctx: CUDA_ERROR_INVALID_HANDLE.
+// *out = the stream hStream names in ctx; nullptr for the legacy NULL stream (0,
+// CU_STREAM_LEGACY); the calling thread's per-thread stream for CU_STREAM_PER_THREAD (made at its
+// first use: the error of making its channel, if any). Not a live stream of ctx:
+// CUDA_ERROR_INVALID_HANDLE.
 CUresult resolve_stream(CUctx_st& ctx, CUstream hStream, CUstream_st** out);
 // Frees every stream and event of ctx (context teardown).
 void free_streams_and_events(CUctx_st& ctx);

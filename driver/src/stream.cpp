@@ -37,8 +37,27 @@ CUresult with_ctx(trace::Scope& scope, Body body) {
 }  // namespace
 
 CUresult resolve_stream(CUctx_st& ctx, CUstream hStream, CUstream_st** out) {
-  if (hStream == nullptr || hStream == CU_STREAM_LEGACY || hStream == CU_STREAM_PER_THREAD) {
+  if (hStream == nullptr || hStream == CU_STREAM_LEGACY) {
     *out = nullptr;
+    return CUDA_SUCCESS;
+  }
+  if (hStream == CU_STREAM_PER_THREAD) {
+    // A blocking stream of this thread's own: ordered with the legacy stream (both ways), not
+    // with other streams - CUDA's per-thread default stream.
+    CUstream_st*& mine = ctx.per_thread_streams[std::this_thread::get_id()];
+    if (mine == nullptr) {
+      auto* s = new CUstream_st;
+      s->ctx = &ctx;
+      if (CUresult r = assign_channel(ctx, *s); r != CUDA_SUCCESS) {
+        delete s;
+        ctx.per_thread_streams.erase(std::this_thread::get_id());
+        return r;
+      }
+      trace::note(trace::Layer::Libcuda, "per-thread default stream of this thread: made now");
+      ctx.streams.insert(s);
+      mine = s;
+    }
+    *out = mine;
     return CUDA_SUCCESS;
   }
   if (!ctx.streams.count(hStream)) return CUDA_ERROR_INVALID_HANDLE;
@@ -51,6 +70,7 @@ void free_streams_and_events(CUctx_st& ctx) {
   for (CUevent_st* e : ctx.events) delete e;
   ctx.streams.clear();
   ctx.events.clear();
+  ctx.per_thread_streams.clear();
 }
 
 }  // namespace minicuda::libcuda

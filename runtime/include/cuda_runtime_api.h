@@ -23,8 +23,10 @@
 extern "C" {
 #endif
 
-/* Streams. An unknown or destroyed stream: cudaErrorInvalidResourceHandle. 0 (cudaStreamLegacy,
- * cudaStreamPerThread) is the NULL stream: synchronizing it waits for all work of the device. */
+/* Streams. An unknown or destroyed stream: cudaErrorInvalidResourceHandle. 0 (cudaStreamLegacy)
+ * is the legacy NULL stream: synchronizing it waits for all work of the device.
+ * cudaStreamPerThread is the calling thread's own blocking stream (made at first use): ordered
+ * with the legacy stream, not with other streams. */
 cudaError_t CUDARTAPI cudaStreamCreate(cudaStream_t* pStream);
 cudaError_t CUDARTAPI cudaStreamCreateWithFlags(cudaStream_t* pStream, unsigned int flags);
 cudaError_t CUDARTAPI cudaStreamDestroy(cudaStream_t stream);

@@ -201,5 +201,34 @@ TEST_F(StreamChannelTest, HostThreadsUseStreamsConcurrently) {
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
 }
 
+// cudaStreamPerThread: each host thread has its own, independent of the others', but ordered
+// with the legacy NULL stream both ways (CUDA's per-thread default stream).
+TEST_F(StreamChannelTest, PerThreadStreamsAreOrderedOnlyWithTheLegacyStream) {
+  Buffers b;
+  g_gate = 0;
+  std::thread other([&] {
+    kernel::ProcessScope same_process(*process_);
+    EXPECT_EQ(cudaLaunchHostFunc(cudaStreamPerThread, hold, nullptr), cudaSuccess);  // holds its stream
+  });
+  other.join();
+  // This thread's per-thread stream is another stream: it runs while the other one is held.
+  ASSERT_EQ(cudaMemsetAsync(b.d1, 1, 4096, cudaStreamPerThread), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(cudaStreamPerThread), cudaSuccess);
+  // Legacy work waits for every per-thread stream, and later per-thread work waits for it.
+  ASSERT_EQ(cudaMemsetAsync(b.d2, 2, 4096, nullptr), cudaSuccess);
+  ASSERT_EQ(cudaMemsetAsync(b.d1, 3, 4096, cudaStreamPerThread), cudaSuccess);
+  EXPECT_EQ(cudaStreamQuery(cudaStreamPerThread), cudaErrorNotReady);
+  unsigned flags = 99;
+  EXPECT_EQ(cudaStreamGetFlags(cudaStreamPerThread, &flags), cudaSuccess);
+  EXPECT_EQ(flags, 0u);
+  EXPECT_NE(cudaStreamDestroy(cudaStreamPerThread), cudaSuccess);  // not the program's to destroy
+  cudaGetLastError();
+  g_gate = 1;
+  ASSERT_EQ(cudaStreamSynchronize(cudaStreamPerThread), cudaSuccess);
+  unsigned char h = 0;
+  ASSERT_EQ(cudaMemcpy(&h, b.d1, 1, cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(h, 3);
+}
+
 }  // namespace
 }  // namespace minicuda::testing
