@@ -200,7 +200,9 @@ void handle_signal(int signo, siginfo_t* info, void* context) {
   alignment_check(false);
   t_fault.signo = signo;
   t_fault.code = code;
-  t_fault.address = code == BUS_ADRALN ? misaligned_address : reinterpret_cast<uint64_t>(info->si_addr);
+  // si_code values are per signal: BUS_ADRALN and SEGV_MAPERR are both 1.
+  const bool misaligned = signo == SIGBUS && code == BUS_ADRALN;
+  t_fault.address = misaligned ? misaligned_address : reinterpret_cast<uint64_t>(info->si_addr);
 #if defined(__x86_64__)
   t_fault.write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
 #endif

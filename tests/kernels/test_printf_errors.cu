@@ -213,6 +213,22 @@ TEST_F(KernelPrintf, OverflowPrintsOnlyWholeRecords) {
 
 class KernelErrors : public FreshProcess {};
 
+// Outside the UVA window nothing is mapped at all (SIGSEGV with SEGV_MAPERR, whose si_code equals
+// SIGBUS's BUS_ADRALN): the report still names the address, as probe.cu's oob_write makes it.
+TEST_F(KernelErrors, IllegalAddressOutsideTheUvaWindowNamesTheAddress) {
+  int* d = nullptr;
+  ASSERT_EQ(cudaMalloc(&d, 1024), cudaSuccess);
+  constexpr long long kBeyondWindow = 1LL << 40;  // 4 TiB past it: past the 512 GiB window
+  ::testing::internal::CaptureStderr();
+  poke<<<1, 1>>>(d, kBeyondWindow);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  std::ostringstream address;
+  address << "illegal write of address 0x" << std::hex << reinterpret_cast<uintptr_t>(d + kBeyondWindow);
+  EXPECT_NE(err.find(address.str()), std::string::npos) << err;
+  EXPECT_EQ(cudaDeviceReset(), cudaSuccess);
+}
+
 TEST_F(KernelErrors, IllegalAddressFarFromAnyAllocationIsSticky) {
   int* d = nullptr;
   ASSERT_EQ(cudaMalloc(&d, 256), cudaSuccess);

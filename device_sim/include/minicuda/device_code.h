@@ -182,6 +182,10 @@ unsigned char* dynamic_shared();
 int printf(const char* format, ...) __attribute__((format(printf, 1, 2)));
 // Is the calling host thread running kernel code? (The runtime refuses host API calls from it.)
 bool in_kernel_code();
+// The SM's cycle counter (clock64): the host's monotonic clock at the device's clock rate
+// (1.98 GHz on the H200), so a kernel that spins for N cycles waits about as long as on the GPU.
+// Like the real counter it tells elapsed time on one SM, not the simulated timeline.
+long long clock64();
 }  // namespace isa
 
 // --- building a KernelImage from a C++ function -------------------------------------------
@@ -453,6 +457,7 @@ inline float __int_as_float(int x) { float f; std::memcpy(&f, &x, 4); return f; 
 inline int __float_as_int(float f) { int x; std::memcpy(&x, &f, 4); return x; }
 inline float __fdividef(float a, float b) { return a / b; }
 inline float __saturatef(float x) { return x < 0.f ? 0.f : (x > 1.f ? 1.f : x); }
+inline long long clock64() { return minicuda::gpu::isa::clock64(); }
 inline float rsqrtf(float x) { return 1.0f / __builtin_sqrtf(x); }
 // The device min/max overloads CUDA declares at global scope.
 inline int min(int a, int b) { return a < b ? a : b; }
