@@ -539,7 +539,8 @@ CUresult CUDAAPI cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int* flags, i
 
 typedef struct CUctxCreateParams_st { void* execAffinityParams; int numExecAffinityParams; void* cigParams; } CUctxCreateParams;
 /* A context of its own (VA space, pool, channel), pushed as current. Execution affinity or CIG
- * parameters: CUDA_ERROR_NOT_SUPPORTED. Destroy pops it if current; the primary: INVALID_CONTEXT. */
+ * parameters: CUDA_ERROR_NOT_SUPPORTED. Destroy pops it if current; the primary: INVALID_CONTEXT.
+ * Destroy or push of NULL: CUDA_ERROR_INVALID_VALUE (as the H200 answers). */
 CUresult CUDAAPI cuCtxCreate_v4(CUcontext* pctx, CUctxCreateParams* ctxCreateParams, unsigned int flags, CUdevice dev);
 CUresult CUDAAPI cuCtxDestroy_v2(CUcontext ctx);
 CUresult CUDAAPI cuCtxPushCurrent_v2(CUcontext ctx); /* the thread's context stack */

@@ -314,7 +314,8 @@ CUresult cuCtxDestroy_v2(CUcontext ctx) {
   trace::Scope scope(trace::Layer::Libcuda, "cuCtxDestroy_v2(ctx={})", static_cast<void*>(ctx));
   std::lock_guard lock(driver_mutex());
   if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
-  if (ctx == nullptr || driver().created.count(ctx) == 0) return done(scope, CUDA_ERROR_INVALID_CONTEXT);
+  if (ctx == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);  // as the H200 answers
+  if (driver().created.count(ctx) == 0) return done(scope, CUDA_ERROR_INVALID_CONTEXT);
   teardown(*ctx);
   driver().created.erase(ctx);
   std::erase(t_below, ctx);
@@ -332,6 +333,7 @@ CUresult cuCtxPushCurrent_v2(CUcontext ctx) {
   trace::Scope scope(trace::Layer::Libcuda, "cuCtxPushCurrent_v2(ctx={})", static_cast<void*>(ctx));
   std::lock_guard lock(driver_mutex());
   if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
+  if (ctx == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);  // as the H200 answers
   if (!valid_context(ctx)) return done(scope, CUDA_ERROR_INVALID_CONTEXT);
   if (t_current != nullptr) t_below.push_back(t_current);
   t_current = ctx;

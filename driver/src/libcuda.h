@@ -199,6 +199,9 @@ struct CUlib_st {
   static constexpr uint32_t kMagic = 0x4C494252;  // "LIBR"
   uint32_t magic = kMagic;
   const minicuda::gpu::ModuleImage* module = nullptr;
+  // Under lazy loading an image that is not a fatbinary minicuda can run still loads; the error
+  // its parse gave (CUDA_ERROR_INVALID_IMAGE, ...) is what cuLibraryGetKernel returns.
+  CUresult image_error = CUDA_SUCCESS;
   std::vector<std::unique_ptr<CUkern_st>> kernels;
 };
 

@@ -73,7 +73,11 @@ CUlib_st* find_library(CUlibrary library) {
 }  // namespace
 
 // Contract: parses the fatbinary at code into a library (*library); the JIT and library options
-// are accepted and ignored. NULL arguments: CUDA_ERROR_INVALID_VALUE; see cuda.h for the rest.
+// are accepted and ignored. NULL arguments: CUDA_ERROR_INVALID_VALUE. An image that does not
+// parse: under lazy loading (the default) the library still loads, as CUDA 13 does on an H200
+// (probe_bad_input.txt: a zero-filled image loads, cuLibraryGetKernel then answers
+// CUDA_ERROR_INVALID_IMAGE, and it unloads); with CUDA_MODULE_LOADING=EAGER the load itself
+// fails with the parse's error.
 CUresult cuLibraryLoadData(CUlibrary* library, const void* code, CUjit_option*, void**, unsigned int, CUlibraryOption*,
                            void**, unsigned int) {
   trace::Scope scope(trace::Layer::Libcuda, "cuLibraryLoadData(code={})", code);
@@ -81,8 +85,16 @@ CUresult cuLibraryLoadData(CUlibrary* library, const void* code, CUjit_option*, 
   if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
   if (library == nullptr || code == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
   const gpu::ModuleImage* module = nullptr;
-  if (CUresult r = parse_fatbin(code, &module); r != CUDA_SUCCESS) return done(scope, r);
   auto lib = std::make_unique<CUlib_st>();
+  if (CUresult r = parse_fatbin(code, &module); r != CUDA_SUCCESS) {
+    if (driver().loading_mode == CU_MODULE_EAGER_LOADING) return done(scope, r);
+    trace::note(trace::Layer::Libcuda, "module: not an image minicuda can run ({}); lazy loading reports it at "
+                "the first cuLibraryGetKernel", result_name(r));
+    lib->image_error = r;
+    *library = lib.get();
+    driver().libraries.insert(lib.release());
+    return done(scope, CUDA_SUCCESS);
+  }
   lib->module = module;
   for (uint32_t i = 0; i < module->kernel_count; ++i) {
     auto k = std::make_unique<CUkern_st>();
@@ -109,14 +121,16 @@ CUresult cuLibraryUnload(CUlibrary library) {
 }
 
 // Contract: *pKernel = the kernel called name in library. NULL arguments:
-// CUDA_ERROR_INVALID_VALUE; unknown library: CUDA_ERROR_INVALID_HANDLE; no such kernel:
+// CUDA_ERROR_INVALID_VALUE (a NULL library too, as the H200 answers); unknown library:
+// CUDA_ERROR_INVALID_HANDLE; a library whose image did not parse: that error; no such kernel:
 // CUDA_ERROR_NOT_FOUND.
 CUresult cuLibraryGetKernel(CUkernel* pKernel, CUlibrary library, const char* name) {
   trace::Scope scope(trace::Layer::Libcuda, "cuLibraryGetKernel(name={})", name ? name : "(null)");
   std::lock_guard lock(driver_mutex());
-  if (pKernel == nullptr || name == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  if (pKernel == nullptr || name == nullptr || library == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
   CUlib_st* lib = find_library(library);
   if (lib == nullptr) return done(scope, CUDA_ERROR_INVALID_HANDLE);
+  if (lib->image_error != CUDA_SUCCESS) return done(scope, lib->image_error);
   for (const auto& k : lib->kernels) {
     if (std::strcmp(k->image->name, name) == 0) {
       *pKernel = k.get();

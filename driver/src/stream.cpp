@@ -314,7 +314,9 @@ CUresult cuEventElapsedTime_v2(float* pMilliseconds, CUevent hStart, CUevent hEn
   trace::Scope scope(trace::Layer::Libcuda, "cuEventElapsedTime_v2(pMilliseconds={}, hStart={}, hEnd={})",
                      static_cast<void*>(pMilliseconds), static_cast<void*>(hStart), static_cast<void*>(hEnd));
   return with_ctx(scope, [&](CUctx_st& ctx) {
-    if (pMilliseconds == nullptr) return CUDA_ERROR_INVALID_VALUE;
+    // The driver answers a NULL result pointer with INVALID_HANDLE (the runtime checks it first,
+    // with cudaErrorInvalidValue): probe_bad_input.txt, drv.eventElapsedTime.null_ms.
+    if (pMilliseconds == nullptr) return CUDA_ERROR_INVALID_HANDLE;
     CUevent_st* a = find_event(ctx, hStart);
     CUevent_st* b = find_event(ctx, hEnd);
     if (!a || !b || a->fence == 0 || b->fence == 0) return CUDA_ERROR_INVALID_HANDLE;

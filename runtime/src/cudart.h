@@ -26,6 +26,10 @@ const char* error_name(cudaError_t e);
 cudaError_t to_cuda_error(CUresult r);
 // Records e in the last-error slot when it is an error and returns it; sets the scope's result.
 cudaError_t finish(trace::Scope& scope, cudaError_t e);
+// finish() for the calls whose success also clears the last-error slot: CUDA 13 does that for
+// cudaFuncSetAttribute (tests/data/h200/probe_bad_input.txt, rt.lastError.*), not for
+// cudaMalloc or a launch.
+cudaError_t finish_clearing_on_success(trace::Scope& scope, cudaError_t e);
 // The name of a cudaMemcpyKind for the trace ("invalid" for a value outside the enum).
 const char* memcpy_kind_name(int kind);
 

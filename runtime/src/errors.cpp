@@ -48,6 +48,11 @@ cudaError_t finish(trace::Scope& scope, cudaError_t e) {
   return e;
 }
 
+cudaError_t finish_clearing_on_success(trace::Scope& scope, cudaError_t e) {
+  if (e == cudaSuccess) t_last_error = cudaSuccess;
+  return finish(scope, e);
+}
+
 }  // namespace minicuda::cudart
 
 using namespace minicuda;

@@ -54,13 +54,16 @@ struct LaunchConfig {
 };
 thread_local std::vector<LaunchConfig> t_configs;  // the <<<>>> stack (push, then the stub pops)
 
-// The loaded kernel of func: loads its module at first use. cudaErrorInvalidDeviceFunction for
-// a host function no kernel was registered for.
+// The loaded kernel of func: loads its module at first use. As CUDA 13 answers on an H200
+// (tests/data/h200/probe_bad_input.txt): cudaErrorInvalidDeviceFunction for NULL, and
+// cudaErrorInvalidResourceHandle for a host function no kernel was registered for.
 cudaError_t kernel_of(const void* func, CUkernel* out) {
+  if (func == nullptr) return cudaErrorInvalidDeviceFunction;
   Registry& r = registry();
   std::lock_guard lock(r.mutex);
   auto it = r.functions.find(func);
-  if (it == r.functions.end() || !it->second.module->registered) return cudaErrorInvalidDeviceFunction;
+  if (it == r.functions.end()) return cudaErrorInvalidResourceHandle;
+  if (!it->second.module->registered) return cudaErrorInvalidDeviceFunction;
   Function& f = it->second;
   const int pid = kernel::current().pid();
   CUkernel& kernel = f.kernel[pid];
@@ -195,8 +198,8 @@ cudaError_t cudaFuncSetAttribute(const void* func, enum cudaFuncAttribute attr, 
                      static_cast<int>(attr), value);
   CUkernel kernel = nullptr;
   if (cudaError_t e = context_and_kernel(func, &kernel); e != cudaSuccess) return finish(scope, e);
-  return finish(scope, to_cuda_error(cuFuncSetAttribute(reinterpret_cast<CUfunction>(kernel),
-                                                        static_cast<CUfunction_attribute>(attr), value)));
+  return finish_clearing_on_success(scope, to_cuda_error(cuFuncSetAttribute(reinterpret_cast<CUfunction>(kernel),
+                                                                            static_cast<CUfunction_attribute>(attr), value)));
 }
 
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes* attr, const void* func) {

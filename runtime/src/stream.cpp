@@ -140,6 +140,8 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event) {
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
   trace::Scope scope(trace::Layer::Cudart, "cudaEventElapsedTime(ms={}, start={}, end={})", static_cast<void*>(ms),
                      static_cast<void*>(start), static_cast<void*>(end));
+  // The runtime checks the result pointer itself (the driver would answer INVALID_HANDLE).
+  if (ms == nullptr) return finish(scope, cudaErrorInvalidValue);
   return through_driver(scope, [&] { return cuEventElapsedTime_v2(ms, start, end); });
 }
 

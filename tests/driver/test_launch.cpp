@@ -60,11 +60,33 @@ TEST_F(LaunchTest, ImagesThatAreNotMinicudaFatbinaries) {
   CUlibrary l = nullptr;
   EXPECT_EQ(cuLibraryLoadData(nullptr, &fat.bin, nullptr, nullptr, 0, nullptr, nullptr, 0), CUDA_ERROR_INVALID_VALUE);
   EXPECT_EQ(cuLibraryLoadData(&l, nullptr, nullptr, nullptr, 0, nullptr, nullptr, 0), CUDA_ERROR_INVALID_VALUE);
+  // Lazy loading (the default) accepts any image, as CUDA 13 on an H200 does
+  // (probe_bad_input.txt); the first kernel lookup reports what is wrong with it.
   uint64_t garbage[16] = {0x1234};
-  EXPECT_EQ(cuLibraryLoadData(&l, garbage, nullptr, nullptr, 0, nullptr, nullptr, 0), CUDA_ERROR_INVALID_IMAGE);
+  CUkernel k = nullptr;
+  ASSERT_EQ(cuLibraryLoadData(&l, garbage, nullptr, nullptr, 0, nullptr, nullptr, 0), CUDA_SUCCESS);
+  EXPECT_EQ(cuLibraryGetKernel(&k, l, "scale"), CUDA_ERROR_INVALID_IMAGE);
+  EXPECT_EQ(cuLibraryUnload(l), CUDA_SUCCESS);
   Fatbin ptx;  // a fatbinary holding only PTX: real GPU code minicuda cannot run
   ptx.bin.entry.kind = gpu::kFatbinKindPtx;
-  EXPECT_EQ(cuLibraryLoadData(&l, &ptx.bin, nullptr, nullptr, 0, nullptr, nullptr, 0), CUDA_ERROR_NO_BINARY_FOR_GPU);
+  ASSERT_EQ(cuLibraryLoadData(&l, &ptx.bin, nullptr, nullptr, 0, nullptr, nullptr, 0), CUDA_SUCCESS);
+  EXPECT_EQ(cuLibraryGetKernel(&k, l, "scale"), CUDA_ERROR_NO_BINARY_FOR_GPU);
+  EXPECT_EQ(cuLibraryUnload(l), CUDA_SUCCESS);
+}
+
+// With CUDA_MODULE_LOADING=EAGER (read at cuInit) the load itself parses the image and fails.
+class LaunchEagerLoading : public FreshProcess {};
+
+TEST_F(LaunchEagerLoading, ImagesThatAreNotFatbinariesFailToLoad) {
+  ASSERT_EQ(setenv("CUDA_MODULE_LOADING", "EAGER", 1), 0);
+  ASSERT_EQ(cuInit(0), CUDA_SUCCESS);
+  unsetenv("CUDA_MODULE_LOADING");
+  CUmoduleLoadingMode mode{};
+  ASSERT_EQ(cuModuleGetLoadingMode(&mode), CUDA_SUCCESS);
+  ASSERT_EQ(mode, CU_MODULE_EAGER_LOADING);
+  CUlibrary l = nullptr;
+  uint64_t garbage[16] = {0x1234};
+  EXPECT_EQ(cuLibraryLoadData(&l, garbage, nullptr, nullptr, 0, nullptr, nullptr, 0), CUDA_ERROR_INVALID_IMAGE);
 }
 
 TEST_F(LaunchTest, KernelLookup) {

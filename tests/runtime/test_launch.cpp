@@ -86,8 +86,20 @@ TEST_F(RuntimeLaunchTest, ConfigurationErrorsAreInvalidValueInTheLastErrorSlot) 
   cudaGetLastError();
   EXPECT_EQ(minicuda::launch<noop>(dim3(1), dim3(1), 0, nullptr), cudaSuccess);
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  // A host function no kernel was registered for, and NULL, as CUDA 13 answers them
+  // (probe_bad_input.txt: rt.launchKernel.host_function, rt.launchKernel.null_func).
   EXPECT_EQ(cudaLaunchKernel(reinterpret_cast<const void*>(&cudaMalloc<int>), dim3(1), dim3(1), nullptr, 0, nullptr),
+            cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(cudaLaunchKernel(static_cast<const void*>(nullptr), dim3(1), dim3(1), nullptr, 0, nullptr),
             cudaErrorInvalidDeviceFunction);
+  cudaGetLastError();
+  // A successful cudaFuncSetAttribute clears the last-error slot (CUDA 13; a launch does not).
+  EXPECT_EQ(minicuda::launch<noop>(dim3(1), dim3(2048), 0, nullptr), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaFuncSetAttribute(noop, cudaFuncAttributeMaxDynamicSharedMemorySize, 1024), cudaSuccess);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  EXPECT_EQ(minicuda::launch<noop>(dim3(1), dim3(2048), 0, nullptr), cudaErrorInvalidValue);
+  EXPECT_EQ(minicuda::launch<noop>(dim3(1), dim3(1), 0, nullptr), cudaSuccess);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidValue);
 }
 
 TEST_F(RuntimeLaunchTest, IllegalAddressIsStickyUntilReset) {
