@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "minicuda/fault.h"
 #include "minicuda/trace.h"
 #include "nv_uapi_methods.h"
 #include "gpu_semaphore.h"
@@ -32,6 +33,21 @@ ChannelFault mmu_fault(uint32_t chid, const MemoryFault& fault, uint32_t method,
 
 ChannelFault error(uint32_t chid, FaultKind kind, uint64_t at, uint32_t method, std::string what) {
   return ChannelFault{chid, kind, Engine::Host, Access::Read, at, method, std::move(what)};
+}
+
+// Fault injection (MINICUDA_FAULT gpu@N=..., minicuda/fault.h), asked at each pushbuffer segment
+// the PBDMA fetches: the error the GPU raises there instead of running it, if any.
+std::optional<ChannelFault> injected_error(uint32_t chid, uint64_t pb_va) {
+  switch (fault::gpu_error()) {
+    case fault::GpuError::Ecc:
+      return error(chid, FaultKind::EccUncorrectable, pb_va, 0,
+                   fmt::format("uncorrectable ECC error (DRAM double-bit error), injected by {}", fault::last_rule()));
+    case fault::GpuError::IllegalAddress:
+      return ChannelFault{chid, FaultKind::MmuUnmapped, Engine::Host, Access::Read, 0, 0,
+                          fmt::format("MMU fault: no PTE, injected by {}", fault::last_rule())};
+    case fault::GpuError::None: break;
+  }
+  return std::nullopt;
 }
 
 const char* acquire_text(uint32_t operation) {
@@ -105,6 +121,7 @@ PbdmaRun Pbdma::run(Channel& channel) {
         device_.timeline().advance(config.chid, kGpEntryFetchNs);
         trace::note(trace::Layer::Gpu, "pbdma: ch {} GPFIFO[{}] {} dwords at {:#x}", config.chid,
                     gp_get, length, pb_va);
+        if (auto injected = injected_error(config.chid, pb_va)) return stop(std::move(*injected));
       }
       std::vector<uint32_t> dwords(length);
       if (auto fault = memory_.read(pb_va, dwords.data(), uint64_t{length} * 4))

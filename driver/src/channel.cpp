@@ -270,6 +270,7 @@ bool Channel::faulted() const {
 CUresult Channel::fault_result() const {
   if (!faulted()) return CUDA_SUCCESS;
   if (notifier_->info32 == ROBUST_CHANNEL_FIFO_ERROR_MMU_ERR_FLT) return CUDA_ERROR_ILLEGAL_ADDRESS;
+  if (notifier_->info32 == ROBUST_CHANNEL_CONTAINED_ERROR) return CUDA_ERROR_ECC_UNCORRECTABLE;
   switch (notifier_->info16) {
     case NV_SM_EXCEPTION_MISALIGNED_ADDR: return CUDA_ERROR_MISALIGNED_ADDRESS;
     case NV_SM_EXCEPTION_ASSERT: return CUDA_ERROR_ASSERT;

@@ -73,6 +73,7 @@ CUresult to_cu_result(NV_STATUS status) {
     case NV_ERR_GPU_IS_LOST: return CUDA_ERROR_DEVICE_UNAVAILABLE;
     case NV_ERR_NOT_SUPPORTED: return CUDA_ERROR_NOT_SUPPORTED;
     case NV_ERR_INSUFFICIENT_PERMISSIONS: return CUDA_ERROR_NOT_PERMITTED;
+    case NV_ERR_OPERATING_SYSTEM: return CUDA_ERROR_OPERATING_SYSTEM;  // a failed ioctl (rm_ioctl)
     default: return CUDA_ERROR_UNKNOWN;
   }
 }

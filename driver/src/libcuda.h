@@ -61,10 +61,15 @@ NV_STATUS rm_control(NvHandle hClient, NvHandle hObject, NvU32 cmd, void* params
 NV_STATUS rm_alloc_os_descriptor(NvHandle hClient, NvHandle hDevice, NvHandle handle, void* address, uint64_t size);
 // One UVM ioctl (raw request number) on a /dev/nvidia-uvm fd; returns the params' rmStatus, or
 // NV_ERR_GENERIC if the ioctl itself failed.
+// One ioctl, made as NVIDIA's user-mode RM wrapper (nvRmIoctl) makes it: retried while it fails
+// with EINTR or EAGAIN. NV_OK when the call went through (the RM status is then in the
+// argument); a failed call is an OS error: NV_ERR_NO_MEMORY for ENOMEM, NV_ERR_OPERATING_SYSTEM
+// (CUDA_ERROR_OPERATING_SYSTEM) for anything else.
+NV_STATUS rm_ioctl(int fd, unsigned long request, void* params);
 template <typename Params>
 NV_STATUS uvm_call(int uvm_fd, uint64_t request, Params* params) {
-  long r = kernel::sys_ioctl(uvm_fd, request, params);
-  return r < 0 ? NV_ERR_GENERIC : params->rmStatus;
+  NV_STATUS os = rm_ioctl(uvm_fd, request, params);
+  return os != NV_OK ? os : params->rmStatus;
 }
 // Makes hMemory visible to the GPU at [va, va+size): UVM_CREATE_EXTERNAL_RANGE, then
 // UVM_MAP_EXTERNAL_ALLOCATION (read-write-atomic for the GPU with this uuid). On failure the

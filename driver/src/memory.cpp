@@ -3,6 +3,7 @@
 // attribute queries, which answer from libcuda's own records (no system call).
 #include <cstring>
 
+#include "minicuda/fault.h"
 #include "libcuda.h"
 #include "channel.h"
 #include "pool.h"
@@ -115,6 +116,10 @@ CUresult cuMemAlloc_v2(CUdeviceptr* dptr, size_t bytesize) {
   CUcontext ctx = nullptr;
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   if (dptr == nullptr || bytesize == 0) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  if (fault::fail_mem_alloc()) {
+    trace::note(trace::Layer::Libcuda, "fault injection ({}): out of memory", fault::last_rule());
+    return done(scope, CUDA_ERROR_OUT_OF_MEMORY);
+  }
   CUdeviceptr p = 0;
   CUresult r = ctx->pool->alloc(bytesize, &p);
   if (r != CUDA_SUCCESS) return done(scope, r);

@@ -2,8 +2,9 @@
 //
 // Each function fills the real parameter struct (driver/uapi), makes one sys_ioctl on the right
 // node and returns the RM status the kernel wrote back into the struct. A failed ioctl (a
-// negative errno: wrong size, bad pointer, closed fd) means libcuda itself is broken; it is
-// reported as NV_ERR_GENERIC so the caller's translation gives CUDA_ERROR_UNKNOWN.
+// negative errno: an interrupted call is retried; otherwise the kernel refused it, or libcuda
+// itself is broken) is an OS error (rm_ioctl), which the callers' translation turns into
+// CUDA_ERROR_OUT_OF_MEMORY (ENOMEM) or CUDA_ERROR_OPERATING_SYSTEM.
 #include <cstring>
 
 #include "libcuda.h"
@@ -12,12 +13,24 @@
 
 namespace minicuda::libcuda {
 
+NV_STATUS rm_ioctl(int fd, unsigned long request, void* params) {
+  // The real wrapper retries for as long as it takes; a bound keeps an injected EINTR on every
+  // call (MINICUDA_FAULT ioctl:NAME@1+=EINTR) from hanging the program.
+  constexpr int kRetries = 64;
+  long r = 0;
+  int tries = 0;
+  do {
+    r = kernel::sys_ioctl(fd, request, params);
+  } while ((r == -kernel::kEINTR || r == -kernel::kEAGAIN) && ++tries < kRetries);
+  if (r >= 0) return NV_OK;
+  return r == -kernel::kENOMEM ? NV_ERR_NO_MEMORY : NV_ERR_OPERATING_SYSTEM;
+}
+
 namespace {
 template <typename T>
 NV_STATUS ioctl_status(int fd, uint32_t nr, T* params, NV_STATUS T::*status) {
-  long r = kernel::sys_ioctl(fd, NV_IOWR(nr, sizeof(T)), params);
-  if (r < 0) return NV_ERR_GENERIC;
-  return params->*status;
+  NV_STATUS os = rm_ioctl(fd, NV_IOWR(nr, sizeof(T)), params);
+  return os != NV_OK ? os : params->*status;
 }
 }  // namespace
 
@@ -65,9 +78,8 @@ NV_STATUS rm_alloc_os_descriptor(NvHandle hClient, NvHandle hDevice, NvHandle ha
   p.params.pMemory = nv_ptr_to_p64(address);
   p.params.limit = size - 1;
   p.fd = driver().gpu_fd;
-  long r = kernel::sys_ioctl(driver().gpu_fd, NV_IOWR(NV_ESC_RM_ALLOC_MEMORY, sizeof p), &p);
-  if (r < 0) return NV_ERR_GENERIC;
-  return p.params.status;
+  NV_STATUS os = rm_ioctl(driver().gpu_fd, NV_IOWR(NV_ESC_RM_ALLOC_MEMORY, sizeof p), &p);
+  return os != NV_OK ? os : p.params.status;
 }
 
 NV_STATUS uvm_map_memory(int uvm_fd, uint64_t va, uint64_t size, const CUuuid& gpu, NvHandle hMemory) {

@@ -266,6 +266,7 @@ enum class FaultKind : uint8_t {
   BadArgument,     // a method with a value the engine rejects (misaligned semaphore, ...)
   NotModelled,     // a real feature minicuda does not simulate (block linear, physical, ...)
   SmException,     // a kernel error other than an MMU fault (Xid 13): see sm_exception
+  EccUncorrectable,  // an uncorrectable ECC error in device memory (Xid 94: contained)
 };
 
 // One recorded fault or channel error.

@@ -5,12 +5,14 @@
 // shared/reference/host/strace.txt), validates the arguments, and hands device files to their
 // driver. Return values are the raw ones: >= 0 or -errno.
 #include <chrono>
+#include <cstring>
 #include <thread>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "internal.h"
+#include "minicuda/fault.h"
 #include "minicuda/trace.h"
 
 namespace minicuda::kernel {
@@ -55,20 +57,9 @@ void* err_ptr(long err) { return reinterpret_cast<void*>(static_cast<intptr_t>(e
 }  // namespace
 
 std::string_view errno_name(long err) {
-  switch (err) {
-    case kEPERM: return "EPERM";
-    case kENOENT: return "ENOENT";
-    case kEBADF: return "EBADF";
-    case kENOMEM: return "ENOMEM";
-    case kEFAULT: return "EFAULT";
-    case kEBUSY: return "EBUSY";
-    case kENODEV: return "ENODEV";
-    case kEINVAL: return "EINVAL";
-    case kEMFILE: return "EMFILE";
-    case kENOTTY: return "ENOTTY";
-    case kEBADFD: return "EBADFD";
-    default: return "E?";
-  }
+  // glibc knows every Linux errno's name (EPERM, EINTR, ...), injected ones included.
+  const char* name = err > 0 && err < 4096 ? strerrorname_np(static_cast<int>(err)) : nullptr;
+  return name != nullptr ? name : "E?";
 }
 
 int sys_open(const char* path, int flags) {
@@ -131,6 +122,12 @@ long sys_ioctl(int fd, unsigned long request, void* arg) {
   if (!file->fops->ioctl) {
     scope.result("-1 ENOTTY");
     return -kENOTTY;
+  }
+  // Fault injection (MINICUDA_FAULT ioctl:NAME@N=ERRNO): the call fails here, before the module.
+  if (const auto err = fault::ioctl_errno(name ? name : ioc_string(request))) {
+    trace::note(trace::Layer::Kernel, "fault injection ({}): -{}", fault::last_rule(), errno_name(*err));
+    scope.result("{}", ret_string(-*err));
+    return -*err;
   }
   long r = file->fops->ioctl(*file, request, arg);
   scope.result("{}", ret_string(r));

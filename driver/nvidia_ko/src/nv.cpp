@@ -8,13 +8,15 @@
 //   3. copy_from_user of the argument fails           -> -EFAULT
 //   4. an RM escape on the wrong kind of node         -> status NV_ERR_INVALID_ARGUMENT, return 0
 //   5. otherwise the handler runs on a kernel copy, which is copied back: the RM status is in the
-//      struct and the ioctl itself returns 0 (as the real RmIoctl does).
+//      struct and the ioctl itself returns 0 (as the real RmIoctl does) - unless a fault-injection
+//      rule (MINICUDA_FAULT ioctl:NAME@N=NV_ERR_X, minicuda/fault.h) gives the status instead.
 #include <sys/mman.h>
 
 #include <cstdlib>
 #include <cstring>
 #include <set>
 
+#include "minicuda/fault.h"
 #include "minicuda/trace.h"
 #include "nv_internal.h"
 #include "nv_escapes.h"
@@ -139,6 +141,13 @@ long nvidia_ioctl(kernel::File& file, unsigned long request, void* user_arg) {
     if (entry->status_offset == kNoStatus) return -kernel::kEINVAL;
     trace::note(trace::Layer::Nvidia, "nvidia: {} is not valid on {}: NV_ERR_INVALID_ARGUMENT", entry->name, file.path);
     NV_STATUS status = NV_ERR_INVALID_ARGUMENT;
+    std::memcpy(arg.data() + entry->status_offset, &status, sizeof status);
+  } else if (const auto injected = entry->status_offset == kNoStatus ? std::nullopt : fault::ioctl_status(entry->name)) {
+    // Fault injection (MINICUDA_FAULT ioctl:NAME@N=NV_ERR_X): RM answers with that status and
+    // the escape does nothing else.
+    trace::note(trace::Layer::Nvidia, "fault injection ({}): {} answers {}", fault::last_rule(), entry->name,
+                nv_status_name(*injected));
+    const NV_STATUS status = *injected;
     std::memcpy(arg.data() + entry->status_offset, &status, sizeof status);
   } else {
     r = entry->handler(nvf, file, arg.data(), size);

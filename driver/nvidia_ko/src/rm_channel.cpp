@@ -125,9 +125,10 @@ void destruct_channel(RmObject& object) {
 // channel recovery writes the channel's error notifier, which the process polls.
 void nv_channel_fault(const gpu::ChannelFault& fault) {
   std::lock_guard lock(nv_lock());
-  uint32_t xid = fault.kind == gpu::FaultKind::MmuUnmapped || fault.kind == gpu::FaultKind::MmuReadOnly
-                     ? ROBUST_CHANNEL_FIFO_ERROR_MMU_ERR_FLT
-                     : ROBUST_CHANNEL_GR_EXCEPTION;
+  uint32_t xid = ROBUST_CHANNEL_GR_EXCEPTION;
+  if (fault.kind == gpu::FaultKind::MmuUnmapped || fault.kind == gpu::FaultKind::MmuReadOnly)
+    xid = ROBUST_CHANNEL_FIFO_ERROR_MMU_ERR_FLT;
+  if (fault.kind == gpu::FaultKind::EccUncorrectable) xid = ROBUST_CHANNEL_CONTAINED_ERROR;
   trace::note(trace::Layer::Nvidia, "NVRM: Xid {}: channel {}: {}", xid, fault.chid, fault.what);
   auto it = error_notifiers().find(fault.chid);
   if (it == error_notifiers().end()) return;

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <set>
 
+#include "minicuda/fault.h"
 #include "minicuda/trace.h"
 #include "nv_internal.h"
 
@@ -256,7 +257,14 @@ long uvm_ioctl(kernel::File& file, unsigned long request, void* user_arg) {
   std::lock_guard lock(nv_lock());
   UvmFile& u = ufile(file);
   trace::Scope scope(trace::Layer::Uvm, "{}({})", uvm_ioctl_name(request), describe(request, arg.data()));
-  NV_STATUS status = (entry->needs_init && !u.initialized) ? NV_ERR_ILLEGAL_ACTION : entry->handler(u, arg.data());
+  NV_STATUS status = NV_OK;
+  if (const auto injected = fault::ioctl_status(uvm_ioctl_name(request))) {
+    // Fault injection (MINICUDA_FAULT ioctl:NAME@N=NV_ERR_X): the handler does not run.
+    trace::note(trace::Layer::Uvm, "fault injection ({}): {}", fault::last_rule(), nv_status_name(*injected));
+    status = *injected;
+  } else {
+    status = (entry->needs_init && !u.initialized) ? NV_ERR_ILLEGAL_ACTION : entry->handler(u, arg.data());
+  }
   std::memcpy(arg.data() + entry->status_offset, &status, sizeof status);
   scope.result("{}", nv_status_name(status));
   if (kernel::copy_to_user(user_arg, arg.data(), arg.size()) != 0) return -kernel::kEFAULT;

@@ -92,7 +92,9 @@ static_assert(sizeof(NV_HOPPER_USERMODE_A_PARAMS) == 2);
 // nvos.h NvNotification: one 16-byte notifier. A GPFIFO channel's error notifier (hObjectError,
 // index NV_CHANNELGPFIFO_NOTIFICATION_TYPE_ERROR = 0) is written by RM when the channel faults:
 // info32 holds the Xid (nverror.h: 31 ROBUST_CHANNEL_FIFO_ERROR_MMU_ERR_FLT, 13
-// ROBUST_CHANNEL_GR_EXCEPTION), status becomes NV_CHANNELGPFIFO_NOTIFICATION_STATUS_ERROR.
+// ROBUST_CHANNEL_GR_EXCEPTION, 94 ROBUST_CHANNEL_CONTAINED_ERROR - an uncorrectable ECC error
+// that error containment confined to the contexts using the memory), status becomes
+// NV_CHANNELGPFIFO_NOTIFICATION_STATUS_ERROR.
 typedef struct {
     NvU64 timeStamp;  // GPU time of the event (ns)
     NvU32 info32;
@@ -103,6 +105,7 @@ static_assert(sizeof(NvNotification) == 16);
 inline constexpr NvU16 NV_CHANNELGPFIFO_NOTIFICATION_STATUS_ERROR = 0xFFFF;
 inline constexpr NvU32 ROBUST_CHANNEL_GR_EXCEPTION = 13;
 inline constexpr NvU32 ROBUST_CHANNEL_FIFO_ERROR_MMU_ERR_FLT = 31;
+inline constexpr NvU32 ROBUST_CHANNEL_CONTAINED_ERROR = 94;
 
 // minicuda's channel-allocation flag (a bit the real NVOS04_FLAGS_* leave unused): the channel's
 // work runs inline, in the thread that waits for it in poll() on /dev/nvidiactl, instead of on

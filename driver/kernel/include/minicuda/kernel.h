@@ -26,7 +26,8 @@ namespace minicuda::kernel {
 // Linux errno values (asm-generic/errno-base.h), returned negated by system calls.
 inline constexpr long kEPERM = EPERM, kENOENT = ENOENT, kEBADF = EBADF, kENOMEM = ENOMEM,
                       kEFAULT = EFAULT, kEBUSY = EBUSY, kENODEV = ENODEV, kEINVAL = EINVAL,
-                      kEMFILE = EMFILE, kENOTTY = ENOTTY, kEBADFD = EBADFD;
+                      kEMFILE = EMFILE, kENOTTY = ENOTTY, kEBADFD = EBADFD, kEINTR = EINTR,
+                      kEAGAIN = EAGAIN;
 // The name of an errno value ("EFAULT"), for the trace.
 std::string_view errno_name(long err);
 
