@@ -6,15 +6,19 @@
  * comments are minicuda's own. Only the subset that minicuda's user-mode driver (driver/src)
  * implements is declared:
  *
- *   init/version   cuInit, cuDriverGetVersion
+ *   init/version   cuInit, cuDriverGetVersion, cuGetExportTable, cuModuleGetLoadingMode
  *   devices        cuDeviceGet, cuDeviceGetCount, cuDeviceGetName, cuDeviceTotalMem_v2,
  *                  cuDeviceGetAttribute, cuDeviceGetUuid_v2
- *   primary ctx    cuDevicePrimaryCtxRetain, cuDevicePrimaryCtxRelease_v2,
- *                  cuDevicePrimaryCtxReset_v2, cuDevicePrimaryCtxGetState
- *   contexts       cuCtxGetCurrent, cuCtxSetCurrent, cuCtxGetDevice(_v2), cuCtxGetApiVersion,
- *                  cuCtxSynchronize(_v2)
+ *   contexts       cuDevicePrimaryCtx*, cuCtxCreate_v4, cuCtxDestroy_v2, cuCtxPush/PopCurrent_v2,
+ *                  cuCtxGet/SetCurrent, cuCtxGetDevice(_v2), cuCtxGetApiVersion,
+ *                  cuCtxGetStreamPriorityRange, cuCtxSynchronize(_v2)
  *   memory         cuMemAlloc_v2, cuMemFree_v2, cuMemGetInfo_v2, cuMemAllocHost_v2, cuMemHostAlloc,
- *                  cuMemFreeHost, cuPointerGetAttribute, cuPointerGetAttributes
+ *                  cuMemFreeHost, cuPointerGetAttribute(s)
+ *   copies         cuMemcpy{HtoD,DtoH,DtoD}_v2, cuMemcpy, cuMemsetD{8,16,32}_v2, and their *Async
+ *   streams/events cuStream*, cuEvent*, cuLaunchHostFunc
+ *   kernels        cuLibraryLoadData, cuLibraryUnload, cuLibraryGetKernel, cuKernelGetName,
+ *                  cuKernelGetFunction, cuFuncGet/SetAttribute, cuLaunchKernel,
+ *                  cuOccupancyMaxActiveBlocksPerMultiprocessor
  *   errors         cuGetErrorName, cuGetErrorString
  *
  * Sections: 1 version and basic types | 2 CUresult (the MINICUDA_CU_RESULTS table) |
@@ -32,6 +36,18 @@
 
 #ifndef CUDAAPI
 #define CUDAAPI /* calling-convention marker; empty on Linux, as in the real header */
+#endif
+
+/* In C++ the enumerations a caller fills in (error codes, attributes, kinds) have int as their
+ * fixed underlying type, so every int is one of their values: a program may pass a value no
+ * enumerator names - (cudaMemcpyKind)42, as the H200 probes do - and get the real error back,
+ * with no undefined behaviour on the way (-fsanitize=enum). The layout is an int either way. */
+#ifndef MINICUDA_ENUM_INT
+#if defined(__cplusplus)
+#define MINICUDA_ENUM_INT : int
+#else
+#define MINICUDA_ENUM_INT
+#endif
 #endif
 
 /* ============================================================================================== */
@@ -192,7 +208,7 @@ typedef struct CUuuid_st {
   X(CUDA_ERROR_UNKNOWN,                        999, "unknown error")
 
 #define MINICUDA_CU_RESULT_ENUMERATOR_(name, value, message) name = value,
-typedef enum cudaError_enum {
+typedef enum cudaError_enum MINICUDA_ENUM_INT {
   MINICUDA_CU_RESULTS(MINICUDA_CU_RESULT_ENUMERATOR_)
 } CUresult;
 #undef MINICUDA_CU_RESULT_ENUMERATOR_
@@ -201,166 +217,10 @@ typedef enum cudaError_enum {
 /* 3. Enums and flags                                                                             */
 /* ============================================================================================== */
 
-/*
- * Device attributes for cuDeviceGetAttribute, with the CUDA 13.0 ids (1 .. 147). Where two names
- * share an id, the later one is the current name and the other is kept for old code.
- */
-#define MINICUDA_CU_DEVICE_ATTRIBUTES(X) \
-  X(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,                         1) \
-  X(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X,                               2) \
-  X(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,                               3) \
-  X(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z,                               4) \
-  X(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X,                                5) \
-  X(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y,                                6) \
-  X(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z,                                7) \
-  X(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,                   8) \
-  X(CU_DEVICE_ATTRIBUTE_SHARED_MEMORY_PER_BLOCK,                       8) /* deprecated */ \
-  X(CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY,                         9) \
-  X(CU_DEVICE_ATTRIBUTE_WARP_SIZE,                                     10) \
-  X(CU_DEVICE_ATTRIBUTE_MAX_PITCH,                                     11) \
-  X(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK,                       12) \
-  X(CU_DEVICE_ATTRIBUTE_REGISTERS_PER_BLOCK,                           12) /* deprecated */ \
-  X(CU_DEVICE_ATTRIBUTE_CLOCK_RATE,                                    13) \
-  X(CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT,                             14) \
-  X(CU_DEVICE_ATTRIBUTE_GPU_OVERLAP,                                   15) /* deprecated */ \
-  X(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,                          16) \
-  X(CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT,                           17) \
-  X(CU_DEVICE_ATTRIBUTE_INTEGRATED,                                    18) \
-  X(CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY,                           19) \
-  X(CU_DEVICE_ATTRIBUTE_COMPUTE_MODE,                                  20) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH,                       21) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH,                       22) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT,                      23) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH,                       24) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT,                      25) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH,                       26) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH,               27) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT,              28) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS,              29) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_WIDTH,                 27) /* deprecated */ \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_HEIGHT,                28) /* deprecated */ \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_NUMSLICES,             29) /* deprecated */ \
-  X(CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT,                             30) \
-  X(CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS,                            31) \
-  X(CU_DEVICE_ATTRIBUTE_ECC_ENABLED,                                   32) \
-  X(CU_DEVICE_ATTRIBUTE_PCI_BUS_ID,                                    33) \
-  X(CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID,                                 34) \
-  X(CU_DEVICE_ATTRIBUTE_TCC_DRIVER,                                    35) \
-  X(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE,                             36) \
-  X(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH,                       37) \
-  X(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE,                                 38) \
-  X(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,                39) \
-  X(CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT,                            40) \
-  X(CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING,                            41) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH,               42) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS,              43) \
-  X(CU_DEVICE_ATTRIBUTE_CAN_TEX2D_GATHER,                              44) /* deprecated */ \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH,                45) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT,               46) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE,             47) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE,            48) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE,             49) \
-  X(CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID,                                 50) \
-  X(CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT,                       51) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH,                  52) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH,          53) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS,         54) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH,                       55) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH,                       56) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT,                      57) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH,                       58) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT,                      59) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH,                       60) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH,               61) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS,              62) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH,               63) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT,              64) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS,              65) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH,                  66) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH,          67) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS,         68) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH,                69) /* deprecated */ \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH,                70) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT,               71) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH,                72) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH,             73) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT,            74) \
-  X(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,                      75) \
-  X(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,                      76) \
-  X(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH,             77) \
-  X(CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED,                   78) \
-  X(CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED,                     79) \
-  X(CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED,                      80) \
-  X(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,          81) \
-  X(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR,              82) \
-  X(CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY,                                83) \
-  X(CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD,                               84) \
-  X(CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID,                      85) \
-  X(CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED,                  86) \
-  X(CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO,         87) \
-  X(CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS,                        88) \
-  X(CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS,                     89) \
-  X(CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED,                  90) \
-  X(CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM,       91) \
-  X(CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1,                     92) /* deprecated */ \
-  X(CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1,              93) /* deprecated */ \
-  X(CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1,              94) /* deprecated */ \
-  X(CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH,                            95) \
-  X(CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH,               96) /* deprecated */ \
-  X(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,             97) \
-  X(CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES,                       98) \
-  X(CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED,                       99) \
-  X(CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES,  100) \
-  X(CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST,           101) \
-  X(CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED,          102) /* deprecated */ \
-  X(CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED,           102) \
-  X(CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED,   103) \
-  X(CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_HANDLE_SUPPORTED,            104) \
-  X(CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_KMT_HANDLE_SUPPORTED,        105) \
-  X(CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR,                 106) \
-  X(CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED,                 107) \
-  X(CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE,                  108) \
-  X(CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE,                 109) \
-  X(CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED,       110) \
-  X(CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK,              111) \
-  X(CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED,                   112) \
-  X(CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED,             113) \
-  X(CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED,          114) \
-  X(CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED,                        115) \
-  X(CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED,                     116) \
-  X(CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS,          117) \
-  X(CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING,               118) \
-  X(CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES,                119) \
-  X(CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH,                                120) \
-  X(CU_DEVICE_ATTRIBUTE_DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED,         121) \
-  X(CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS,                 122) \
-  X(CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR,                 123) \
-  X(CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED,                             124) \
-  X(CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED,                           125) \
-  X(CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT,                         126) \
-  X(CU_DEVICE_ATTRIBUTE_TENSOR_MAP_ACCESS_SUPPORTED,                   127) \
-  X(CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED,                  128) \
-  X(CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS,                     129) \
-  X(CU_DEVICE_ATTRIBUTE_NUMA_CONFIG,                                   130) \
-  X(CU_DEVICE_ATTRIBUTE_NUMA_ID,                                       131) \
-  X(CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED,                           132) \
-  X(CU_DEVICE_ATTRIBUTE_MPS_ENABLED,                                   133) \
-  X(CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID,                                  134) \
-  X(CU_DEVICE_ATTRIBUTE_D3D12_CIG_SUPPORTED,                           135) \
-  X(CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_ALGORITHM_MASK,                 136) \
-  X(CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_MAXIMUM_LENGTH,                 137) \
-  X(CU_DEVICE_ATTRIBUTE_VULKAN_CIG_SUPPORTED,                          138) \
-  X(CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID,                             139) \
-  X(CU_DEVICE_ATTRIBUTE_GPU_PCI_SUBSYSTEM_ID,                          140) \
-  X(CU_DEVICE_ATTRIBUTE_HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED, 141) \
-  X(CU_DEVICE_ATTRIBUTE_HOST_NUMA_MEMORY_POOLS_SUPPORTED,              142) \
-  X(CU_DEVICE_ATTRIBUTE_HOST_NUMA_MULTINODE_IPC_SUPPORTED,             143) \
-  X(CU_DEVICE_ATTRIBUTE_HOST_MEMORY_POOLS_SUPPORTED,                   144) \
-  X(CU_DEVICE_ATTRIBUTE_HOST_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED,      145) \
-  X(CU_DEVICE_ATTRIBUTE_HOST_ALLOC_DMA_BUF_SUPPORTED,                  146) \
-  X(CU_DEVICE_ATTRIBUTE_ONLY_PARTIAL_HOST_NATIVE_ATOMIC_SUPPORTED,     147)
+/* Device attributes for cuDeviceGetAttribute: the MINICUDA_CU_DEVICE_ATTRIBUTES table. */
+#include "cuda_device_attributes.h"
 
-typedef enum CUdevice_attribute_enum {
+typedef enum CUdevice_attribute_enum MINICUDA_ENUM_INT {
 #define MINICUDA_ENUM_ROW(name, value) name = value,
   MINICUDA_CU_DEVICE_ATTRIBUTES(MINICUDA_ENUM_ROW)
 #undef MINICUDA_ENUM_ROW
@@ -368,7 +228,7 @@ typedef enum CUdevice_attribute_enum {
 } CUdevice_attribute;
 
 /* Where the memory behind an address lives (CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CUDA_MEMCPY2D...). */
-typedef enum CUmemorytype_enum {
+typedef enum CUmemorytype_enum MINICUDA_ENUM_INT {
   CU_MEMORYTYPE_HOST    = 0x01,  /* page-locked host memory */
   CU_MEMORYTYPE_DEVICE  = 0x02,  /* device memory */
   CU_MEMORYTYPE_ARRAY   = 0x03,  /* a CUDA array */
@@ -399,14 +259,14 @@ typedef enum CUmemorytype_enum {
   X(CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID,            20) /* unsigned long long: physical block id */ \
   X(CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE,   21) /* int */
 
-typedef enum CUpointer_attribute_enum {
+typedef enum CUpointer_attribute_enum MINICUDA_ENUM_INT {
 #define MINICUDA_ENUM_ROW(name, value) name = value,
   MINICUDA_CU_POINTER_ATTRIBUTES(MINICUDA_ENUM_ROW)
 #undef MINICUDA_ENUM_ROW
 } CUpointer_attribute;
 
 /* Context creation / primary-context flags (cuDevicePrimaryCtxGetState reports these). */
-typedef enum CUctx_flags_enum {
+typedef enum CUctx_flags_enum MINICUDA_ENUM_INT {
   CU_CTX_SCHED_AUTO           = 0x00,  /* spin if more contexts than cores, else yield */
   CU_CTX_SCHED_SPIN           = 0x01,  /* busy-wait for results */
   CU_CTX_SCHED_YIELD          = 0x02,  /* yield the CPU while waiting */
@@ -605,8 +465,8 @@ CUresult CUDAAPI cuMemsetD32_v2(CUdeviceptr dstDevice, unsigned int ui, size_t N
 /* --- Streams and events --- */
 /* All streams of a context feed its one channel in submission order (see docs/layers/libcuda.md). */
 
-typedef enum CUstream_flags_enum { CU_STREAM_DEFAULT = 0x0, CU_STREAM_NON_BLOCKING = 0x1 } CUstream_flags;
-typedef enum CUevent_flags_enum {
+typedef enum CUstream_flags_enum MINICUDA_ENUM_INT { CU_STREAM_DEFAULT = 0x0, CU_STREAM_NON_BLOCKING = 0x1 } CUstream_flags;
+typedef enum CUevent_flags_enum MINICUDA_ENUM_INT {
   CU_EVENT_DEFAULT = 0x0, CU_EVENT_BLOCKING_SYNC = 0x1, CU_EVENT_DISABLE_TIMING = 0x2, CU_EVENT_INTERPROCESS = 0x4
 } CUevent_flags;
 /* Stream calls: unknown stream -> CUDA_ERROR_INVALID_HANDLE; NULL/LEGACY/PER_THREAD = the NULL stream. */
@@ -650,15 +510,15 @@ CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t
 /* --- Modules --- */
 
 /* How modules are loaded (CUDA_MODULE_LOADING=EAGER|LAZY; lazy by default since CUDA 12.2). */
-typedef enum CUmoduleLoadingMode_enum {
+typedef enum CUmoduleLoadingMode_enum MINICUDA_ENUM_INT {
   CU_MODULE_EAGER_LOADING = 0x1, /* every kernel of a module is loaded with the module */
   CU_MODULE_LAZY_LOADING  = 0x2  /* a kernel is loaded at its first use */
 } CUmoduleLoadingMode;
 /* *mode = the loading mode chosen by CUDA_MODULE_LOADING at cuInit. NULL: CUDA_ERROR_INVALID_VALUE. */
 CUresult CUDAAPI cuModuleGetLoadingMode(CUmoduleLoadingMode* mode);
-typedef enum CUjit_option_enum { CU_JIT_MAX_REGISTERS = 0 } CUjit_option;         /* options are ignored */
-typedef enum CUlibraryOption_enum { CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE = 0 } CUlibraryOption;
-typedef enum CUfunction_attribute_enum {
+typedef enum CUjit_option_enum MINICUDA_ENUM_INT { CU_JIT_MAX_REGISTERS = 0 } CUjit_option;         /* options are ignored */
+typedef enum CUlibraryOption_enum MINICUDA_ENUM_INT { CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE = 0 } CUlibraryOption;
+typedef enum CUfunction_attribute_enum MINICUDA_ENUM_INT {
   CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
   CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES = 2, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3, CU_FUNC_ATTRIBUTE_NUM_REGS = 4,
   CU_FUNC_ATTRIBUTE_PTX_VERSION = 5, CU_FUNC_ATTRIBUTE_BINARY_VERSION = 6, CU_FUNC_ATTRIBUTE_CACHE_MODE_CA = 7,

@@ -11,9 +11,11 @@
  *   errors     cudaGetLastError, cudaPeekAtLastError, cudaGetErrorName, cudaGetErrorString
  *   versions   cudaRuntimeGetVersion, cudaDriverGetVersion
  *   devices    cudaGetDeviceCount, cudaGetDeviceProperties, cudaDeviceGetAttribute,
- *              cudaSetDevice, cudaGetDevice, cudaInitDevice, cudaDeviceReset
+ *              cudaSetDevice, cudaGetDevice, cudaInitDevice, cudaDeviceReset, cudaDeviceSynchronize
  *   memory     cudaMalloc, cudaFree, cudaMallocHost, cudaHostAlloc, cudaFreeHost, cudaMemGetInfo,
- *              cudaPointerGetAttributes
+ *              cudaPointerGetAttributes, cudaMemcpy, cudaMemset
+ *   and, in cuda_runtime_api.h: streams, events, host functions, asynchronous copies, kernel
+ *   launches and function attributes.
  *
  * Sections: 1 version and error codes (the MINICUDA_CUDA_ERRORS table) | 2 handles and flags |
  *           3 enums and small structs | 4 dim3 | 5 cudaDeviceProp | 6 functions |
@@ -25,6 +27,18 @@
  */
 #ifndef __CUDA_RUNTIME_H__
 #define __CUDA_RUNTIME_H__
+
+/* In C++ the enumerations a caller fills in (error codes, attributes, kinds) have int as their
+ * fixed underlying type, so every int is one of their values: a program may pass a value no
+ * enumerator names - (cudaMemcpyKind)42, as the H200 probes do - and get the real error back,
+ * with no undefined behaviour on the way (-fsanitize=enum). The layout is an int either way. */
+#ifndef MINICUDA_ENUM_INT
+#if defined(__cplusplus)
+#define MINICUDA_ENUM_INT : int
+#else
+#define MINICUDA_ENUM_INT
+#endif
+#endif
 
 #ifdef __cplusplus
 #include <cstddef>
@@ -191,7 +205,7 @@
   X(cudaErrorApiFailureBase,                 10000, "api failure base")
 
 #define MINICUDA_CUDA_ERROR_ENUMERATOR_(name, value, message) name = value,
-enum cudaError {
+enum cudaError MINICUDA_ENUM_INT {
   MINICUDA_CUDA_ERRORS(MINICUDA_CUDA_ERROR_ENUMERATOR_)
 };
 #undef MINICUDA_CUDA_ERROR_ENUMERATOR_
@@ -255,7 +269,7 @@ typedef struct CUuuid_st cudaUUID_t;
 /* ============================================================================================== */
 
 /* Direction of a cudaMemcpy*. Default infers it from the pointers (needs unified addressing). */
-enum cudaMemcpyKind {
+enum cudaMemcpyKind MINICUDA_ENUM_INT {
   cudaMemcpyHostToHost     = 0,
   cudaMemcpyHostToDevice   = 1,
   cudaMemcpyDeviceToHost   = 2,
@@ -264,7 +278,7 @@ enum cudaMemcpyKind {
 };
 
 /* What cudaPointerGetAttributes says a pointer is. */
-enum cudaMemoryType {
+enum cudaMemoryType MINICUDA_ENUM_INT {
   cudaMemoryTypeUnregistered = 0,  /* unknown to CUDA (e.g. pageable malloc memory) */
   cudaMemoryTypeHost         = 1,  /* page-locked host memory (cudaMallocHost, cudaHostAlloc) */
   cudaMemoryTypeDevice       = 2,  /* device memory (cudaMalloc) */
@@ -285,7 +299,7 @@ struct cudaPointerAttributes {
  * (cudaDevAttrWarpSize == CU_DEVICE_ATTRIBUTE_WARP_SIZE == 10); ids the runtime does not expose
  * (44, 102-105, 107, 110, 136, 137, 146) are absent, as in CUDA 13.0.
  */
-enum cudaDeviceAttr {
+enum cudaDeviceAttr MINICUDA_ENUM_INT {
   cudaDevAttrMaxThreadsPerBlock                     = 1,
   cudaDevAttrMaxBlockDimX                           = 2,
   cudaDevAttrMaxBlockDimY                           = 3,

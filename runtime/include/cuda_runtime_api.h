@@ -2,9 +2,10 @@
  * API, included by cuda_runtime.h (as the real cuda_runtime.h includes cuda_runtime_api.h).
  * Include cuda_runtime.h, not this file.
  *
- * Every stream of a device feeds the device's one channel, in submission order: each stream's
- * order holds, and streams do not overlap one another. Events are timestamped semaphore
- * releases; cudaEventElapsedTime is the simulated GPU's time between two of them. */
+ * Streams map onto channels of their own (docs/layers/libcuda.md), so the work of different
+ * streams overlaps on the GPU; each stream's order holds. Events are timestamped semaphore
+ * releases; cudaEventElapsedTime is the simulated GPU's time between two of them
+ * (docs/timing.md). */
 #ifndef __CUDA_RUNTIME_API_H__
 #define __CUDA_RUNTIME_API_H__
 
@@ -77,7 +78,7 @@ cudaError_t CUDARTAPI cudaMemsetAsync(void* devPtr, int value, size_t count, cud
  * threads, dynamic shared memory over the kernel's limit): cudaErrorInvalidValue. */
 cudaError_t CUDARTAPI cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
                                        cudaStream_t stream);
-enum cudaFuncAttribute {
+enum cudaFuncAttribute MINICUDA_ENUM_INT {
   cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
   cudaFuncAttributePreferredSharedMemoryCarveout = 9,
   cudaFuncAttributeMax
