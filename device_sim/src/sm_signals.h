@@ -20,9 +20,15 @@ namespace minicuda::gpu {
 
 // --- EFLAGS.AC: the alignment check, on while kernel code runs (x86-64 only) -----------------
 // The asm steps over the red zone: the code around it may keep data below the stack pointer.
-// Off under AddressSanitizer: its instrumentation of kernel code (shadow-memory stores) is not
-// alignment-clean, so every instrumented function would trap.
-#if defined(__SANITIZE_ADDRESS__)
+// Off under AddressSanitizer and ThreadSanitizer: their instrumentation of kernel code (shadow-
+// memory accesses) is not alignment-clean, so every instrumented function would trap. g++ says
+// so with __SANITIZE_*__, clang with __has_feature.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define MINICUDA_SANITIZED_BUILD 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || defined(MINICUDA_SANITIZED_BUILD)
 #define MINICUDA_ALIGNMENT_CHECKS 0
 #elif defined(__x86_64__)
 #define MINICUDA_ALIGNMENT_CHECKS 1
