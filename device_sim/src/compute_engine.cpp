@@ -179,7 +179,9 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
   const uint64_t resident = std::min<uint64_t>(uint64_t{occ.blocks_per_sm} * threads, props.max_threads_per_sm);
   const uint64_t wave_ns = std::max<uint64_t>(1, kFullWaveNs * resident / props.max_threads_per_sm);
   const TimeSpan span = device_.timeline().run(chid, TimelineUnit::Compute, kLaunchNs + waves * wave_ns);
-  trace::note(trace::Layer::Gpu, "compute: ch {} {} ran t={}..{} ns", chid, grid.kernel_name, span.start, span.end);
+  trace::device_span({timeline_unit_name(TimelineUnit::Compute), grid.kernel_name, chid, span.start, span.end,
+                      device_.timeline().origin(chid)},
+                     "compute: ch {} {} ran t={}..{} ns", chid, grid.kernel_name, span.start, span.end);
 
   if (!first_error) return std::nullopt;
   const KernelError& e = first_error->error;

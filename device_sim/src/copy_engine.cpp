@@ -300,18 +300,25 @@ std::optional<ChannelFault> CopyEngine::transfer(uint32_t chid, const CopyState&
   std::string lines_text = count == 1 ? std::string()
                                       : fmt::format(" in {} lines, pitch {} -> {}", count,
                                                     state.pitch_in, state.pitch_out);
+  // The note is also the span of device time the copy took (a Chrome trace draws it on the
+  // engine's track, with an arrow from the call that submitted it).
+  auto work = [&](const char* what, uint64_t amount) {
+    return trace::DeviceSpan{timeline_unit_name(unit), fmt::format("{} {} B", what, amount), chid, span.start,
+                             span.end, device_.timeline().origin(chid)};
+  };
   if (!remap) {
-    trace::note(trace::Layer::Gpu, "{}: copy {} B {:#x} -> {:#x}{}, t={} ns", timeline_unit_name(unit), bytes,
-                src, dst, lines_text, now);
+    trace::device_span(work("copy", bytes), "{}: copy {} B {:#x} -> {:#x}{}, t={} ns", timeline_unit_name(unit),
+                       bytes, src, dst, lines_text, now);
   } else if (!reads_source && num_dst == 1 &&
              selectors[0] == NVC8B5_SET_REMAP_COMPONENTS_DST_CONST_A) {
-    trace::note(trace::Layer::Gpu, "{}: memset {} B at {:#x} = {:#x} ({}-byte){}, t={} ns",
-                timeline_unit_name(unit), bytes, dst,
-                state.remap_const_a & (component == 4 ? ~0u : (1u << (8 * component)) - 1),
-                component, lines_text, now);
+    trace::device_span(work("memset", bytes), "{}: memset {} B at {:#x} = {:#x} ({}-byte){}, t={} ns",
+                       timeline_unit_name(unit), bytes, dst,
+                       state.remap_const_a & (component == 4 ? ~0u : (1u << (8 * component)) - 1),
+                       component, lines_text, now);
   } else {
-    trace::note(trace::Layer::Gpu, "{}: remap {} elements of {} B {:#x} -> {:#x}{}, t={} ns",
-                timeline_unit_name(unit), state.line_length_in * count, dst_element, src, dst, lines_text, now);
+    trace::device_span(work("remap", bytes), "{}: remap {} elements of {} B {:#x} -> {:#x}{}, t={} ns",
+                       timeline_unit_name(unit), state.line_length_in * count, dst_element, src, dst, lines_text,
+                       now);
   }
   return std::nullopt;
 }

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "channel.h"
+#include "host_clock.h"
 #include "libcuda.h"
 #include "minicuda/trace.h"
 
@@ -137,6 +138,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDi
   uint64_t code_va = function_code(*ctx, *fn);
   if (code_va == 0) return done(scope, CUDA_ERROR_OUT_OF_MEMORY);
   Channel& ch = channel_of(*ctx, stream);
+  host_clock::spend(host_clock::kLaunchNs);  // what the call costs the host; the launch is stamped after it
   order_with_null_stream(*ctx, stream);
   uint64_t fence = push_launch(ch, *fn, code_va, grid, block, sharedMemBytes, kernelParams);
   submitted(stream, fence);

@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include "channel.h"
+#include "host_clock.h"
 #include "libcuda.h"
 
 namespace minicuda::libcuda {
@@ -187,9 +188,9 @@ CUresult cuStreamQuery(CUstream hStream) {
     CUstream_st* s = nullptr;
     if (CUresult r = resolve_stream(ctx, hStream, &s); r != CUDA_SUCCESS) return r;
     if (Channel* faulted = faulted_channel(ctx)) return faulted->fault_result();
-    if (s != nullptr) return s->channel->reached(s->last_fence) ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
-    bool idle = ctx.channel->reached(ctx.channel->last_fence());
-    for (Channel* ch : ctx.stream_channels) idle = idle && ch->reached(ch->last_fence());
+    if (s != nullptr) return s->channel->query(s->last_fence) ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
+    bool idle = ctx.channel->query(ctx.channel->last_fence());
+    for (Channel* ch : ctx.stream_channels) idle = ch->query(ch->last_fence()) && idle;
     return idle ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
   });
 }
@@ -275,6 +276,7 @@ CUresult cuEventRecord(CUevent hEvent, CUstream hStream) {
     trace::note(trace::Layer::Libcuda, "event: semaphore release with the GPU's timestamp, after all earlier work (slot {})",
                 e->slot);
     Channel& ch = channel_of(ctx, s);
+    host_clock::spend(host_clock::kEventRecordNs);
     order_with_null_stream(ctx, s);
     ch.release_timestamped(ctx.channel->event_va(e->slot), ch.last_fence() + 1);
     e->fence = ch.submit();
@@ -292,7 +294,7 @@ CUresult cuEventQuery(CUevent hEvent) {
     CUevent_st* e = find_event(ctx, hEvent);
     if (!e) return CUDA_ERROR_INVALID_HANDLE;
     if (Channel* faulted = faulted_channel(ctx)) return faulted->fault_result();
-    return e->fence == 0 || e->channel->reached(e->fence) ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
+    return e->fence == 0 || e->channel->query(e->fence) ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
   });
 }
 

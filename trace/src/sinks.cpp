@@ -129,6 +129,7 @@ std::vector<Event> Recorder::events() const {
       for (auto it = out.rbegin(); it != out.rend(); ++it) {
         if (it->seq == entry.event.seq) {
           it->result = entry.event.result;
+          it->host_end_ns = entry.event.host_end_ns;
           break;
         }
       }

@@ -144,9 +144,17 @@ uint32_t configure_from_environment() {
 }  // namespace detail
 
 namespace {
+std::atomic<uint64_t (*)()> g_host_clock{nullptr};
+
+uint64_t host_now() {
+  uint64_t (*now)() = g_host_clock.load(std::memory_order_relaxed);
+  return now != nullptr ? now() : 0;
+}
+
 // A new event on this thread, placed under the innermost open scope (or as a root).
 Event make_event(ThreadStack& ts, Layer layer, Kind kind, std::string text) {
   Event e;
+  e.host_ns = host_now();
   e.seq = g_seq.fetch_add(1, std::memory_order_relaxed) + 1;
   e.thread = ts.thread;
   e.layer = layer;
@@ -189,6 +197,7 @@ void close_scope(uint64_t seq, std::string result) {
   OpenScope top = std::move(ts.open.back());
   ts.open.pop_back();
   top.event.result = std::move(result);
+  top.event.host_end_ns = host_now();
   std::lock_guard lock(sinks_mutex());
   for (Sink* s : sinks()) s->end(top.event);
 }
@@ -200,7 +209,22 @@ void emit_note(Layer layer, std::string text) {
   for (Sink* s : sinks()) s->note(e);
 }
 
+void emit_span(DeviceSpan span, std::string text) {
+  ThreadStack& ts = this_thread();
+  Event e = make_event(ts, Layer::Gpu, Kind::Note, std::move(text));
+  e.span = std::move(span);
+  std::lock_guard lock(sinks_mutex());
+  for (Sink* s : sinks()) s->note(e);
+}
+
 }  // namespace detail
+
+uint64_t current_root() {
+  const ThreadStack& ts = this_thread();
+  return ts.open.empty() ? 0 : ts.open.front().seq;
+}
+
+void set_host_clock(uint64_t (*now)()) { g_host_clock.store(now, std::memory_order_relaxed); }
 
 void reconfigure() {
   detail::g_mask.store(detail::kUnconfigured, std::memory_order_relaxed);
