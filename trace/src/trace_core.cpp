@@ -1,7 +1,7 @@
 // The trace core: sequence numbers, the per-thread scope stack, the sink list, and the
 // configuration read from the environment (MINICUDA_TRACE, MINICUDA_TRACE_FILE,
-// MINICUDA_TRACE_FORMAT). Sinks are called under sinks_mutex, so a sink needs no lock of its own
-// for state it only touches from begin/end/note.
+// MINICUDA_TRACE_FORMAT: text, json or chrome). Sinks are called under sinks_mutex, so a sink
+// needs no lock of its own for state it only touches from begin/end/note.
 #include "minicuda/trace.h"
 
 #include <algorithm>
@@ -88,6 +88,8 @@ void install_env_sink_locked(uint32_t mask) {
   std::string path = file ? file : "";
   if (format && std::strcmp(format, "json") == 0) {
     env_sink() = make_json_sink(path);
+  } else if (format && std::strcmp(format, "chrome") == 0) {
+    env_sink() = make_chrome_sink(path);
   } else {
     env_sink() = make_text_sink(path);
   }
@@ -134,7 +136,12 @@ uint32_t configure_from_environment() {
   static bool flush_registered = false;
   if (mask != 0 && !flush_registered) {
     flush_registered = true;
-    std::atexit([] { flush(); });  // prints what the text tree holds back (a pending fold)
+    // Prints what the text tree holds back (a pending fold) and closes the Chrome trace's
+    // JSON where it could not be kept closed (standard error).
+    std::atexit([] {
+      std::lock_guard lock(sinks_mutex());
+      if (env_sink()) flush_sink(env_sink().get(), /*at_exit=*/true);
+    });
   }
   if (g_recorders.load() > 0) mask = kAllLayers;
   g_mask.store(mask, std::memory_order_relaxed);
