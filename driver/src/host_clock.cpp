@@ -12,10 +12,11 @@ thread_local uint64_t t_now = 0;
 
 // The pageable-copy rates of the CPU's memcpy, in bytes per ns. On the H200 a 64 MiB pageable
 // copy took 9151 us to the device (7.3 GB/s) and 6377 us back (10.5 GB/s) end to end. The copy
-// engine's share of that is modelled on ce0/ce1 (32 pieces of 2 MiB: 1371 and 1335 us, plus
-// the call's 2.3 us), so the CPU's share is the rest: 7775 us and 5037 us for 64 MiB.
-constexpr double kStageToDeviceBytesPerNs = 8.63;
-constexpr double kStageFromDeviceBytesPerNs = 13.32;
+// engine's share of that is modelled on ce0/ce1 (32 pieces of 2 MiB, waited for one by one:
+// 1297 and 1262 us), and the call costs 2.3 us, so the CPU's share is the rest: 7852 us and
+// 5113 us for 64 MiB.
+constexpr double kStageToDeviceBytesPerNs = 8.55;
+constexpr double kStageFromDeviceBytesPerNs = 13.13;
 
 // Registered with the trace at start-up, so that every event carries this thread's host time.
 [[maybe_unused]] const bool g_registered = (trace::set_host_clock(&now), true);

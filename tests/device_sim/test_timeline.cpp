@@ -140,8 +140,8 @@ TEST_F(TimelineChannels, CopiesBothWaysOnTwoChannelsOverlap) {
   b.submit(Pushbuffer().copy_semaphore(sems + 16, 1).copy(vid + 4096, pinned, 200000, kFourWord));  // D2H: ce1
   device.host().run_pending();
   // Each took what it takes alone (fetch + launch + 200000 B at 55 B/ns), at the same time.
-  EXPECT_EQ(stamp(sems) - t0, 100u + 4700u + 3636u);
-  EXPECT_EQ(stamp(sems + 16) - t0, 100u + 3600u + 3636u);
+  EXPECT_EQ(stamp(sems) - t0, 100u + 2400u + 3636u);
+  EXPECT_EQ(stamp(sems + 16) - t0, 100u + 1300u + 3636u);
 }
 
 TEST_F(TimelineChannels, CopiesTheSameWayQueueOnOneEngine) {
@@ -150,8 +150,8 @@ TEST_F(TimelineChannels, CopiesTheSameWayQueueOnOneEngine) {
   a.submit(Pushbuffer().copy_semaphore(sems, 1).copy(pinned, vid, 200000, kFourWord));
   b.submit(Pushbuffer().copy_semaphore(sems + 16, 1).copy(pinned, vid + 262144, 200000, kFourWord));
   device.host().run_pending();
-  EXPECT_EQ(stamp(sems) - t0, 100u + 4700u + 3636u);
-  EXPECT_EQ(stamp(sems + 16) - stamp(sems), 4700u + 3636u);  // after the first, on ce0
+  EXPECT_EQ(stamp(sems) - t0, 100u + 2400u + 3636u);
+  EXPECT_EQ(stamp(sems + 16) - stamp(sems), 2400u + 3636u);  // after the first, on ce0
 }
 
 TEST_F(TimelineChannels, AnAcquireWaitsForTheReleasesTime) {
@@ -164,8 +164,8 @@ TEST_F(TimelineChannels, AnAcquireWaitsForTheReleasesTime) {
                .copy_semaphore(sems + 16, 1)
                .copy(vid + 4096, pinned, 55000, kFourWord));
   device.host().run_pending();
-  const uint64_t released = t0 + 100u + 4700u + 4000u;  // a's copy ended
-  EXPECT_EQ(stamp(sems + 16), released + 3600u + 1000u);
+  const uint64_t released = t0 + 100u + 2400u + 4000u;  // a's copy ended
+  EXPECT_EQ(stamp(sems + 16), released + 1300u + 1000u);
 }
 
 // libcuda starts each segment with MINICUDA_SET_ORIGIN and MINICUDA_SET_HOST_TIME: the PBDMA
@@ -180,7 +180,7 @@ TEST_F(TimelineChannels, TheHostTimeMethodHoldsTheSegmentsWork) {
                .copy_semaphore(sems, 1)
                .copy(pinned, vid, 200000, kFourWord));
   device.host().run_pending();
-  EXPECT_EQ(stamp(sems), submitted + 4700u + 3636u);  // not 100 ns after the fetch: at the host's time
+  EXPECT_EQ(stamp(sems), submitted + 2400u + 3636u);  // not 100 ns after the fetch: at the host's time
   bool spanned = false;
   for (const trace::Event& e : rec.events()) {
     if (!e.span) continue;
@@ -188,7 +188,7 @@ TEST_F(TimelineChannels, TheHostTimeMethodHoldsTheSegmentsWork) {
     EXPECT_EQ(e.span->unit, "ce0");
     EXPECT_EQ(e.span->name, "copy 200000 B");
     EXPECT_EQ(e.span->start_ns, submitted);
-    EXPECT_EQ(e.span->end_ns, submitted + 4700u + 3636u);
+    EXPECT_EQ(e.span->end_ns, submitted + 2400u + 3636u);
     EXPECT_EQ(e.span->origin, 7u);
   }
   EXPECT_TRUE(spanned);
