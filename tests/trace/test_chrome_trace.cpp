@@ -76,11 +76,11 @@ TEST(ChromeSink, CallsSpansAndTheFlowBetweenThem) {
   ASSERT_TRUE(trace.has_value());
   EXPECT_EQ((*trace)["displayTimeUnit"].text, "ns");
   std::map<std::string, const Value*> by_phase_name;
-  int flows = 0;
+  std::vector<const Value*> flows;
   for (const Value& e : events_of(*trace)) {
     const std::string ph = e["ph"].text;
     if (ph == "X") by_phase_name[e["name"].text] = &e;
-    if (ph == "s" || ph == "f") ++flows;
+    if (ph == "s" || ph == "f") flows.push_back(&e);
   }
   ASSERT_TRUE(by_phase_name.count("cudaMemcpyAsync"));
   const Value& call = *by_phase_name["cudaMemcpyAsync"];
@@ -95,7 +95,20 @@ TEST(ChromeSink, CallsSpansAndTheFlowBetweenThem) {
   EXPECT_EQ(copy["ts"].text, "3.400");
   EXPECT_EQ(copy["dur"].text, "4.774");
   EXPECT_EQ(copy["args"]["origin"].number, static_cast<double>(origin));
-  EXPECT_EQ(flows, 2);
+  // One flow, its ends 1 ns inside the call (host thread 1) and the copy (ce0).
+  ASSERT_EQ(flows.size(), 2u);
+  const Value& from = *flows[0];
+  const Value& to = *flows[1];
+  EXPECT_EQ(from["ph"].text, "s");
+  EXPECT_EQ(from["pid"].number, 1);
+  EXPECT_EQ(from["tid"].number, call["tid"].number);
+  EXPECT_EQ(from["ts"].text, "1.001");
+  EXPECT_EQ(to["ph"].text, "f");
+  EXPECT_EQ(to["bp"].text, "e");
+  EXPECT_EQ(to["pid"].number, 2);
+  EXPECT_EQ(to["tid"].number, 2);
+  EXPECT_EQ(to["ts"].text, "3.401");
+  EXPECT_EQ(from["id"].number, to["id"].number);
   std::remove(path.c_str());
 }
 
@@ -103,7 +116,7 @@ TEST(ChromeSink, CallsSpansAndTheFlowBetweenThem) {
 
 struct Span {
   int pid, tid;
-  std::string name;
+  std::string cat, name;
   uint64_t start, end;  // ns
 };
 
@@ -126,8 +139,8 @@ SampleRun run_sample(const char* name) {
   if (!run.trace) return run;
   for (const Value& e : events_of(*run.trace)) {
     if (e["ph"].text != "X") continue;
-    Span s{static_cast<int>(e["pid"].number), static_cast<int>(e["tid"].number), e["name"].text, ns_of(e["ts"]),
-           ns_of(e["ts"]) + ns_of(e["dur"])};
+    Span s{static_cast<int>(e["pid"].number), static_cast<int>(e["tid"].number), e["cat"].text, e["name"].text,
+           ns_of(e["ts"]), ns_of(e["ts"]) + ns_of(e["dur"])};
     run.spans.push_back(s);
     run.timing += fmt::format("{} {}/{} {}..{}\n", s.name, s.pid, s.tid, s.start, s.end);
   }
@@ -165,19 +178,23 @@ TEST(ChromeTrace, StreamOverlapSampleWithTwoStreams) {
   }
   ASSERT_FALSE(starts.empty());
   EXPECT_EQ(starts.size(), ends.size());
-  // Each flow starts at an API call on the host and ends at the device span it caused: a
-  // cudaMemcpyAsync's at a copy on ce0 or ce1, a cudaLaunchKernel's at the grid on compute.
-  std::map<std::pair<int, uint64_t>, std::string> host_calls, device_work;  // (tid, ts) -> name
-  for (const Span& s : first.spans) (s.pid == 1 ? host_calls : device_work)[{s.tid, s.start}] = s.name;
+  // Each flow starts inside an API call on the host and ends inside the device span it caused
+  // (1 ns in: see chrome_sink.cpp): a cudaMemcpyAsync's at a copy on ce0 or ce1, a
+  // cudaLaunchKernel's at the grid on compute.
+  auto inside = [&](int pid, int tid, const std::string& cat, uint64_t ts) {
+    for (const Span& s : first.spans)
+      if (s.pid == pid && s.tid == tid && s.cat == cat && s.start < ts && ts <= s.end) return s.name;
+    return std::string("(no slice)");
+  };
   int to_copies = 0, to_kernels = 0;
   for (const auto& [id, start] : starts) {
     ASSERT_TRUE(ends.count(id)) << "flow " << id << " has no end";
     const Value& end = *ends[id];
     EXPECT_EQ((*start)["pid"].number, 1);
     EXPECT_EQ(end["pid"].number, 2);
-    const std::string call = host_calls[{static_cast<int>((*start)["tid"].number), ns_of((*start)["ts"])}];
+    const std::string call = inside(1, static_cast<int>((*start)["tid"].number), "cudart", ns_of((*start)["ts"]));
     const int engine = static_cast<int>(end["tid"].number);
-    const std::string work = device_work[{engine, ns_of(end["ts"])}];
+    const std::string work = inside(2, engine, "gpu", ns_of(end["ts"]));
     if (engine == 1) {
       EXPECT_EQ(call, "cudaLaunchKernel");
       EXPECT_EQ(work, "scale");

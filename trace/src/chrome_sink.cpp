@@ -8,6 +8,9 @@
 //     time;
 //   - a flow ("ph":"s" on the API call, "ph":"f" with "bp":"e" on the device span) from the API
 //     call that submitted the work (DeviceSpan::origin, carried by MINICUDA_SET_ORIGIN) to it.
+//     Both ends sit 1 ns inside their slices: a viewer binds a flow event to the slice open on
+//     its track at its time, and at the slice's very first ns that could be the one before it
+//     (Perfetto processes events in time order, and a call's slice is written when it ends).
 // Times are in microseconds with three decimals: the simulated nanoseconds, exactly.
 //
 // The file is valid JSON after every event, so a program that exits without a clean shutdown,
@@ -83,12 +86,16 @@ class ChromeSink : public Sink {
     auto root = roots_.find(span.origin);
     if (span.origin == 0 || root == roots_.end()) return;
     const uint64_t id = ++flows_;
+    // The call costs the host time (it submitted work), so its slice is longer than 1 ns; a span
+    // may take no time (a 1-byte memset), and then its end is at its start.
+    const uint64_t from = root->second.host_ns + 1;
+    const uint64_t to = span.start_ns + (span.end_ns > span.start_ns ? 1 : 0);
     write(fmt::format(
         "{{\"name\":\"submit\",\"cat\":\"flow\",\"ph\":\"s\",\"id\":{},\"pid\":{},\"tid\":{},\"ts\":{}}}", id,
-        kHostPid, root->second.thread, micros(root->second.host_ns)));
+        kHostPid, root->second.thread, micros(from)));
     write(fmt::format(
         "{{\"name\":\"submit\",\"cat\":\"flow\",\"ph\":\"f\",\"bp\":\"e\",\"id\":{},\"pid\":{},\"tid\":{},\"ts\":{}}}",
-        id, kGpuPid, tid, micros(span.start_ns)));
+        id, kGpuPid, tid, micros(to)));
   }
 
   void flush() {
