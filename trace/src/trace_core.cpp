@@ -227,6 +227,8 @@ void emit_span(DeviceSpan span, std::string text) {
 }  // namespace detail
 
 uint64_t current_root() {
+  // Nothing traced, no scope open: and a thread that never traces keeps no thread number.
+  if (detail::g_mask.load(std::memory_order_relaxed) == 0) return 0;
   const ThreadStack& ts = this_thread();
   return ts.open.empty() ? 0 : ts.open.front().seq;
 }
