@@ -42,7 +42,10 @@ class ChromeSink : public Sink {
  public:
   explicit ChromeSink(const std::string& path)
       : file_(path.empty() ? stderr : std::fopen(path.c_str(), "w")), seekable_(!path.empty()) {
-    if (file_ == nullptr) return;
+    if (file_ == nullptr) {
+      std::fprintf(stderr, "minicuda: cannot write the Chrome trace to %s: no trace\n", path.c_str());
+      return;
+    }
     std::fputs("{\"traceEvents\":[\n", file_);
     // Metadata first: the two processes and the engines' tracks, named and in order.
     write(metadata(kHostPid, 0, "process_name", "host (simulated time)"));
