@@ -555,8 +555,7 @@ CUresult CUDAAPI cuCtxGetDevice(CUdevice* device);
 CUresult CUDAAPI cuCtxGetDevice_v2(CUdevice* device, CUcontext ctx);
 /* *version = the API version of ctx (NULL = current context), e.g. 3020; not the driver version. */
 CUresult CUDAAPI cuCtxGetApiVersion(CUcontext ctx, unsigned int* version);
-/* Blocks until all work in the current context has finished; returns a pending sticky error. The
- * thread's simulated host clock moves on to when that work completed (docs/timing.md). */
+/* Blocks until all work in the current context has finished; returns a pending sticky error. */
 CUresult CUDAAPI cuCtxSynchronize(void);
 /* As cuCtxSynchronize, for `ctx` (NULL = the current context). The runtime calls this form. */
 CUresult CUDAAPI cuCtxSynchronize_v2(CUcontext ctx);
@@ -640,9 +639,7 @@ CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream);
 CUresult CUDAAPI cuEventQuery(CUevent hEvent);
 CUresult CUDAAPI cuEventSynchronize(CUevent hEvent);
 CUresult CUDAAPI cuEventElapsedTime_v2(float* pMilliseconds, CUevent hStart, CUevent hEnd);
-/* Asynchronous copies: queued on hStream; pageable host memory is staged and so waited for. Each
- * call costs the thread 2.3 us of simulated host time, as every copy and memset does, plus the
- * CPU's staging memcpy of pageable memory (docs/timing.md, "The host timeline"). */
+/* Asynchronous copies: queued on hStream; pageable host memory is staged and so waited for. */
 CUresult CUDAAPI cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount, CUstream hStream);
 CUresult CUDAAPI cuMemcpyDtoHAsync_v2(void* dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);
 CUresult CUDAAPI cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);
@@ -683,8 +680,7 @@ CUresult CUDAAPI cuFuncGetAttribute(int* pi, CUfunction_attribute attrib, CUfunc
 CUresult CUDAAPI cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value);
 /* Launches f (a CUfunction, or a CUkernel cast to one) on hStream: a QMD, two methods on the compute
  * subchannel, no system call. Invalid dims, > 1024 threads or too much dynamic shared memory:
- * CUDA_ERROR_INVALID_VALUE; unknown f: CUDA_ERROR_INVALID_HANDLE; `extra`: CUDA_ERROR_NOT_SUPPORTED.
- * A launch costs the thread 4.3 us of simulated host time, and cannot start on the GPU earlier. */
+ * CUDA_ERROR_INVALID_VALUE; unknown f: CUDA_ERROR_INVALID_HANDLE; `extra`: CUDA_ERROR_NOT_SUPPORTED. */
 CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
                                 unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
                                 unsigned int sharedMemBytes, CUstream hStream, void** kernelParams, void** extra);
