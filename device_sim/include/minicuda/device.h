@@ -178,8 +178,10 @@ class Mmu {
 // earlier work have finished, and ends d ns later. So work of two channels on two units
 // overlaps, work on one unit queues, and one channel's work runs in order. A semaphore release
 // happens at its channel's time; an acquire it satisfies holds the acquiring channel until
-// then. The times depend only on the work and the order the host interface takes it in, never
-// on the host's speed: the same program gets the same times on every run and machine.
+// then; a segment's host time (hold) holds its channel until the host submitted it. The times
+// depend only on the work, the host's simulated times and the order the host interface takes
+// the work in, never on the host's real speed: the same program gets the same times on every
+// run and machine.
 //
 // Thread-safe (one mutex).
 enum class TimelineUnit : uint8_t { Compute, Copy0, Copy1, Copy2 };
