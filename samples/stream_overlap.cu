@@ -11,6 +11,11 @@
 // Traced:  MINICUDA_TRACE=gpu build/bin/stream_overlap
 //   the GPU's lines show each copy on ce0 (to the GPU) or ce1 (back) and each kernel on the
 //   compute engine, with their simulated times: in the second run they overlap.
+// As a timeline (docs/trace.md, "Chrome trace"): open overlap.json in ui.perfetto.dev after
+//   MINICUDA_TRACE=cudart,libcuda,gpu MINICUDA_TRACE_FORMAT=chrome MINICUDA_TRACE_FILE=overlap.json
+//   build/bin/stream_overlap 2
+//   a track per engine and one for the host thread, each API call at its simulated host time
+//   with an arrow to the copy or grid it caused; in the second run ce0 and compute overlap.
 #include <cuda_runtime.h>
 
 #include <cstdio>

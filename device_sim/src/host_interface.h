@@ -47,6 +47,10 @@ struct Channel {
   uint32_t sem_addr_lo = 0, sem_addr_hi = 0;
   uint32_t sem_payload_lo = 0, sem_payload_hi = 0;
 
+  // minicuda's host-timeline registers (MINICUDA_SET_ORIGIN_*, MINICUDA_SET_HOST_TIME_LO).
+  uint32_t origin_lo = 0, origin_hi = 0;
+  uint32_t host_time_lo = 0;
+
   std::array<Subchannel, 8> subchannels;  // NVC56F_NUMBER_OF_SUBCHANNELS
 };
 

@@ -304,6 +304,13 @@ Pbdma::Step Pbdma::host_method(Channel& channel, uint32_t subchannel, uint32_t m
     case NVC56F_SEM_PAYLOAD_LO: channel.sem_payload_lo = data; return Step::Done;
     case NVC56F_SEM_PAYLOAD_HI: channel.sem_payload_hi = data; return Step::Done;
     case NVC56F_SEM_EXECUTE: return sem_execute(channel, data, at, run);
+    case NVC56F_MINICUDA_SET_ORIGIN_LO: channel.origin_lo = data; return Step::Done;
+    case NVC56F_MINICUDA_SET_ORIGIN_HI:
+      channel.origin_hi = data;
+      device_.timeline().set_origin(chid, (uint64_t{channel.origin_hi} << 32) | channel.origin_lo);
+      return Step::Done;
+    case NVC56F_MINICUDA_SET_HOST_TIME_LO: channel.host_time_lo = data; return Step::Done;
+    case NVC56F_MINICUDA_SET_HOST_TIME_HI: return host_time(channel, data);
     default: {
       const char* name = nv_host_method_name(method);
       bool known = std::string_view(name) != "UNKNOWN" && method != NVC56F_ILLEGAL;
@@ -313,6 +320,25 @@ Pbdma::Step Pbdma::host_method(Channel& channel, uint32_t subchannel, uint32_t m
       return Step::Fault;
     }
   }
+}
+
+// MINICUDA_SET_HOST_TIME_HI: the segment was submitted at this host time, so nothing in it
+// starts earlier. The note says whether the host's time held the channel back or the channel
+// was later already (the GPU was behind the host).
+Pbdma::Step Pbdma::host_time(Channel& channel, uint32_t hi) {
+  const uint32_t chid = channel.config.chid;
+  const uint64_t submitted = (uint64_t{hi} << 32) | channel.host_time_lo;
+  const uint64_t before = device_.timeline().channel_time(chid);
+  device_.timeline().hold(chid, submitted);
+  const uint64_t origin = device_.timeline().origin(chid);
+  const std::string by = origin != 0 ? fmt::format(" by #{}", origin) : "";
+  if (submitted > before)
+    trace::note(trace::Layer::Gpu, "host: ch {} submitted{} at host t={} ns: the channel waits from t={} ns", chid,
+                by, submitted, before);
+  else
+    trace::note(trace::Layer::Gpu, "host: ch {} submitted{} at host t={} ns: the channel is at t={} ns already",
+                chid, by, submitted, before);
+  return Step::Done;
 }
 
 // SEM_EXECUTE: release, acquire or reduce the semaphore set up by SEM_ADDR_* and SEM_PAYLOAD_*.

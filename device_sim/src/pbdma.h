@@ -51,6 +51,9 @@ class Pbdma {
   Step host_method(Channel& channel, uint32_t subchannel, uint32_t method, uint32_t data,
                    uint64_t at, PbdmaRun& run);
   Step sem_execute(Channel& channel, uint32_t data, uint64_t at, PbdmaRun& run);
+  // MINICUDA_SET_HOST_TIME_HI (the high word; LO was latched): holds the channel's timeline
+  // until the host time the segment was submitted at (Timeline::hold). Never faults.
+  Step host_time(Channel& channel, uint32_t hi);
 
   Device& device_;
   const GpuMemory& memory_;

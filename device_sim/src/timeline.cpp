@@ -55,6 +55,25 @@ void Timeline::add_channel(uint32_t chid) {
   channels_[chid] = latest_;
 }
 
+uint64_t Timeline::hold(uint32_t chid, uint64_t t) {
+  std::lock_guard lock(mutex_);
+  uint64_t& channel = channel_locked(chid);
+  channel = std::max(channel, t);
+  latest_ = std::max(latest_, channel);
+  return channel;
+}
+
+void Timeline::set_origin(uint32_t chid, uint64_t origin) {
+  std::lock_guard lock(mutex_);
+  origins_[chid] = origin;
+}
+
+uint64_t Timeline::origin(uint32_t chid) const {
+  std::lock_guard lock(mutex_);
+  auto it = origins_.find(chid);
+  return it == origins_.end() ? 0 : it->second;
+}
+
 uint64_t Timeline::release(uint32_t chid, uint64_t va, uint64_t payload) {
   std::lock_guard lock(mutex_);
   uint64_t t = channel_locked(chid);
@@ -90,6 +109,7 @@ uint64_t Timeline::now() const {
 void Timeline::remove_channel(uint32_t chid) {
   std::lock_guard lock(mutex_);
   channels_.erase(chid);
+  origins_.erase(chid);
 }
 
 }  // namespace minicuda::gpu

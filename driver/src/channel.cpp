@@ -9,6 +9,7 @@
 #include <cstring>
 #include <thread>
 
+#include "host_clock.h"
 #include "nv_uapi_methods.h"
 
 namespace minicuda::libcuda {
@@ -161,15 +162,19 @@ void append(uint8_t* base, uint64_t* write, uint32_t subchannel, uint32_t method
   for (uint32_t v : data) *p++ = v;
   *write += 4 * (data.size() + 1);
 }
-constexpr uint64_t kReleaseBytes = 4 * 6;  // submit()'s semaphore release: a header and 5 words
-constexpr uint64_t kReserve = 64;          // kept free after every method, for that release
+constexpr uint64_t kReleaseBytes = 2 * 4 * 6;  // submit()'s two releases: each a header and 5 words
+constexpr uint64_t kReserve = 64;              // kept free after every method, for them
 static_assert(kReleaseBytes <= kReserve);
+constexpr uint64_t kStampBytes = 4 * 5;        // a segment's host-timeline methods: a header and 4 words
 }  // namespace
 
 void Channel::method(uint32_t subchannel, uint32_t method, std::initializer_list<uint32_t> data) {
-  make_room(4 * (data.size() + 1));
+  make_room(kStampBytes + 4 * (data.size() + 1));
+  if (pb_write_ == pb_segment_) begin_segment();
   append(base_, &pb_write_, subchannel, method, data);
 }
+
+void Channel::begin_segment() { pb_write_ += kStampBytes; }
 
 // Keeps the pushbuffer a simple ring: when the methods would run past its end, the pending
 // ones are submitted (their release fits in the reserve every method leaves), the GPU is
@@ -194,13 +199,31 @@ uint64_t Channel::submit() {
   uint64_t fence_va = reinterpret_cast<uint64_t>(fence_word());
   uint64_t value = fence_ + 1;
   // Not method(): its make_room() would submit again. With methods pending, the reserve they
-  // left holds the release; with none, make_room() may start the pushbuffer over (no submit).
-  if (pb_write_ == pb_segment_) make_room(kReleaseBytes);
+  // left holds the releases; with none, make_room() may start the pushbuffer over (no submit).
+  if (pb_write_ == pb_segment_) {
+    make_room(kStampBytes + kReleaseBytes);
+    begin_segment();
+  }
+  // The fence-time slot first, with the timestamp: the same channel time as the fence's release
+  // after it, so once the fence is seen the slot holds its time (fence_time()).
+  uint64_t time_va = reinterpret_cast<uint64_t>(base_) + kFenceTimesOffset +
+                     (value % kFenceTimeSlots) * NV_SEMAPHORE_FOUR_WORD_SIZE;
+  append(base_, &pb_write_, NV_SUBCHANNEL_HOST, NVC56F_SEM_ADDR_LO,
+         {static_cast<uint32_t>(time_va), static_cast<uint32_t>(time_va >> 32), static_cast<uint32_t>(value),
+          static_cast<uint32_t>(value >> 32),
+          nv_sem_execute(NVC56F_SEM_EXECUTE_OPERATION_RELEASE, NVC56F_SEM_EXECUTE_PAYLOAD_SIZE_64BIT,
+                         /*release_wfi=*/true, /*release_timestamp=*/true)});
   append(base_, &pb_write_, NV_SUBCHANNEL_HOST, NVC56F_SEM_ADDR_LO,
          {static_cast<uint32_t>(fence_va), static_cast<uint32_t>(fence_va >> 32),
           static_cast<uint32_t>(value), static_cast<uint32_t>(value >> 32),
           nv_sem_execute(NVC56F_SEM_EXECUTE_OPERATION_RELEASE, NVC56F_SEM_EXECUTE_PAYLOAD_SIZE_64BIT,
                          /*release_wfi=*/true)});
+  // The segment's first methods: which call submitted it and when, on this thread's host clock.
+  uint64_t stamp = pb_segment_;
+  const uint64_t origin = trace::current_root(), host_time = host_clock::now();
+  append(base_, &stamp, NV_SUBCHANNEL_HOST, NVC56F_MINICUDA_SET_ORIGIN_LO,
+         {static_cast<uint32_t>(origin), static_cast<uint32_t>(origin >> 32), static_cast<uint32_t>(host_time),
+          static_cast<uint32_t>(host_time >> 32)});
   uint64_t segment_va = reinterpret_cast<uint64_t>(base_) + pb_segment_;
   uint32_t dwords = static_cast<uint32_t>((pb_write_ - pb_segment_) / 4);
   // Pushbuffers above 1 TiB need the upper address bits first (a GPFIFO control entry).
@@ -312,8 +335,21 @@ CUresult Channel::wait(uint64_t fence) {
     std::this_thread::sleep_for(sleep);
     sleep = std::min(sleep * 2, std::chrono::microseconds(500));
   }
+  host_clock::reach(fence_time(fence));
   flush_printf();
   return CUDA_SUCCESS;
+}
+
+bool Channel::query(uint64_t fence) const {
+  if (!reached(fence)) return false;
+  host_clock::reach(fence_time(fence));
+  return true;
+}
+
+uint64_t Channel::fence_time(uint64_t fence) const {
+  if (fence == 0) return 0;  // nothing was ever submitted: no time to wait for
+  const uint8_t* slot = base_ + kFenceTimesOffset + (fence % kFenceTimeSlots) * NV_SEMAPHORE_FOUR_WORD_SIZE;
+  return __atomic_load_n(reinterpret_cast<const uint64_t*>(slot + NV_SEMAPHORE_TIMESTAMP_OFFSET), __ATOMIC_ACQUIRE);
 }
 
 Channel::LaunchData Channel::launch_data(uint64_t bytes) {

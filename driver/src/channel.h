@@ -4,6 +4,8 @@
 // for the GPU at the same address through UVM) holds, in order:
 //   [0, 8 KiB)        the GPFIFO ring: 1024 entries of 8 bytes
 //   [8 KiB, +512)     USERD: the GPU's GPGet (0x88) and libcuda's GPPut (0x8C)
+//   [10 KiB, 12 KiB)  fence times: 128 four-word semaphores; fence N's submit also releases
+//                     slot N % 128 with the GPU's timestamp, so the host learns when N completed
 //   [12 KiB, 16 KiB)  semaphores the GPU releases and libcuda waits on
 //   [16 KiB, 512 KiB) the pushbuffer, where libcuda writes methods
 //   [512 KiB, 896 KiB) launch data: a QMD and its constant bank 0 (the parameters) per launch
@@ -11,7 +13,9 @@
 //   [960 KiB, 1 MiB)  code records of the kernels loaded in the context (nv_uapi_compute.h)
 // Submitting is: write methods into the pushbuffer, one GPFIFO entry pointing at them, advance
 // GPPut, store the channel's work-submit token at the doorbell (the usermode page + 0x90).
-// None of it is a system call.
+// None of it is a system call. Every segment starts with minicuda's host-timeline methods
+// (MINICUDA_SET_ORIGIN, MINICUDA_SET_HOST_TIME: the submitting call and the host's simulated
+// time, host_clock.h) and ends with the fence's releases.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +32,8 @@ class Channel {
  public:
   static constexpr uint32_t kEntries = 1024;
   static constexpr uint64_t kUserdOffset = 8 << 10;
+  static constexpr uint64_t kFenceTimesOffset = 10 << 10;
+  static constexpr uint32_t kFenceTimeSlots = 128;
   static constexpr uint64_t kSemaphoreOffset = 12 << 10;
   static constexpr uint64_t kPushbufferOffset = 16 << 10;
   static constexpr uint64_t kPushbufferEnd = 512 << 10;
@@ -48,13 +54,20 @@ class Channel {
 
   // Appends one method with its data to the pushbuffer (an incrementing method header).
   void method(uint32_t subchannel, uint32_t method, std::initializer_list<uint32_t> data);
-  // Appends a host semaphore release of the next fence value and publishes everything pushed
-  // since the last submit: one GPFIFO entry, GPPut, the doorbell. Returns the fence to wait for.
+  // Appends the releases of the next fence value (its fence-time slot with the GPU's
+  // timestamp, then the fence semaphore), fills in the segment's host-timeline methods (this
+  // thread's host time, the current trace root) and publishes everything pushed since the last
+  // submit: one GPFIFO entry, GPPut, the doorbell. Returns the fence to wait for.
   uint64_t submit();
-  // Waits until the GPU has released `fence` (polling the semaphore: no system call), then
-  // prints what kernels wrote to the printf FIFO. If the channel faulted instead (its error
-  // notifier was written): the error of the fault (fault_result()).
+  // Waits until the GPU has released `fence` (polling the semaphore: no system call), moves
+  // this thread's host clock on to the fence's completion time (fence_time), then prints what
+  // kernels wrote to the printf FIFO. If the channel faulted instead (its error notifier was
+  // written): the error of the fault (fault_result()), and the clock stays.
   CUresult wait(uint64_t fence);
+  // The GPU time at which `fence` (released already) completed: its fence-time slot's
+  // timestamp. Exact unless the GPU has since completed kFenceTimeSlots more fences of this
+  // channel, when the slot holds a later one's time.
+  uint64_t fence_time(uint64_t fence) const;
   // Has the GPU reported an error on this channel (error notifier status set)?
   bool faulted() const;
   // The CUresult of the channel's fault, from the notifier's Xid (info32) and SM exception
@@ -79,6 +92,10 @@ class Channel {
   uint64_t last_fence() const { return fence_; }
   // Has the GPU released `fence` yet? (One load; never waits.)
   bool reached(uint64_t fence) const { return __atomic_load_n(fence_word(), __ATOMIC_ACQUIRE) >= fence; }
+  // reached(), for a query the program made (cuStreamQuery, cuEventQuery): a query that finds
+  // the work done has seen it finish, so this thread's host clock moves on to the fence's
+  // completion time, as after a wait.
+  bool query(uint64_t fence) const;
 
   // Event semaphores: four-word (payload + GPU timestamp) semaphores after the fence's, in the
   // same page. cuEventRecord is a release of one of them with a timestamp, after all earlier
@@ -112,6 +129,8 @@ class Channel {
   uint32_t* userd32(uint32_t offset) const { return reinterpret_cast<uint32_t*>(base_ + kUserdOffset + offset); }
   volatile uint64_t* fence_word() const { return reinterpret_cast<volatile uint64_t*>(base_ + kSemaphoreOffset); }
   void make_room(uint64_t bytes);
+  // Before the first method of a segment: leaves room for its host-timeline methods.
+  void begin_segment();
   void flush_printf();
   void write_entry(uint64_t entry);
 

@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "channel.h"
+#include "host_clock.h"
 #include "nv_uapi_methods.h"
 #include "pool.h"
 
@@ -86,6 +87,7 @@ CUresult copy(CUctx_st& ctx, uint64_t dst, uint64_t src, uint64_t n, CUstream_st
   Where to, from;
   if (!classify(ctx, dst, n, &to) || !classify(ctx, src, n, &from)) return CUDA_ERROR_INVALID_VALUE;
   Channel& ch = channel_of(ctx, stream);
+  host_clock::spend(host_clock::kCopyNs);
   order_with_null_stream(ctx, stream);
   if (from != Where::Pageable && to != Where::Pageable) {
     trace::note(trace::Layer::Libcuda, "copy: {} B by the copy engine, {:#x} -> {:#x}", n, src, dst);
@@ -100,19 +102,24 @@ CUresult copy(CUctx_st& ctx, uint64_t dst, uint64_t src, uint64_t n, CUstream_st
   trace::note(trace::Layer::Libcuda, "copy: {} B of pageable memory through the pinned staging buffer {:#x}", n, staging_va);
   for (uint64_t done_bytes = 0; done_bytes < n;) {
     uint64_t piece = std::min(kStagingBytes, n - done_bytes);
+    // The CPU's memcpy into and out of the staging buffer costs host time (host_clock.h); the
+    // copy engine's piece starts after it, and the memcpy out after the piece's wait.
     if (from == Where::Pageable && to == Where::Pageable) {
       if (!safe_copy(staging, reinterpret_cast<void*>(src + done_bytes), piece) ||
           !safe_store(reinterpret_cast<void*>(dst + done_bytes), staging, piece)) {
         return CUDA_ERROR_INVALID_VALUE;
       }
+      host_clock::spend(host_clock::staging_ns(piece, true) + host_clock::staging_ns(piece, false));
     } else if (from == Where::Pageable) {
       if (!safe_copy(staging, reinterpret_cast<void*>(src + done_bytes), piece)) return CUDA_ERROR_INVALID_VALUE;
+      host_clock::spend(host_clock::staging_ns(piece, true));
       push_copy(ch, dst + done_bytes, staging_va, piece);
       if (CUresult r = ch.wait(ch.submit()); r != CUDA_SUCCESS) return r;
     } else {
       push_copy(ch, staging_va, src + done_bytes, piece);
       if (CUresult r = ch.wait(ch.submit()); r != CUDA_SUCCESS) return r;
       if (!safe_store(reinterpret_cast<void*>(dst + done_bytes), staging, piece)) return CUDA_ERROR_INVALID_VALUE;
+      host_clock::spend(host_clock::staging_ns(piece, false));
     }
     done_bytes += piece;
   }
@@ -128,6 +135,7 @@ CUresult memset(CUctx_st& ctx, uint64_t dst, uint32_t value, uint32_t bytes, uin
   Where to;
   if (!classify(ctx, dst, n * bytes, &to) || to == Where::Pageable) return CUDA_ERROR_INVALID_VALUE;
   Channel& ch = channel_of(ctx, stream);
+  host_clock::spend(host_clock::kCopyNs);  // submitted as a copy is
   order_with_null_stream(ctx, stream);
   for (uint64_t done_elems = 0; done_elems < n;) {
     uint64_t piece = std::min<uint64_t>(n - done_elems, kMaxLine / bytes);
@@ -181,10 +189,12 @@ bool is_device(CUctx_st& ctx, uint64_t p, uint64_t n) {
 using namespace minicuda;
 using namespace minicuda::libcuda;
 
-// Contracts: see cuda.h. All return CUDA_ERROR_INVALID_CONTEXT without a current context,
-// CUDA_ERROR_INVALID_VALUE for a device range that leaves its allocation, a NULL or unknown
-// device pointer, or an unreadable/unwritable host range, and CUDA_ERROR_ILLEGAL_ADDRESS if the
-// GPU faulted on the work.
+// Contracts: see cuda.h. Each call that copies or sets bytes costs this thread 2.3 us of
+// simulated host time, plus the CPU's staging of pageable memory (host_clock.h); a wait moves
+// the clock on to when the work completed. All return CUDA_ERROR_INVALID_CONTEXT without a
+// current context, CUDA_ERROR_INVALID_VALUE for a device range that leaves its allocation, a
+// NULL or unknown device pointer, or an unreadable/unwritable host range, and
+// CUDA_ERROR_ILLEGAL_ADDRESS if the GPU faulted on the work.
 CUresult cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount) {
   trace::Scope scope(trace::Layer::Libcuda, "cuMemcpyHtoD_v2(dstDevice={:#x}, srcHost={}, ByteCount={})", dstDevice,
                      srcHost, ByteCount);

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "channel.h"
+#include "host_clock.h"
 #include "libcuda.h"
 
 namespace minicuda::libcuda {
@@ -75,6 +76,8 @@ class HostFunctions {
         sleep = std::min(sleep * 2, std::chrono::microseconds(200));
       }
       const CUresult status = channel.faulted() ? channel.fault_result() : CUDA_SUCCESS;
+      // This thread waited for the stream's earlier work: its host clock is at least then.
+      if (status == CUDA_SUCCESS) host_clock::reach(channel.fence_time(job.after));
       t_in_host_function = true;
       if (job.callback != nullptr) {
         job.callback(job.stream, status, job.data);  // told of an error

@@ -60,9 +60,9 @@ TEST_F(CopyEngineTest, CopiesVidmemToVidmem) {
   EXPECT_EQ(std::memcmp(at<void>(src), at<void>(dst), 262144), 0);
   EXPECT_EQ(at<uint8_t>(dst)[262144], 0);  // not one byte more
   EXPECT_EQ(channel.gp_get(), channel.gp_put());
-  // 100 ns to fetch the segment, then a device-to-device copy on ce2: 7000 ns to launch,
+  // 100 ns to fetch the segment, then a device-to-device copy on ce2: 4700 ns to launch,
   // 262144 B at 2120 B/ns (docs/timing.md).
-  EXPECT_EQ(device.now_ns() - before, 100u + 7000u + 124u);
+  EXPECT_EQ(device.now_ns() - before, 100u + 4700u + 124u);
   EXPECT_EQ(device.timeline().unit_time(TimelineUnit::Copy2), device.now_ns());
   EXPECT_EQ(device.timeline().unit_time(TimelineUnit::Copy0), 0u);
   EXPECT_TRUE(device.host().faults().empty());
@@ -74,15 +74,15 @@ TEST_F(CopyEngineTest, CopiesBetweenSysmemAndVidmem) {
   const uint64_t t0 = device.now_ns();
   run(Pushbuffer().copy(pinned, dst + 12, 3 * kSmallPage + 5));  // H2D, unaligned destination
   EXPECT_EQ(std::memcmp(host, at<void>(dst + 12), 3 * kSmallPage + 5), 0);
-  // Host to device is ce0's: 4700 ns to launch, 12293 B at 55 B/ns (docs/timing.md).
-  EXPECT_EQ(device.timeline().unit_time(TimelineUnit::Copy0), t0 + 100u + 4700u + 224u);
+  // Host to device is ce0's: 2400 ns to launch, 12293 B at 55 B/ns (docs/timing.md).
+  EXPECT_EQ(device.timeline().unit_time(TimelineUnit::Copy0), t0 + 100u + 2400u + 224u);
   EXPECT_EQ(device.timeline().unit_time(TimelineUnit::Copy1), 0u);
 
   std::memset(host, 0, kHostBytes);
   run(Pushbuffer().copy(dst + 12, pinned + 1, 3 * kSmallPage + 5));  // D2H
   EXPECT_EQ(std::memcmp(host + 1, at<void>(dst + 12), 3 * kSmallPage + 5), 0);
-  // Device to host is ce1's, after the channel's earlier copy: 3600 ns to launch.
-  EXPECT_EQ(device.timeline().unit_time(TimelineUnit::Copy1), t0 + 100u + 4700u + 224u + 100u + 3600u + 224u);
+  // Device to host is ce1's, after the channel's earlier copy: 1300 ns to launch.
+  EXPECT_EQ(device.timeline().unit_time(TimelineUnit::Copy1), t0 + 100u + 2400u + 224u + 100u + 1300u + 224u);
   EXPECT_TRUE(device.host().faults().empty());
 }
 
@@ -180,7 +180,7 @@ TEST_F(CopyEngineTest, FourWordSemaphoreCarriesTheTimeAfterTheCopy) {
           .copy_semaphore(sem + 16, 2)
           .copy(src, dst, 50000, NVC8B5_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_FOUR_WORD_SEMAPHORE));
   EXPECT_EQ(at<uint64_t>(sem + 16)[0], 2u);
-  EXPECT_EQ(at<uint64_t>(sem + 16)[1] - first, 100u + 7000u + 24u);  // fetch, launch, 50000 B at 2120 B/ns
+  EXPECT_EQ(at<uint64_t>(sem + 16)[1] - first, 100u + 4700u + 24u);  // fetch, launch, 50000 B at 2120 B/ns
 }
 
 TEST_F(CopyEngineTest, ReleaseWithoutTransfer) {

@@ -8,6 +8,7 @@
 
 #include "gpu_channel_builder.h"
 #include "minicuda/device.h"
+#include "minicuda/trace.h"
 #include "nv_uapi_methods.h"
 
 namespace minicuda::gpu {
@@ -84,6 +85,20 @@ TEST(Timeline, AChannelStartsAtTheDevicesPresent) {
   EXPECT_EQ(t.channel_time(2), 700u);
 }
 
+TEST(Timeline, HoldKeepsTheChannelUntilTheHostSubmitted) {
+  Timeline t;
+  t.run(1, TimelineUnit::Copy0, 1000);
+  EXPECT_EQ(t.hold(1, 600), 1000u);  // the channel is later already
+  EXPECT_EQ(t.hold(1, 4000), 4000u);  // the host submitted at 4000: nothing before then
+  EXPECT_EQ(t.run(1, TimelineUnit::Copy0, 10).start, 4000u);
+  EXPECT_EQ(t.now(), 4010u);
+  t.set_origin(1, 42);
+  EXPECT_EQ(t.origin(1), 42u);
+  EXPECT_EQ(t.origin(2), 0u);
+  t.remove_channel(1);
+  EXPECT_EQ(t.origin(1), 0u);
+}
+
 TEST(Timeline, UnitNames) {
   EXPECT_STREQ(timeline_unit_name(TimelineUnit::Compute), "compute");
   EXPECT_STREQ(timeline_unit_name(TimelineUnit::Copy2), "ce2");
@@ -125,8 +140,8 @@ TEST_F(TimelineChannels, CopiesBothWaysOnTwoChannelsOverlap) {
   b.submit(Pushbuffer().copy_semaphore(sems + 16, 1).copy(vid + 4096, pinned, 200000, kFourWord));  // D2H: ce1
   device.host().run_pending();
   // Each took what it takes alone (fetch + launch + 200000 B at 55 B/ns), at the same time.
-  EXPECT_EQ(stamp(sems) - t0, 100u + 4700u + 3636u);
-  EXPECT_EQ(stamp(sems + 16) - t0, 100u + 3600u + 3636u);
+  EXPECT_EQ(stamp(sems) - t0, 100u + 2400u + 3636u);
+  EXPECT_EQ(stamp(sems + 16) - t0, 100u + 1300u + 3636u);
 }
 
 TEST_F(TimelineChannels, CopiesTheSameWayQueueOnOneEngine) {
@@ -135,8 +150,8 @@ TEST_F(TimelineChannels, CopiesTheSameWayQueueOnOneEngine) {
   a.submit(Pushbuffer().copy_semaphore(sems, 1).copy(pinned, vid, 200000, kFourWord));
   b.submit(Pushbuffer().copy_semaphore(sems + 16, 1).copy(pinned, vid + 262144, 200000, kFourWord));
   device.host().run_pending();
-  EXPECT_EQ(stamp(sems) - t0, 100u + 4700u + 3636u);
-  EXPECT_EQ(stamp(sems + 16) - stamp(sems), 4700u + 3636u);  // after the first, on ce0
+  EXPECT_EQ(stamp(sems) - t0, 100u + 2400u + 3636u);
+  EXPECT_EQ(stamp(sems + 16) - stamp(sems), 2400u + 3636u);  // after the first, on ce0
 }
 
 TEST_F(TimelineChannels, AnAcquireWaitsForTheReleasesTime) {
@@ -149,8 +164,36 @@ TEST_F(TimelineChannels, AnAcquireWaitsForTheReleasesTime) {
                .copy_semaphore(sems + 16, 1)
                .copy(vid + 4096, pinned, 55000, kFourWord));
   device.host().run_pending();
-  const uint64_t released = t0 + 100u + 4700u + 4000u;  // a's copy ended
-  EXPECT_EQ(stamp(sems + 16), released + 3600u + 1000u);
+  const uint64_t released = t0 + 100u + 2400u + 4000u;  // a's copy ended
+  EXPECT_EQ(stamp(sems + 16), released + 1300u + 1000u);
+}
+
+// libcuda starts each segment with MINICUDA_SET_ORIGIN and MINICUDA_SET_HOST_TIME: the PBDMA
+// holds the channel until the host time, and the copy's span names the submitting call.
+TEST_F(TimelineChannels, TheHostTimeMethodHoldsTheSegmentsWork) {
+  const uint64_t pinned = reinterpret_cast<uint64_t>(host);
+  const uint64_t submitted = device.now_ns() + 50000;
+  trace::Recorder rec;
+  a.submit(Pushbuffer()
+               .inc(NV_SUBCHANNEL_HOST, NVC56F_MINICUDA_SET_ORIGIN_LO,
+                    {7, 0, static_cast<uint32_t>(submitted), static_cast<uint32_t>(submitted >> 32)})
+               .copy_semaphore(sems, 1)
+               .copy(pinned, vid, 200000, kFourWord));
+  device.host().run_pending();
+  EXPECT_EQ(stamp(sems), submitted + 2400u + 3636u);  // not 100 ns after the fetch: at the host's time
+  bool spanned = false;
+  for (const trace::Event& e : rec.events()) {
+    if (!e.span) continue;
+    spanned = true;
+    EXPECT_EQ(e.span->unit, "ce0");
+    EXPECT_EQ(e.span->name, "copy 200000 B");
+    EXPECT_EQ(e.span->start_ns, submitted);
+    EXPECT_EQ(e.span->end_ns, submitted + 2400u + 3636u);
+    EXPECT_EQ(e.span->origin, 7u);
+  }
+  EXPECT_TRUE(spanned);
+  EXPECT_NE(rec.tree().find(fmt::format("submitted by #7 at host t={} ns: the channel waits from", submitted)),
+            std::string::npos);
 }
 
 }  // namespace

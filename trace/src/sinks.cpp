@@ -1,5 +1,6 @@
 // The sinks chosen by MINICUDA_TRACE_FORMAT: the text tree and JSON lines, both written through
 // spdlog (pattern "%v": the line is the whole message), and the in-memory Recorder for tests.
+// The Chrome trace is chrome_sink.cpp's.
 #include "sinks.h"
 
 #include <spdlog/sinks/basic_file_sink.h>
@@ -49,6 +50,8 @@ class TextSink : public Sink {
   TextRenderer renderer_;
 };
 
+}  // namespace
+
 std::string json_escape(std::string_view s) {
   std::string out;
   out.reserve(s.size() + 2);
@@ -68,6 +71,8 @@ std::string json_escape(std::string_view s) {
   }
   return out;
 }
+
+namespace {
 
 // One object per finished call and per note:
 // {"seq":12,"parent":7,"root":7,"depth":2,"thread":1,"layer":"kernel","mode":"kernel",
@@ -98,9 +103,10 @@ class JsonSink : public Sink {
 std::unique_ptr<Sink> make_text_sink(const std::string& path) { return std::make_unique<TextSink>(path); }
 std::unique_ptr<Sink> make_json_sink(const std::string& path) { return std::make_unique<JsonSink>(path); }
 
-void flush_sink(Sink* sink) {
+void flush_sink(Sink* sink, bool at_exit) {
   if (auto* t = dynamic_cast<TextSink*>(sink)) t->flush();
   if (auto* j = dynamic_cast<JsonSink*>(sink)) j->flush();
+  flush_chrome_sink(sink, at_exit);
 }
 
 // --- Recorder ----------------------------------------------------------------------------
@@ -129,6 +135,7 @@ std::vector<Event> Recorder::events() const {
       for (auto it = out.rbegin(); it != out.rend(); ++it) {
         if (it->seq == entry.event.seq) {
           it->result = entry.event.result;
+          it->host_end_ns = entry.event.host_end_ns;
           break;
         }
       }

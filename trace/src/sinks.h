@@ -10,5 +10,13 @@ namespace minicuda::trace {
 std::unique_ptr<Sink> make_text_sink(const std::string& path);
 // One JSON object per line and per event; path "" means standard error.
 std::unique_ptr<Sink> make_json_sink(const std::string& path);
-void flush_sink(Sink* sink);
+// The Chrome trace (Trace Event Format JSON, chrome_sink.cpp); path "" means standard error.
+std::unique_ptr<Sink> make_chrome_sink(const std::string& path);
+// Flushes any of the sinks above. at_exit: the program is ending - a sink whose output needs a
+// closing part that it could not keep written (the Chrome trace on standard error) writes it.
+void flush_sink(Sink* sink, bool at_exit = false);
+// flush_sink for the Chrome sink; false if sink is not one.
+bool flush_chrome_sink(Sink* sink, bool at_exit);
+// s as the inside of a JSON string.
+std::string json_escape(std::string_view s);
 }  // namespace minicuda::trace

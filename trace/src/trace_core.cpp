@@ -1,7 +1,7 @@
 // The trace core: sequence numbers, the per-thread scope stack, the sink list, and the
 // configuration read from the environment (MINICUDA_TRACE, MINICUDA_TRACE_FILE,
-// MINICUDA_TRACE_FORMAT). Sinks are called under sinks_mutex, so a sink needs no lock of its own
-// for state it only touches from begin/end/note.
+// MINICUDA_TRACE_FORMAT: text, json or chrome). Sinks are called under sinks_mutex, so a sink
+// needs no lock of its own for state it only touches from begin/end/note.
 #include "minicuda/trace.h"
 
 #include <algorithm>
@@ -88,6 +88,8 @@ void install_env_sink_locked(uint32_t mask) {
   std::string path = file ? file : "";
   if (format && std::strcmp(format, "json") == 0) {
     env_sink() = make_json_sink(path);
+  } else if (format && std::strcmp(format, "chrome") == 0) {
+    env_sink() = make_chrome_sink(path);
   } else {
     env_sink() = make_text_sink(path);
   }
@@ -134,7 +136,12 @@ uint32_t configure_from_environment() {
   static bool flush_registered = false;
   if (mask != 0 && !flush_registered) {
     flush_registered = true;
-    std::atexit([] { flush(); });  // prints what the text tree holds back (a pending fold)
+    // Prints what the text tree holds back (a pending fold) and closes the Chrome trace's
+    // JSON where it could not be kept closed (standard error).
+    std::atexit([] {
+      std::lock_guard lock(sinks_mutex());
+      if (env_sink()) flush_sink(env_sink().get(), /*at_exit=*/true);
+    });
   }
   if (g_recorders.load() > 0) mask = kAllLayers;
   g_mask.store(mask, std::memory_order_relaxed);
@@ -144,9 +151,17 @@ uint32_t configure_from_environment() {
 }  // namespace detail
 
 namespace {
+std::atomic<uint64_t (*)()> g_host_clock{nullptr};
+
+uint64_t host_now() {
+  uint64_t (*now)() = g_host_clock.load(std::memory_order_relaxed);
+  return now != nullptr ? now() : 0;
+}
+
 // A new event on this thread, placed under the innermost open scope (or as a root).
 Event make_event(ThreadStack& ts, Layer layer, Kind kind, std::string text) {
   Event e;
+  e.host_ns = host_now();
   e.seq = g_seq.fetch_add(1, std::memory_order_relaxed) + 1;
   e.thread = ts.thread;
   e.layer = layer;
@@ -189,6 +204,7 @@ void close_scope(uint64_t seq, std::string result) {
   OpenScope top = std::move(ts.open.back());
   ts.open.pop_back();
   top.event.result = std::move(result);
+  top.event.host_end_ns = host_now();
   std::lock_guard lock(sinks_mutex());
   for (Sink* s : sinks()) s->end(top.event);
 }
@@ -200,7 +216,24 @@ void emit_note(Layer layer, std::string text) {
   for (Sink* s : sinks()) s->note(e);
 }
 
+void emit_span(DeviceSpan span, std::string text) {
+  ThreadStack& ts = this_thread();
+  Event e = make_event(ts, Layer::Gpu, Kind::Note, std::move(text));
+  e.span = std::move(span);
+  std::lock_guard lock(sinks_mutex());
+  for (Sink* s : sinks()) s->note(e);
+}
+
 }  // namespace detail
+
+uint64_t current_root() {
+  // Nothing traced, no scope open: and a thread that never traces keeps no thread number.
+  if (detail::g_mask.load(std::memory_order_relaxed) == 0) return 0;
+  const ThreadStack& ts = this_thread();
+  return ts.open.empty() ? 0 : ts.open.front().seq;
+}
+
+void set_host_clock(uint64_t (*now)()) { g_host_clock.store(now, std::memory_order_relaxed); }
 
 void reconfigure() {
   detail::g_mask.store(detail::kUnconfigured, std::memory_order_relaxed);

@@ -178,8 +178,10 @@ class Mmu {
 // earlier work have finished, and ends d ns later. So work of two channels on two units
 // overlaps, work on one unit queues, and one channel's work runs in order. A semaphore release
 // happens at its channel's time; an acquire it satisfies holds the acquiring channel until
-// then. The times depend only on the work and the order the host interface takes it in, never
-// on the host's speed: the same program gets the same times on every run and machine.
+// then; a segment's host time (hold) holds its channel until the host submitted it. The times
+// depend only on the work, the host's simulated times and the order the host interface takes
+// the work in, never on the host's real speed: the same program gets the same times on every
+// run and machine.
 //
 // Thread-safe (one mutex).
 enum class TimelineUnit : uint8_t { Compute, Copy0, Copy1, Copy2 };
@@ -203,6 +205,13 @@ class Timeline {
   uint64_t unit_time(TimelineUnit unit) const;
   // A channel is made: its timeline starts at the device's present (now()).
   void add_channel(uint32_t chid);
+  // The host timeline (MINICUDA_SET_HOST_TIME): the channel's later work starts no earlier than
+  // t, the simulated host time at which the host submitted it. Returns the channel's new time.
+  uint64_t hold(uint32_t chid, uint64_t t);
+  // The API call the channel's current work came from (MINICUDA_SET_ORIGIN: a trace sequence
+  // number, 0 if untraced): the engines tag their device spans with it.
+  void set_origin(uint32_t chid, uint64_t origin);
+  uint64_t origin(uint32_t chid) const;
   // A release of payload to the semaphore at va by channel chid, at the channel's time
   // (returned).
   uint64_t release(uint32_t chid, uint64_t va, uint64_t payload);
@@ -222,6 +231,7 @@ class Timeline {
   uint64_t& channel_locked(uint32_t chid);
   mutable std::mutex mutex_;
   std::map<uint32_t, uint64_t> channels_;
+  std::map<uint32_t, uint64_t> origins_;  // chid -> set_origin()
   uint64_t units_[kTimelineUnits] = {};
   struct Release {
     uint64_t payload, time;

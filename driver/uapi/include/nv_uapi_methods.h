@@ -259,6 +259,20 @@ inline constexpr NvU32 NVC56F_WFI = 0x0078;
 inline constexpr NvU32 NVC56F_YIELD = 0x0080;
 inline constexpr NvU32 NVC56F_CLEAR_FAULTED = 0x0084;
 
+// minicuda's own host methods (no real GPU has them; 0xF0-0xFC are unused in clc56f.h/clc86f.h):
+// the host timeline (docs/timing.md). libcuda starts every pushbuffer segment with all four,
+// one incrementing header and four data dwords:
+//   MINICUDA_SET_ORIGIN_LO/HI     the trace sequence number of the API call that submitted the
+//                                 segment (0 when untraced); the engines tag their device spans
+//                                 with it, so a trace can draw an arrow from the call to its work
+//   MINICUDA_SET_HOST_TIME_LO/HI  the submitting host thread's simulated time (ns) when it rang
+//                                 the doorbell; at HI the PBDMA holds the channel until then:
+//                                 channel time = max(channel time, host time)
+inline constexpr NvU32 NVC56F_MINICUDA_SET_ORIGIN_LO = 0x00F0;
+inline constexpr NvU32 NVC56F_MINICUDA_SET_ORIGIN_HI = 0x00F4;
+inline constexpr NvU32 NVC56F_MINICUDA_SET_HOST_TIME_LO = 0x00F8;
+inline constexpr NvU32 NVC56F_MINICUDA_SET_HOST_TIME_HI = 0x00FC;
+
 // A semaphore with a timestamp is 16 bytes: the payload at +0 (4 or 8 bytes) and the GPU time
 // in nanoseconds at +8. tinygrad's signals (ops_nv.py) and UVM's CE timestamps
 // (uvm_hal_volta_ce_semaphore_timestamp, read back at +8) use this layout.
@@ -400,6 +414,10 @@ constexpr const char* nv_host_method_name(NvU32 method) {
         case NVC56F_WFI: return "WFI";
         case NVC56F_YIELD: return "YIELD";
         case NVC56F_CLEAR_FAULTED: return "CLEAR_FAULTED";
+        case NVC56F_MINICUDA_SET_HOST_TIME_LO: return "MINICUDA_SET_HOST_TIME_LO";
+        case NVC56F_MINICUDA_SET_HOST_TIME_HI: return "MINICUDA_SET_HOST_TIME_HI";
+        case NVC56F_MINICUDA_SET_ORIGIN_LO: return "MINICUDA_SET_ORIGIN_LO";
+        case NVC56F_MINICUDA_SET_ORIGIN_HI: return "MINICUDA_SET_ORIGIN_HI";
         default: return "UNKNOWN";
     }
 }

@@ -10,7 +10,7 @@
 // Switched by environment, read once at the first trace point:
 //   MINICUDA_TRACE         off (default) | 1 | all | a comma list of layers ("cudart,libcuda,kernel")
 //   MINICUDA_TRACE_FILE    path of the output (default: standard error)
-//   MINICUDA_TRACE_FORMAT  text (default) | json
+//   MINICUDA_TRACE_FORMAT  text (default) | json | chrome (Trace Event Format for ui.perfetto.dev)
 //
 // When tracing is off a trace point costs one relaxed atomic load and a predictable branch: the
 // call text is only formatted when its layer is enabled (bench/bench_memory.cpp measures it).
@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -61,6 +62,16 @@ constexpr Mode mode_of(Layer layer) {
 std::string_view layer_name(Layer layer);
 std::string_view mode_name(Mode mode);
 
+// Where and when a piece of device work ran, in the GPU's simulated time (docs/timing.md):
+// what a device_span() note carries, and what the Chrome trace draws on the engine's track.
+struct DeviceSpan {
+  std::string unit;   // the engine: "compute", "ce0", "ce1", "ce2" (timeline_unit_name)
+  std::string name;   // short: the kernel's name, "copy 4194304 B", "memset 1024 B"
+  uint32_t chid = 0;  // the channel whose work it was
+  uint64_t start_ns = 0, end_ns = 0;
+  uint64_t origin = 0;  // seq of the API call that submitted it (MINICUDA_SET_ORIGIN), 0: unknown
+};
+
 // One trace event. Calls are reported twice to sinks: at begin (result empty) and at end.
 struct Event {
   uint64_t seq = 0;     // process-wide, 1-based, in begin order
@@ -74,6 +85,10 @@ struct Event {
   Kind kind = Kind::Call;
   std::string text;    // the call in call syntax, or the note
   std::string result;  // the result by name (calls only; set at end)
+  // The thread's simulated host time (set_host_clock) at begin, and for calls at end; 0 when no
+  // host clock is registered.
+  uint64_t host_ns = 0, host_end_ns = 0;
+  std::optional<DeviceSpan> span;  // notes made by device_span()
 };
 
 // A consumer of events. Calls arrive as begin() then end() on the same thread, properly nested.
@@ -170,6 +185,7 @@ uint32_t configure_from_environment();
 uint64_t open_scope(Layer layer, std::string text);
 void close_scope(uint64_t seq, std::string result);
 void emit_note(Layer layer, std::string text);
+void emit_span(DeviceSpan span, std::string text);
 }  // namespace detail
 
 // Is this layer traced? One relaxed load when configured.
@@ -213,6 +229,21 @@ void note(Layer layer, fmt::format_string<Args...> format, Args&&... args) {
   if (!enabled(layer)) return;
   detail::emit_note(layer, fmt::format(format, std::forward<Args>(args)...));
 }
+
+// A GPU note that is also a span of device work (span.start_ns..end_ns on span.unit): text and
+// JSON-lines sinks print it as the note it is; the Chrome trace places the span on the engine's
+// track, with an arrow from the API call span.origin.
+template <typename... Args>
+void device_span(DeviceSpan span, fmt::format_string<Args...> format, Args&&... args) {
+  if (!enabled(Layer::Gpu)) return;
+  detail::emit_span(std::move(span), fmt::format(format, std::forward<Args>(args)...));
+}
+
+// The seq of this thread's outermost open scope (the API call the program made), 0 if none.
+uint64_t current_root();
+// The host timeline's clock (libcuda's host_clock::now: this thread's simulated ns). Once set,
+// every event carries it (Event::host_ns). The layer that owns the clock sets it at start-up.
+void set_host_clock(uint64_t (*now)());
 
 // Re-reads the environment (tests that set MINICUDA_TRACE call this) and reopens the sinks.
 void reconfigure();
