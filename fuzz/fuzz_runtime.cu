@@ -23,13 +23,15 @@ __global__ void fuzz_fill(int* p, int value, unsigned n) {
   if (i < n) p[i] = value;
 }
 
-__global__ void fuzz_block_sum(const int* in, int* out, unsigned n) {
-  __shared__ int partial[256];
+// Unsigned sums: the input's ints may be anything, and signed overflow would be the kernel's
+// own undefined behaviour (UBSan reports it in kernel code too).
+__global__ void fuzz_block_sum(const unsigned* in, unsigned* out, unsigned n) {
+  __shared__ unsigned partial[256];
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  partial[threadIdx.x % 256] = i < n ? in[i] : 0;
+  if (threadIdx.x < 256) partial[threadIdx.x] = i < n ? in[i] : 0;
   __syncthreads();
   if (threadIdx.x == 0 && blockIdx.x < n) {
-    int sum = 0;
+    unsigned sum = 0;
     for (unsigned t = 0; t < blockDim.x && t < 256; ++t) sum += partial[t];
     out[blockIdx.x] = sum;
   }
@@ -264,8 +266,8 @@ void one_call(FuzzedDataProvider& in, World& w) {
       if (in.ConsumeBool()) {
         fuzz_fill<<<grid, block, shared, pick_stream(in, w)>>>(reinterpret_cast<int*>(a.p), in.ConsumeIntegral<int>(), n);
       } else {
-        fuzz_block_sum<<<grid, block, shared, pick_stream(in, w)>>>(reinterpret_cast<int*>(a.p),
-                                                                    reinterpret_cast<int*>(a.p), n);
+        fuzz_block_sum<<<grid, block, shared, pick_stream(in, w)>>>(reinterpret_cast<unsigned*>(a.p),
+                                                                    reinterpret_cast<unsigned*>(a.p), n);
       }
       break;
     }
