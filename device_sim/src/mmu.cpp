@@ -62,6 +62,9 @@ std::string pte_text(uint64_t count) {
 // If that range is taken (another Mmu, a sanitizer's shadow memory), lets the kernel choose:
 // over-reserve by one big page and trim both ends to the alignment.
 uint64_t reserve_uva_window(uint64_t size, bool preferred) {
+#if defined(__SANITIZE_THREAD__)
+  preferred = false;  // ThreadSanitizer treats a fixed mapping outside its ranges as fatal
+#endif
   void* want = reinterpret_cast<void*>(kPreferredUvaBase);
   void* got = preferred ? mmap(want, size, PROT_NONE, kReserveFlags | MAP_FIXED_NOREPLACE, -1, 0) : MAP_FAILED;
   if (got == want) return kPreferredUvaBase;

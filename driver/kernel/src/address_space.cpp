@@ -44,9 +44,19 @@ void release_pages(uint64_t addr, uint64_t len) {
 }
 }  // namespace
 
+// ThreadSanitizer allows application memory only in ranges of its own and treats a fixed mapping
+// anywhere else as fatal ("mmap at bad address"): under it the kernel chooses the address.
+#if defined(__SANITIZE_THREAD__)
+constexpr bool kPreferredBaseAllowed = false;
+#else
+constexpr bool kPreferredBaseAllowed = true;
+#endif
+
 AddressSpace::AddressSpace() {
   void* want = reinterpret_cast<void*>(kPreferredBase);
-  void* p = mmap(want, kWindowSize, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+  void* p = kPreferredBaseAllowed ? mmap(want, kWindowSize, PROT_NONE,
+                                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0)
+                                  : MAP_FAILED;
   if (p == MAP_FAILED) {
     // The preferred address is taken (another simulated process, or a sanitizer's layout).
     p = mmap(nullptr, kWindowSize, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
