@@ -327,7 +327,7 @@ class Planner {
       if (name == "blockIdx" || name == "blockDim" || name == "gridDim" || name == "warpSize" || is_param(name))
         continue;
       if (const Var* v = in_scope(scope, name)) {
-        if (v->kind == Var::Kind::Remat || v->kind == Var::Kind::LoopVar || v->kind == Var::Kind::Block) {
+        if (v->kind == Var::Kind::Remat || v->kind == Var::Kind::LoopVar || (v->kind == Var::Kind::Block && v->stable)) {
           *uniform = *uniform && v->uniform;
           continue;
         }
@@ -434,6 +434,7 @@ class Planner {
         }
         v.kind = Var::Kind::Block;
         v.uniform = true;
+        v.stable = is_constexpr || array;
         s.hoisted = true;
       } else if (loop_header) {
         v.kind = Var::Kind::LoopVar;

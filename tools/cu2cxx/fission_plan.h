@@ -23,6 +23,8 @@ struct Var {
   };
   Kind kind = Kind::Local;
   bool uniform = false;     // Remat, Block, LoopVar: the same value in every thread
+  bool stable = false;      // Block: its name stands for the same value in every region (a
+                            // constexpr, or a shared array's address); not a shared scalar
   std::string name;
   std::string spec;         // the declaration's specifiers ("const int")
   std::string declarator;   // ptr-operators, name, array bounds ("* p", "v[4]")

@@ -63,7 +63,8 @@ bool is_increment_at(const Tokens& tokens, std::size_t k) {
 }
 
 // The callee of the call whose argument list encloses token k, or "" when no call encloses it
-// (a grouping paren, a control statement's condition, a braced initializer).
+// (a grouping paren, a control statement's condition, a braced initializer); "for" inside a
+// for statement's header.
 std::string_view enclosing_callee(const Tokens& tokens, std::size_t k, std::size_t begin) {
   int depth = 0;
   for (std::size_t i = k; i-- > begin;) {
@@ -82,6 +83,7 @@ std::string_view enclosing_callee(const Tokens& tokens, std::size_t k, std::size
         if (!angle || *angle == 0 || !tokens[*angle - 1].is_identifier()) return "<unknown>";
         return tokens[*angle - 1].text;
       }
+      if (before.is_identifier("for")) return "for";
       if (!before.is_identifier() || is_non_call_keyword(before.text)) return "";
       return before.text;
     } else if (depth == 0 && t.is_punct(";")) {
@@ -128,7 +130,7 @@ bool maybe_modified(const Tokens& tokens, std::size_t begin, std::size_t end, st
     if (k >= 2 && is_increment_at(tokens, k - 2)) return true;
     if (k >= 1 && tokens[k - 1].is_punct("&") && !(k >= 2 && tokens[k - 2].is_punct("&") && adjacent(tokens[k - 2], tokens[k - 1])))
       return true;
-    if (k >= 1 && tokens[k - 1].is_punct(":")) return true;
+    if (k >= 1 && tokens[k - 1].is_punct(":") && enclosing_callee(tokens, k, 0) == "for") return true;  // range-for
     // `*p = v` writes what p points to (a unary `*`: no operand before it).
     if (pointer && k >= 1 && tokens[k - 1].is_punct("*")) {
       const bool unary = k < 2 || !(tokens[k - 2].is_identifier() || tokens[k - 2].kind == TokenKind::Number ||
