@@ -58,6 +58,34 @@ __global__ void fission_early_return(const int* in, int* out, int n) {
   out[i] = s[threadIdx.x] * 10 + left;
 }
 
+// Each row of a (32, 4) block sums its own 32 elements: the halving regions run only the
+// threads below the bound, in every row; `tid` is an int copy of threadIdx.x.
+__global__ void fission_row_sums(const int* in, int* out) {
+  __shared__ int s[4][32];
+  const int tid = threadIdx.x;
+  s[threadIdx.y][tid] = in[blockIdx.x * 128 + threadIdx.y * 32 + tid];
+  __syncthreads();
+  for (int half = 16; half > 0; half /= 2) {
+    if (tid <= half - 1) s[threadIdx.y][tid] += s[threadIdx.y][tid + half];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) out[blockIdx.x * 4 + threadIdx.y] = s[threadIdx.y][0];
+}
+
+// `threadIdx.x < unsigned(n)` compares unsigned: n = -1 lets every thread through; the int copy
+// does not. (The bound must be found by the condition's own comparison.)
+__global__ void fission_negative_bound(int* out, int n) {
+  __shared__ int s[64];
+  const int tid = threadIdx.x;
+  s[tid] = 0;
+  __syncthreads();
+  if (threadIdx.x < static_cast<unsigned>(n)) s[tid] += 1;
+  __syncthreads();
+  if (tid < n) s[tid] += 10;
+  __syncthreads();
+  out[tid] = s[tid];
+}
+
 // Thread r leaves in round r; the survivors count themselves each round.
 __global__ void fission_return_in_loop(int* out, int rounds) {
   __shared__ int count;
@@ -222,6 +250,27 @@ TEST_F(KernelFission, TreeReductionRunsAsRegions) {
   EXPECT_EQ(mode_of("fission_tree", [&] { fission_tree<<<blocks, threads>>>(in.get(), out.get()); }), split_mode());
   std::vector<int> want(blocks, 0);
   for (int i = 0; i < blocks * threads; ++i) want[i / threads] += host[i];
+  EXPECT_EQ(out.read(), want);
+}
+
+TEST_F(KernelFission, BoundedRegionsInEveryRowOfA2DBlock) {
+  constexpr int blocks = 6;
+  const std::vector<int> host = iota_mod(blocks * 128, 333);
+  DeviceArray<int> in(host), out(blocks * 4);
+  EXPECT_EQ(mode_of("fission_row_sums", [&] { fission_row_sums<<<blocks, dim3(32, 4)>>>(in.get(), out.get()); }),
+            split_mode());
+  std::vector<int> want(blocks * 4, 0);
+  for (int i = 0; i < blocks * 128; ++i) want[i / 32] += host[i];
+  EXPECT_EQ(out.read(), want);
+}
+
+TEST_F(KernelFission, ABoundComparesAsTheConditionDoes) {
+  DeviceArray<int> out(64);
+  EXPECT_EQ(mode_of("fission_negative_bound", [&] { fission_negative_bound<<<1, 64>>>(out.get(), -1); }), split_mode());
+  EXPECT_EQ(out.read(), std::vector<int>(64, 1));
+  EXPECT_EQ(mode_of("fission_negative_bound", [&] { fission_negative_bound<<<1, 64>>>(out.get(), 20); }), split_mode());
+  std::vector<int> want(64, 0);
+  for (int t = 0; t < 20; ++t) want[t] = 11;
   EXPECT_EQ(out.read(), want);
 }
 

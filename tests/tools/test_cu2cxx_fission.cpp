@@ -85,11 +85,43 @@ TEST(Cu2cxxFission, TreeReductionGetsABlockFunctionAndItsRegistration) {
             std::string::npos);
   // The loop around the barriers runs once per block, verbatim; each region is a thread loop.
   EXPECT_NE(t.text.find("{ for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {"), std::string::npos) << t.text;
-  EXPECT_NE(t.text.find("for (unsigned minicuda_x = 0; minicuda_x < minicuda_nx; ++minicuda_x, ++minicuda_t)"),
+  EXPECT_NE(t.text.find("for (unsigned minicuda_x = 0, minicuda_t = minicuda_nx * (minicuda_y + minicuda_ny * minicuda_z); "
+                        "minicuda_x < minicuda_nx; ++minicuda_x, ++minicuda_t)"),
             std::string::npos);
   // No call in the regions: threadIdx is the loop's own index.
   EXPECT_NE(t.text.find("[[maybe_unused]] const uint3 threadIdx{minicuda_x, minicuda_y, minicuda_z};"), std::string::npos);
   EXPECT_EQ(t.text.find("minicuda_exited"), std::string::npos);  // no return: no exit flags
+}
+
+TEST(Cu2cxxFission, ARegionGuardedByThreadIdxXBelowAUniformBoundRunsOnlyThoseThreads) {
+  const Translation t = run(kTree);
+  // The halving region: the x loop ends where `threadIdx.x < s` first fails, found by bisection.
+  EXPECT_NE(t.text.find("[[maybe_unused]] const uint3 threadIdx{minicuda_mid, 0, 0}; minicuda_in = (threadIdx.x < s); }"),
+            std::string::npos) << t.text;
+  // The last region: `threadIdx.x == 0`, only x = 0.
+  EXPECT_NE(t.text.find("const unsigned minicuda_x_end = minicuda_nx < 1u ? minicuda_nx : 1u;"), std::string::npos);
+  const std::size_t first = t.text.find("minicuda_x < minicuda_x_end");
+  EXPECT_NE(t.text.find("minicuda_x < minicuda_x_end", first + 1), std::string::npos);  // both regions
+}
+
+TEST(Cu2cxxFission, OnlyConditionsMonotoneInXAndUniformBoundTheLoop) {
+  auto bounded = [](std::string_view condition_and_body) {
+    const std::string source = "__global__ void k(int* p, int n) {\n  __shared__ int s[64];\n"
+                               "  const int tid = threadIdx.x;\n  s[tid] = 0;\n  __syncthreads();\n  " +
+                               std::string(condition_and_body) + "\n}\n";
+    const Translation t = run(source);
+    EXPECT_TRUE(t.fission[0].split) << t.fission[0].reason;
+    return t.text.find("minicuda_x_end") != std::string::npos;
+  };
+  EXPECT_TRUE(bounded("if (tid <= n / 2) s[tid] += 1;"));   // a re-declared copy of threadIdx.x, `<=`
+  EXPECT_TRUE(bounded("if (threadIdx.x < blockDim.x - 8) s[0] = 1;"));
+  EXPECT_FALSE(bounded("if (threadIdx.x < n) s[0] = 1; else s[1] = 1;"));  // an else
+  EXPECT_FALSE(bounded("if (threadIdx.x < p[0]) s[0] = 1;"));              // reads memory
+  EXPECT_FALSE(bounded("if (threadIdx.y < n) s[0] = 1;"));
+  EXPECT_FALSE(bounded("if (threadIdx.x < n == true) s[0] = 1;"));         // not monotone in x
+  EXPECT_FALSE(bounded("if (threadIdx.x < n && threadIdx.y == 0) s[0] = 1;"));
+  EXPECT_FALSE(bounded("if (threadIdx.x == 1) s[0] = 1;"));
+  EXPECT_FALSE(bounded("if (threadIdx.x < n) s[0] = 1; s[1] = 2;"));      // not the region's only statement
 }
 
 TEST(Cu2cxxFission, LinesOfTheKernelItsCopyAndWhatFollowsAreKept) {

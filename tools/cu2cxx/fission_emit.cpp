@@ -157,10 +157,12 @@ class Emitter {
     // the loop's own counter.
     const bool calls = std::any_of(plan_.user_calls.begin(), plan_.user_calls.end(),
                                    [&](std::size_t c) { return c >= first && c < end; });
-    out_.append(line_of(first));
-    out_.append("for (unsigned minicuda_z = 0, minicuda_t = 0; minicuda_z < minicuda_nz; ++minicuda_z) "
+    out_.append(line_of(first)).append("{ ");
+    const std::string x_end = x_bound(stmts, visible);
+    out_.append("for (unsigned minicuda_z = 0; minicuda_z < minicuda_nz; ++minicuda_z) "
                 "for (unsigned minicuda_y = 0; minicuda_y < minicuda_ny; ++minicuda_y) "
-                "for (unsigned minicuda_x = 0; minicuda_x < minicuda_nx; ++minicuda_x, ++minicuda_t) { "
+                "for (unsigned minicuda_x = 0, minicuda_t = minicuda_nx * (minicuda_y + minicuda_ny * minicuda_z); "
+                "minicuda_x < " + x_end + "; ++minicuda_x, ++minicuda_t) { "
                 "::minicuda::fission::at_thread(minicuda_t); ");
     if (!plan_.returns.empty()) out_.append("if (minicuda_exited[minicuda_t]) continue; ");
     out_.append(calls ? "::threadIdx.x = minicuda_x; ::threadIdx.y = minicuda_y; ::threadIdx.z = minicuda_z; "
@@ -172,7 +174,33 @@ class Emitter {
     }
     out_.append("{ ").append(copy(first, end, std::move(edits))).append(" }");
     if (returns) out_.append(" " + next + ":;");
-    out_.append(" }");
+    out_.append(" } }");
+  }
+
+  // The end of the x loop of a region: minicuda_nx, or for a region that is one statement
+  // `if (threadIdx.x < E) S` the first x where the condition fails, found by bisection on the
+  // condition itself (evaluated as the region would, with the same re-declared locals).
+  std::string x_bound(const std::vector<const Stmt*>& stmts, const std::vector<std::size_t>& visible) {
+    const Stmt* only = nullptr;
+    for (const Stmt* s : stmts) {
+      if (s->hoisted) continue;
+      if (only != nullptr) return "minicuda_nx";
+      only = s;
+    }
+    if (only == nullptr || only->x_bound == Stmt::XBound::None) return "minicuda_nx";
+    if (only->x_bound == Stmt::XBound::One) {
+      out_.append("const unsigned minicuda_x_end = minicuda_nx < 1u ? minicuda_nx : 1u; ");
+      return "minicuda_x_end";
+    }
+    out_.append("unsigned minicuda_lo = 0, minicuda_hi = minicuda_nx; while (minicuda_lo < minicuda_hi) { "
+                "const unsigned minicuda_mid = minicuda_lo + (minicuda_hi - minicuda_lo) / 2; bool minicuda_in; { "
+                "[[maybe_unused]] const uint3 threadIdx{minicuda_mid, 0, 0}; ");
+    for (std::size_t i : visible)
+      if (plan_.vars[i].kind == Var::Kind::Remat) out_.append(redeclaration(plan_.vars[i]));
+    out_.append("minicuda_in = (" + joined(t_, only->cond_begin, only->cond_end) + "); } "
+                "if (minicuda_in) minicuda_lo = minicuda_mid + 1; else minicuda_hi = minicuda_mid; } "
+                "const unsigned minicuda_x_end = minicuda_lo; ");
+    return "minicuda_x_end";
   }
 
   // A loop around barriers: its header once per block, its body's regions inside. The uniform

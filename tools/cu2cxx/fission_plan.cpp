@@ -223,6 +223,7 @@ class Planner {
         if (level[j].kind != Stmt::Kind::Plain) later = level[j].begin;
       Stmt& s = level[i];
       if (s.kind == Stmt::Kind::Plain && !declaration(s, level_end, later, scope, in_loop, false)) return false;
+      if (s.kind == Stmt::Kind::Plain && s.vars.empty()) find_x_bound(s, scope);
       if (s.kind == Stmt::Kind::Loop && !loop(s, scope)) return false;
     }
     return true;
@@ -273,6 +274,54 @@ class Planner {
                     at_line(k));
     }
     return true;
+  }
+
+  // Recognises `if (X < E) S`, `if (X <= E) S` and `if (X == 0) S` without an else, X being
+  // threadIdx.x or a re-declared copy of it, E uniform and rematerializable with no operator at
+  // its top level that binds looser than `<` (so the condition is X compared with E, true for a
+  // prefix of the x values and the same in every row).
+  void find_x_bound(Stmt& s, const std::vector<std::size_t>& scope) {
+    const std::size_t b = s.begin;
+    if (!t_[b].is_identifier("if") || !t_[b + 1].is_punct("(")) return;
+    const std::size_t close = *matching_close(t_, b + 1);
+    const auto then_end = statement_end(t_, close + 1, s.end);
+    if (!then_end || *then_end != s.end) return;  // an else follows
+    std::size_t k = b + 2;
+    if (t_[k].is_identifier("threadIdx") && t_[k + 1].is_punct(".") && t_[k + 2].is_identifier("x")) {
+      k += 3;
+    } else if (const Var* v = t_[k].is_identifier() ? in_scope(scope, t_[k].text) : nullptr;
+               v != nullptr && v->kind == Var::Kind::Remat && v->init == "= threadIdx.x") {
+      k += 1;
+    } else {
+      return;
+    }
+    Stmt::XBound bound = Stmt::XBound::None;
+    if (t_[k].is_punct("<") && !(t_[k + 1].is_punct("<") && adjacent(t_[k], t_[k + 1]))) {
+      bound = Stmt::XBound::Search;
+      k += t_[k + 1].is_punct("=") && adjacent(t_[k], t_[k + 1]) ? 2 : 1;
+    } else if (t_[k].is_punct("=") && t_[k + 1].is_punct("=") && adjacent(t_[k], t_[k + 1]) && k + 3 == close &&
+               t_[k + 2].is_identifier() == false && t_[k + 2].text == "0") {
+      s.x_bound = Stmt::XBound::One;
+      s.cond_begin = b + 2, s.cond_end = close;
+      return;
+    } else {
+      return;
+    }
+    if (k >= close) return;
+    for (std::size_t j = k; j < close; ++j) {
+      const Token& t = t_[j];
+      if (t.is_punct("(") || t.is_punct("[")) {
+        j = *matching_close(t_, j);
+        continue;
+      }
+      static constexpr std::string_view kLoose[] = {"<", ">", "=", "!", "&", "|", "^", "?", ":", ","};
+      for (std::string_view op : kLoose)
+        if (t.is_punct(op)) return;
+    }
+    bool uniform = true;
+    if (!rematerializable(k, close, scope, &uniform) || !uniform) return;
+    s.x_bound = bound;
+    s.cond_begin = b + 2, s.cond_end = close;
   }
 
   // Can the initializer [begin, end) be computed again in any later region, with the same

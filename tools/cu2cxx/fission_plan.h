@@ -41,6 +41,13 @@ struct Stmt {
   std::vector<std::size_t> vars;   // Plain: the variables it declares (indices into Plan::vars)
   bool rewritten = false;          // Plain: declares replicated or re-declared variables (not copied verbatim)
   bool hoisted = false;            // Plain: a declaration of Block variables (emitted once, first)
+  // Plain: `if (threadIdx.x < E) S` with E the same for every thread (or `== 0`): a region made
+  // of this statement alone runs only the threads for which the condition can hold (x below
+  // the first x where it fails; for `< E` found by bisecting the condition itself, which is
+  // monotone in x). cond_begin/cond_end: the condition's tokens.
+  enum class XBound { None, Search, One };
+  XBound x_bound = XBound::None;
+  std::size_t cond_begin = 0, cond_end = 0;
   std::size_t body_open = 0, body_close = 0;  // Loop: its body's braces
   std::vector<Stmt> body;                     // Loop: its body's statements
 };
