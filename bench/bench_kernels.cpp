@@ -300,34 +300,21 @@ void BM_NativeBlockSums(benchmark::State& state) {
 }
 BENCHMARK(BM_NativeBlockSums)->Unit(benchmark::kMicrosecond);
 
-void BM_BlockSumTree(benchmark::State& state) {
+// A per-block sum kernel on <<<4096, 256>>>.
+template <auto Kernel>
+void block_sum_benchmark(benchmark::State& state) {
   bench::ProcessCpu cpu(state);
   Buffers& b = buffers();
   for (auto _ : state) {
-    minicuda::launch<block_sum_tree>(dim3(kSumBlocks), dim3(kSumBlock), 0, nullptr, b.d_in, b.d_sums);
+    minicuda::launch<Kernel>(dim3(kSumBlocks), dim3(kSumBlock), 0, nullptr, b.d_in, b.d_sums);
     cudaDeviceSynchronize();
   }
 }
+void BM_BlockSumTree(benchmark::State& state) { block_sum_benchmark<block_sum_tree>(state); }
+void BM_BlockSumTreeRegions(benchmark::State& state) { block_sum_benchmark<block_sum_tree_regions>(state); }
+void BM_BlockSumThread0(benchmark::State& state) { block_sum_benchmark<block_sum_thread0>(state); }
 BENCHMARK(BM_BlockSumTree)->UseRealTime()->Unit(benchmark::kMillisecond);
-
-void BM_BlockSumTreeRegions(benchmark::State& state) {
-  bench::ProcessCpu cpu(state);
-  Buffers& b = buffers();
-  for (auto _ : state) {
-    minicuda::launch<block_sum_tree_regions>(dim3(kSumBlocks), dim3(kSumBlock), 0, nullptr, b.d_in, b.d_sums);
-    cudaDeviceSynchronize();
-  }
-}
 BENCHMARK(BM_BlockSumTreeRegions)->UseRealTime()->Unit(benchmark::kMillisecond);
-
-void BM_BlockSumThread0(benchmark::State& state) {
-  bench::ProcessCpu cpu(state);
-  Buffers& b = buffers();
-  for (auto _ : state) {
-    minicuda::launch<block_sum_thread0>(dim3(kSumBlocks), dim3(kSumBlock), 0, nullptr, b.d_in, b.d_sums);
-    cudaDeviceSynchronize();
-  }
-}
 BENCHMARK(BM_BlockSumThread0)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 void BM_BlockSumOneThreadPerBlock(benchmark::State& state) {

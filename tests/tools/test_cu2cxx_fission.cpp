@@ -25,6 +25,14 @@ minicuda::cu2cxx::FissionNote note_of(std::string_view source) {
   return t.fission.empty() ? minicuda::cu2cxx::FissionNote{} : t.fission[0];
 }
 
+// The translation of `source`, whose only kernel must be split.
+Translation split(std::string_view source) {
+  Translation t = run(source);
+  EXPECT_EQ(t.fission.size(), 1u);
+  EXPECT_TRUE(!t.fission.empty() && t.fission[0].split) << (t.fission.empty() ? "" : t.fission[0].reason);
+  return t;
+}
+
 // Expects the kernel in `source` to keep fibers for a reason that mentions `why`.
 void expect_not_split(std::string_view source, std::string_view why) {
   const minicuda::cu2cxx::FissionNote n = note_of(source);
@@ -109,8 +117,7 @@ TEST(Cu2cxxFission, OnlyConditionsMonotoneInXAndUniformBoundTheLoop) {
     const std::string source = "__global__ void k(int* p, int n) {\n  __shared__ int s[64];\n"
                                "  const int tid = threadIdx.x;\n  s[tid] = 0;\n  __syncthreads();\n  " +
                                std::string(condition_and_body) + "\n}\n";
-    const Translation t = run(source);
-    EXPECT_TRUE(t.fission[0].split) << t.fission[0].reason;
+    const Translation t = split(source);
     return t.text.find("minicuda_x_end") != std::string::npos;
   };
   EXPECT_TRUE(bounded("if (tid <= n / 2) s[tid] += 1;"));   // a re-declared copy of threadIdx.x, `<=`
@@ -143,8 +150,7 @@ TEST(Cu2cxxFission, LocalsOfBuiltinsAndParametersAreRecomputedInEachRegion) {
       "  __syncthreads();\n"
       "  out[base + tid] = s[63 - tid];\n"
       "}\n";
-  const Translation t = run(source);
-  ASSERT_TRUE(t.fission[0].split) << t.fission[0].reason;
+  const Translation t = split(source);
   // Re-declared at the start of the second region; nothing kept per thread.
   EXPECT_NE(t.text.find("[[maybe_unused]] const int tid = threadIdx.x; [[maybe_unused]] const int base = blockIdx.x * n; {"),
             std::string::npos) << t.text;
@@ -163,8 +169,7 @@ TEST(Cu2cxxFission, LocalsThatChangeOrReadMemoryAreKeptPerThread) {
       "  __syncthreads();\n"
       "  out[threadIdx.x] = sum * v;\n"
       "}\n";
-  const Translation t = run(source);
-  ASSERT_TRUE(t.fission[0].split) << t.fission[0].reason;
+  const Translation t = split(source);
   EXPECT_NE(t.text.find("using minicuda_T1 = float  ;"), std::string::npos) << t.text;           // sum
   EXPECT_NE(t.text.find("using minicuda_T2 = const float  ;"), std::string::npos);               // v
   EXPECT_NE(t.text.find("using minicuda_T3 = const float  [2];"), std::string::npos);            // w
@@ -191,8 +196,7 @@ TEST(Cu2cxxFission, UniformLocalsMayControlALoopAroundBarriers) {
       "    __syncthreads();\n"
       "  }\n"
       "}\n";
-  const Translation t = run(source);
-  ASSERT_TRUE(t.fission[0].split) << t.fission[0].reason;
+  const Translation t = split(source);
   EXPECT_NE(t.text.find("{ [[maybe_unused]] const int tiles = n / kTile; for (int t = 0; t < tiles; ++t) {"),
             std::string::npos) << t.text;
 }
@@ -206,8 +210,7 @@ TEST(Cu2cxxFission, AReturnMarksTheThreadDone) {
       "  __syncthreads();\n"
       "  out[threadIdx.x] = s[0];\n"
       "}\n";
-  const Translation t = run(source);
-  ASSERT_TRUE(t.fission[0].split) << t.fission[0].reason;
+  const Translation t = split(source);
   EXPECT_NE(t.text.find("if (threadIdx.x >= n) { minicuda_exited[minicuda_t] = true; goto minicuda_next_0; }"),
             std::string::npos) << t.text;
   EXPECT_NE(t.text.find("minicuda_next_0:;"), std::string::npos);
@@ -223,8 +226,7 @@ TEST(Cu2cxxFission, ARegionThatCallsAFunctionOfTheFileSetsTheGlobalThreadIdx) {
       "  __syncthreads();\n"
       "  out[threadIdx.x] = s[63 - threadIdx.x];\n"
       "}\n";
-  const Translation t = run(source);
-  ASSERT_TRUE(t.fission[0].split) << t.fission[0].reason;
+  const Translation t = split(source);
   EXPECT_NE(t.text.find("::threadIdx.x = minicuda_x; ::threadIdx.y = minicuda_y; ::threadIdx.z = minicuda_z; { "),
             std::string::npos) << t.text;
   EXPECT_NE(t.text.find("const uint3 threadIdx{"), std::string::npos);  // the second region calls nothing
@@ -238,8 +240,7 @@ TEST(Cu2cxxFission, DynamicSharedMemoryIsHoistedAsRewritten) {
       "  __syncthreads();\n"
       "  data[threadIdx.x] = buf[blockDim.x - 1 - threadIdx.x];\n"
       "}\n";
-  const Translation t = run(source);
-  ASSERT_TRUE(t.fission[0].split) << t.fission[0].reason;
+  const Translation t = split(source);
   EXPECT_EQ(lines_containing(t.text, "int* const buf = ::minicuda::dynamic_shared<int>();"), (std::vector<int>{2, 2}));
 }
 

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -87,6 +88,10 @@ std::optional<std::size_t> statement_end(const Tokens& tokens, std::size_t k, st
 // For `<` at `open`: the matching `>` scanning forwards (nested `<>`, brackets skipped), or
 // nullopt if a `;`, `{`, `}` or unbalanced bracket comes first.
 std::optional<std::size_t> matching_angle_close(const Tokens& tokens, std::size_t open, std::size_t limit);
+// Calls `f` with each preprocessor directive of `text` (a line whose first non-blank is `#`,
+// through its backslash continuations): what follows the `#`, leading blanks removed
+// ("define N 4", "pragma unroll").
+void for_each_directive(std::string_view text, const std::function<void(std::string_view)>& f);
 // The source text of tokens [begin, end), one space where the source separated two tokens by
 // anything (so it holds no comment and no newline outside literals).
 std::string joined(const Tokens& tokens, std::size_t begin, std::size_t end);

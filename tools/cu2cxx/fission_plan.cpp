@@ -53,19 +53,9 @@ class Planner {
   bool check_preprocessor() {
     const std::string_view body = file_.source.substr(t_[kernel_.body_open].end,
                                                       t_[kernel_.body_close].begin - t_[kernel_.body_open].end);
-    std::size_t at = 0;
-    while (at < body.size()) {
-      std::size_t end = body.find('\n', at);
-      if (end == std::string_view::npos) end = body.size();
-      std::string_view line_text = body.substr(at, end - at);
-      at = end + 1;
-      const std::size_t first = line_text.find_first_not_of(" \t");
-      if (first == std::string_view::npos || line_text[first] != '#') continue;
-      std::string_view directive = line_text.substr(first + 1);
-      directive.remove_prefix(std::min(directive.size(), directive.find_first_not_of(" \t")));
-      if (!directive.starts_with("pragma")) return fail("its body holds a preprocessor directive other than #pragma");
-    }
-    return true;
+    bool only_pragmas = true;
+    for_each_directive(body, [&](std::string_view directive) { only_pragmas = only_pragmas && directive.starts_with("pragma"); });
+    return only_pragmas || fail("its body holds a preprocessor directive other than #pragma");
   }
 
   // What no region may hold, anywhere in the body.

@@ -247,28 +247,34 @@ std::string joined(const Tokens& tokens, std::size_t begin, std::size_t end) {
   return out;
 }
 
+void for_each_directive(std::string_view text, const std::function<void(std::string_view)>& f) {
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find('\n', at);
+    while (end != std::string_view::npos && end > at && text[end - 1] == '\\') end = text.find('\n', end + 1);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = text.substr(at, end - at);
+    at = end + 1;
+    const std::size_t first = line.find_first_not_of(" \t");
+    if (first == std::string_view::npos || line[first] != '#') continue;
+    std::string_view directive = line.substr(first + 1);
+    directive.remove_prefix(std::min(directive.size(), directive.find_first_not_of(" \t")));
+    f(directive);
+  }
+}
+
 FileFacts file_facts(std::string_view source, const Tokens& tokens) {
   FileFacts facts;
   // Object-like macros, from the preprocessor lines the tokens skip; and whether any #define
   // mentions a barrier or a warp operation.
-  std::size_t at = 0;
-  while (at < source.size()) {
-    std::size_t end = source.find('\n', at);
-    while (end != std::string_view::npos && end > at && source[end - 1] == '\\') end = source.find('\n', end + 1);
-    if (end == std::string_view::npos) end = source.size();
-    std::string_view line = source.substr(at, end - at);
-    at = end + 1;
-    const std::size_t first = line.find_first_not_of(" \t");
-    if (first == std::string_view::npos || line[first] != '#') continue;
-    std::string_view rest = line.substr(first + 1);
-    rest.remove_prefix(std::min(rest.size(), rest.find_first_not_of(" \t")));
-    if (!rest.starts_with("define")) continue;
-    const Tokens words = tokenize(rest.substr(6));
+  for_each_directive(source, [&](std::string_view directive) {
+    if (!directive.starts_with("define")) return;
+    const Tokens words = tokenize(directive.substr(6));
     for (const Token& w : words)
       if (w.is_identifier() && is_barrier_name(w.text)) facts.macro_hides_barrier = true;
     if (!words.empty() && words[0].is_identifier() && !(words.size() > 1 && words[1].is_punct("(") && adjacent(words[0], words[1])))
       facts.constants.insert(std::string(words[0].text));
-  }
+  });
   // Functions defined in the file, and const/constexpr variables outside every function.
   const std::vector<bool> in_function = inside_function_bodies(tokens);
   for (std::size_t k = 0; k < tokens.size(); ++k) {
