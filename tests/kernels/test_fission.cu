@@ -100,6 +100,25 @@ __global__ void fission_return_in_loop(int* out, int rounds) {
   }
 }
 
+// A loop left only through `return`: in round r thread r leaves (the last thread, which counts
+// the rounds, leaves last); the block ends when every thread has left, so the block-level loop
+// must stop then too. `r` is kept per thread across the loop body's barrier.
+__global__ void fission_return_only_exit(int* rounds_seen) {
+  __shared__ int round;
+  if (threadIdx.x == 0) round = 0;
+  __syncthreads();
+  for (;;) {
+    const int r = round;
+    __syncthreads();  // every thread has read the round
+    if (threadIdx.x == blockDim.x - 1) ++round;
+    if (static_cast<unsigned>(r) >= threadIdx.x) {
+      rounds_seen[threadIdx.x] = r + 1;
+      return;
+    }
+    __syncthreads();
+  }
+}
+
 // A while loop whose condition is in shared memory: the block's maximum by halving.
 __global__ void fission_while_max(int* data) {
   __shared__ int s[64];
@@ -315,6 +334,14 @@ TEST_F(KernelFission, AReturnInsideALoopAroundBarriers) {
     for (int r = 0; r < rounds; ++r) want[b * rounds + r] = count += threads - r - 1;
   }
   EXPECT_EQ(out.read(), want);
+}
+
+TEST_F(KernelFission, ALoopLeftOnlyThroughReturnEndsWithItsLastThread) {
+  DeviceArray<int> seen(48);
+  EXPECT_EQ(mode_of("fission_return_only_exit", [&] { fission_return_only_exit<<<1, 48>>>(seen.get()); }), split_mode());
+  std::vector<int> want(48);
+  for (int t = 0; t < 48; ++t) want[t] = t + 1;
+  EXPECT_EQ(seen.read(), want);
 }
 
 TEST_F(KernelFission, AWhileLoopOverSharedMemory) {

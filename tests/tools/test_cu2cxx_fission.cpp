@@ -211,10 +211,21 @@ TEST(Cu2cxxFission, AReturnMarksTheThreadDone) {
       "  out[threadIdx.x] = s[0];\n"
       "}\n";
   const Translation t = split(source);
-  EXPECT_NE(t.text.find("if (threadIdx.x >= n) { minicuda_exited[minicuda_t] = true; goto minicuda_next_0; }"),
+  EXPECT_NE(t.text.find("if (threadIdx.x >= n) { minicuda_exited[minicuda_t] = true; --minicuda_live; goto minicuda_next_0; }"),
             std::string::npos) << t.text;
   EXPECT_NE(t.text.find("minicuda_next_0:;"), std::string::npos);
   EXPECT_NE(t.text.find("if (minicuda_exited[minicuda_t]) continue;"), std::string::npos);
+}
+
+TEST(Cu2cxxFission, ALoopAroundBarriersEndsOnceEveryThreadHasReturned) {
+  const Translation t = split(
+      "__global__ void k(int* p) {\n"
+      "  for (;;) {\n"
+      "    if (p[threadIdx.x]-- <= 0) return;\n"
+      "    __syncthreads();\n"
+      "  }\n"
+      "}\n");
+  EXPECT_NE(t.text.find("{ for (;;) { if (minicuda_live == 0) break;"), std::string::npos) << t.text;
 }
 
 TEST(Cu2cxxFission, ARegionThatCallsAFunctionOfTheFileSetsTheGlobalThreadIdx) {
@@ -294,6 +305,17 @@ TEST(Cu2cxxFissionFallback, LoopHeaderReadsAPerThreadLocal) {
 TEST(Cu2cxxFissionFallback, LoopVariableChangesInTheBody) {
   expect_not_split("__global__ void k(int* p) { for (int i = 0; i < 8; ++i) { i += p[0]; __syncthreads(); } }\n",
                    "changes in its body");
+}
+TEST(Cu2cxxFissionFallback, LoopHeaderWithSideEffects) {
+  expect_not_split("__device__ int count;\n"
+                   "__global__ void k(int* p) { for (int i = 0; i < 4; ++i, ++count) { p[i] = 0; __syncthreads(); } }\n",
+                   "changes count");
+  expect_not_split("__global__ void k(int* p) { for (int i = 0; atomicAdd(p, 1) < 4; ++i) { __syncthreads(); } }\n",
+                   "calls atomicAdd");
+}
+TEST(Cu2cxxFissionFallback, StructuredBinding) {
+  expect_not_split("__global__ void k(int2* p) { auto [a, b] = p[0]; __syncthreads(); p[1].x = a + b; }\n",
+                   "structured binding");
 }
 TEST(Cu2cxxFissionFallback, RangeForAroundABarrier) {
   expect_not_split("__global__ void k(int* p) { int a[2] = {1, 2}; for (int v : a) { p[0] = v; __syncthreads(); } }\n",

@@ -62,7 +62,8 @@ class Emitter {
     }
     if (!plan_.returns.empty()) {
       out_.append("bool* const minicuda_exited = ::minicuda::fission::replicas<bool>(0, minicuda_n); "
-                  "for (unsigned minicuda_i = 0; minicuda_i < minicuda_n; ++minicuda_i) minicuda_exited[minicuda_i] = false; ");
+                  "for (unsigned minicuda_i = 0; minicuda_i < minicuda_n; ++minicuda_i) minicuda_exited[minicuda_i] = false; "
+                  "unsigned minicuda_live = minicuda_n; ");
     }
     level(plan_.top, {});
     out_.append(line_of(kernel_.body_close)).append("return true; }");
@@ -145,7 +146,8 @@ class Emitter {
     bool returns = false;
     for (std::size_t r : plan_.returns) {
       if (r < first || r >= end) continue;
-      edits.push_back(replace_tokens(r, r + 1, "{ minicuda_exited[minicuda_t] = true; goto " + next + "; }"));
+      edits.push_back(
+          replace_tokens(r, r + 1, "{ minicuda_exited[minicuda_t] = true; --minicuda_live; goto " + next + "; }"));
       returns = true;
     }
     for (const Stmt* s : stmts) {
@@ -192,11 +194,18 @@ class Emitter {
       out_.append("const unsigned minicuda_x_end = minicuda_nx < 1u ? minicuda_nx : 1u; ");
       return "minicuda_x_end";
     }
-    out_.append("unsigned minicuda_lo = 0, minicuda_hi = minicuda_nx; while (minicuda_lo < minicuda_hi) { "
+    // Only what the condition may read is computed for the probes (the uniform locals and the
+    // copy of threadIdx.x), and none runs once every thread has returned: a probe evaluates
+    // nothing a live thread of the region would not.
+    out_.append(std::string("unsigned minicuda_lo = 0, minicuda_hi = ") +
+                (plan_.returns.empty() ? "minicuda_nx" : "minicuda_live == 0 ? 0u : minicuda_nx") +
+                "; while (minicuda_lo < minicuda_hi) { "
                 "const unsigned minicuda_mid = minicuda_lo + (minicuda_hi - minicuda_lo) / 2; bool minicuda_in; { "
                 "[[maybe_unused]] const uint3 threadIdx{minicuda_mid, 0, 0}; ");
-    for (std::size_t i : visible)
-      if (plan_.vars[i].kind == Var::Kind::Remat) out_.append(redeclaration(plan_.vars[i]));
+    for (std::size_t i : visible) {
+      const Var& v = plan_.vars[i];
+      if (v.kind == Var::Kind::Remat && (v.uniform || v.init == "= threadIdx.x")) out_.append(redeclaration(v));
+    }
     out_.append("minicuda_in = (" + joined(t_, only->cond_begin, only->cond_end) + "); } "
                 "if (minicuda_in) minicuda_lo = minicuda_mid + 1; else minicuda_hi = minicuda_mid; } "
                 "const unsigned minicuda_x_end = minicuda_lo; ");
@@ -212,6 +221,9 @@ class Emitter {
       if (v.kind == Var::Kind::Remat && v.uniform) out_.append(redeclaration(v));
     }
     out_.append(copy(s.begin, s.body_open + 1, {}));
+    // Once every thread has returned the block is done, as it would be with fibers, even if
+    // the loop would go on (`for (;;)` left only through `return`).
+    if (!plan_.returns.empty()) out_.append(" if (minicuda_live == 0) break;");
     level(s.body, visible);
     out_.append(line_of(s.body_close)).append("} }");
   }

@@ -79,6 +79,9 @@ class Planner {
         }
       } else if (t.is_punct("[") && k > begin) {
         const Token& before = t_[k - 1];
+        const bool binding = before.is_identifier("auto") ||
+                             (before.is_punct("&") && (t_[k - 2].is_identifier("auto") || t_[k - 2].is_punct("&")));
+        if (binding) return fail("its body declares a structured binding" + at_line(k));
         const bool subscript = (before.is_identifier() && !before.is_identifier("return")) || before.is_punct(")") ||
                                before.is_punct("]") || before.kind == TokenKind::Literal;
         if (!subscript) return fail("its body holds a lambda or an attribute" + at_line(k));
@@ -241,20 +244,23 @@ class Planner {
         }
       }
     }
-    if (!header_is_uniform(open + 1, close, inner)) return false;
+    const std::vector<std::size_t> own(inner.begin() + static_cast<std::ptrdiff_t>(scope.size()), inner.end());
+    if (!header_is_uniform(open + 1, close, inner, own)) return false;
     return classify(s.body, s.body_close, inner, true);
   }
 
   // A loop around a barrier runs its header once per block: it may read only what every
-  // thread of the block sees alike.
-  bool header_is_uniform(std::size_t begin, std::size_t end, const std::vector<std::size_t>& scope) {
+  // thread of the block sees alike, and change nothing but its own loop variables (a side
+  // effect that each thread made would now happen once). `own`: the loop's variables.
+  bool header_is_uniform(std::size_t begin, std::size_t end, const std::vector<std::size_t>& scope,
+                         const std::vector<std::size_t>& own) {
     for (std::size_t k = begin; k < end; ++k) {
       const Token& t = t_[k];
       if (!t.is_identifier() || !is_variable_use(t_, k, t.text)) continue;
       const std::string name(t.text);
       if (k + 1 < end && t_[k + 1].is_punct("(")) {
-        for (const auto& [function, brace] : file_.facts.functions)
-          if (function == name) return fail("the header of a loop around a barrier calls " + name + at_line(k));
+        if (!is_pure_builtin(name) && !is_non_call_keyword(name))
+          return fail("the header of a loop around a barrier calls " + name + at_line(k));
         continue;
       }
       if (name == "threadIdx") return fail("the header of a loop around a barrier reads threadIdx" + at_line(k));
@@ -262,6 +268,10 @@ class Planner {
       if (v != nullptr && !v->uniform)
         return fail("the header of a loop around a barrier reads " + name + ", which may differ between threads" +
                     at_line(k));
+      bool is_own = false;
+      for (std::size_t o : own) is_own = is_own || plan_.vars[o].name == name;
+      if (!is_own && maybe_modified(t_, begin, end, name, false))
+        return fail("the header of a loop around a barrier changes " + name + at_line(k));
     }
     return true;
   }
