@@ -4,6 +4,7 @@
 // with MINICUDA_FISSION=0, where the same checks hold for the fibers). Kernels it must not split
 // keep fibers. Faults and asserts inside a region name the right block and thread; a barrier
 // reached inside a block function is a clean kernel error.
+#undef NDEBUG  // device assert must stay in, whatever the build type
 #include <cuda_runtime.h>
 
 #include <cassert>
@@ -152,6 +153,19 @@ __global__ void fission_replicated(const int* in, int* out) {
   *p = a + b + acc[0] + acc[1] + acc[2];
   __syncthreads();
   out[base + t] = s[(t + 63) % 64] + first;
+}
+
+// A 12-byte struct kept per thread and copied whole (its copies are laid out 16-byte aligned,
+// so g++'s 8-byte moves of them stay aligned under the SM's alignment check).
+__global__ void fission_replicated_struct(const float* in, float* out) {
+  __shared__ float s[64];
+  float3 v = make_float3(in[threadIdx.x], 2.0f * in[threadIdx.x], 3.0f);
+  s[threadIdx.x] = v.x;
+  __syncthreads();
+  const float3 w = v;
+  v = make_float3(w.z, w.y, s[63 - threadIdx.x]);
+  __syncthreads();
+  out[threadIdx.x] = v.x + v.y + v.z;
 }
 
 // A 3-D block (8, 4, 2): each thread reads the element mirrored through the block's centre.
@@ -372,6 +386,16 @@ TEST_F(KernelFission, LocalsLiveAcrossBarriers) {
   for (int b = 0; b < blocks; ++b)
     for (int t = 0; t < 64; ++t) want[b * 64 + t] = s[b * 64 + (t + 63) % 64] + host[b * 64 + t];
   EXPECT_EQ(out.read(), want);
+}
+
+TEST_F(KernelFission, AStructLivesAcrossBarriers) {
+  std::vector<float> host(64);
+  for (int t = 0; t < 64; ++t) host[t] = static_cast<float>(t) * 0.5f;
+  DeviceArray<float> in(host), out(64);
+  EXPECT_EQ(mode_of("fission_replicated_struct", [&] { fission_replicated_struct<<<1, 64>>>(in.get(), out.get()); }),
+            split_mode());
+  const std::vector<float> got = out.read();
+  for (int t = 0; t < 64; ++t) EXPECT_EQ(got[t], 3.0f + 2.0f * host[t] + host[63 - t]) << t;
 }
 
 TEST_F(KernelFission, ThreeDimensionalBlocksKeepThreadIdx) {

@@ -175,10 +175,11 @@ TEST(Cu2cxxFission, LocalsThatChangeOrReadMemoryAreKeptPerThread) {
   EXPECT_NE(t.text.find("using minicuda_T3 = const float  [2];"), std::string::npos);            // w
   EXPECT_NE(t.text.find("if constexpr (!::minicuda::fission::replicable<minicuda_S1, minicuda_S2, minicuda_S3>)"),
             std::string::npos);
-  EXPECT_NE(t.text.find("{ minicuda_T1 minicuda_value = 0.0f; ::minicuda::fission::initialize(minicuda_r1[minicuda_t], "
-                        "minicuda_value); } [[maybe_unused]] minicuda_T1& sum = minicuda_r1[minicuda_t];"),
+  EXPECT_NE(t.text.find("{ alignas(::minicuda::fission::Replica<minicuda_S1>) minicuda_T1 minicuda_value = 0.0f; "
+                        "::minicuda::fission::initialize(minicuda_r1[minicuda_t].value, minicuda_value); } "
+                        "[[maybe_unused]] minicuda_T1& sum = minicuda_r1[minicuda_t].value;"),
             std::string::npos);
-  EXPECT_NE(t.text.find("[[maybe_unused]] minicuda_T3& w = minicuda_r3[minicuda_t];"), std::string::npos);
+  EXPECT_NE(t.text.find("[[maybe_unused]] minicuda_T3& w = minicuda_r3[minicuda_t].value;"), std::string::npos);
   // The declaration's lines are kept although it was rewritten.
   EXPECT_EQ(lines_containing(t.text, "out[threadIdx.x] = sum * v;"), (std::vector<int>{9, 9}));
 }

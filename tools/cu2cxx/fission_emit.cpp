@@ -57,11 +57,11 @@ class Emitter {
     for (const Var& v : plan_.vars) {
       if (v.kind != Var::Kind::Replicated) continue;
       const std::string n = std::to_string(v.slot);
-      out_.append("minicuda_S" + n + "* const minicuda_r" + n + " = ::minicuda::fission::replicas<minicuda_S" + n +
-                  ">(" + n + ", minicuda_n); ");
+      out_.append("::minicuda::fission::Replica<minicuda_S" + n + ">* const minicuda_r" + n +
+                  " = ::minicuda::fission::replicas<minicuda_S" + n + ">(" + n + ", minicuda_n); ");
     }
     if (!plan_.returns.empty()) {
-      out_.append("bool* const minicuda_exited = ::minicuda::fission::replicas<bool>(0, minicuda_n); "
+      out_.append("bool* const minicuda_exited = static_cast<bool*>(::minicuda::gpu::isa::region_scratch(0, minicuda_n, 1)); "
                   "for (unsigned minicuda_i = 0; minicuda_i < minicuda_n; ++minicuda_i) minicuda_exited[minicuda_i] = false; "
                   "unsigned minicuda_live = minicuda_n; ");
     }
@@ -88,7 +88,7 @@ class Emitter {
     return Edit{b, e, keep_line_count(file_.source.substr(b, e - b), std::move(code))};
   }
 
-  static std::string slot_of(const Var& v) { return "minicuda_r" + std::to_string(v.slot) + "[minicuda_t]"; }
+  static std::string slot_of(const Var& v) { return "minicuda_r" + std::to_string(v.slot) + "[minicuda_t].value"; }
   static std::string binding(const Var& v) {
     return "[[maybe_unused]] minicuda_T" + std::to_string(v.slot) + "& " + v.name + " = " + slot_of(v) + "; ";
   }
@@ -108,7 +108,8 @@ class Emitter {
       } else if (v.init.empty()) {
         code.append("::minicuda::fission::default_initialize(" + slot_of(v) + "); " + binding(v));
       } else {
-        code.append("{ minicuda_T" + std::to_string(v.slot) + " minicuda_value " + v.init +
+        code.append("{ alignas(::minicuda::fission::Replica<minicuda_S" + std::to_string(v.slot) + ">) minicuda_T" +
+                    std::to_string(v.slot) + " minicuda_value " + v.init +
                     "; ::minicuda::fission::initialize(" + slot_of(v) + ", minicuda_value); } " + binding(v));
       }
     }

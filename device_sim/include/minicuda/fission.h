@@ -30,10 +30,20 @@ namespace minicuda::fission {
 // store per thread (a plain one could be sunk out of the loop), so a fault names the right thread.
 inline void at_thread(unsigned t) { __atomic_store_n(&gpu::t_region_thread, t, __ATOMIC_RELAXED); }
 
+// One thread's copy of a replicated local of type S. Copies of 8 bytes or more are 16-byte
+// aligned, as g++ would place such a local on the stack: packed at sizeof(S) (12 for an int[3]),
+// every other thread's copy would start at a 4-byte boundary, where g++'s 8-byte moves of it
+// would trip the SM's alignment check (a misaligned-address error the kernel never made).
+template <class S>
+struct alignas(alignof(S) >= 16 ? alignof(S) : (sizeof(S) >= 8 ? 16 : alignof(S))) Replica {
+  S value;
+};
+
 // Storage for `threads` copies of a replicated local of type S (one per thread of the block).
 template <class S>
-S* replicas(unsigned slot, unsigned threads) {
-  return static_cast<S*>(gpu::isa::region_scratch(slot, sizeof(S) * (threads ? threads : 1), alignof(S)));
+Replica<S>* replicas(unsigned slot, unsigned threads) {
+  return static_cast<Replica<S>*>(
+      gpu::isa::region_scratch(slot, sizeof(Replica<S>) * (threads ? threads : 1), alignof(Replica<S>)));
 }
 
 // Can locals of these types live in per-thread storage? They are copied into it bytewise and
