@@ -345,6 +345,21 @@ TEST(Cu2cxxFissionFallback, CallToAFunctionWithABarrier) {
 TEST(Cu2cxxFissionFallback, ModifiedParameter) {
   expect_not_split("__global__ void k(int* p, int n) { n -= 1; __syncthreads(); p[0] = n; }\n", "modifies its parameter n");
 }
+TEST(Cu2cxxFission, ALocalBoundToAReferenceIsKeptPerThreadNotRecomputed) {
+  const Translation t = split(
+      "__global__ void k(int* p) {\n"
+      "  int x = threadIdx.x;\n"
+      "  int& r = x;\n"
+      "  r += 5;\n"
+      "  __syncthreads();\n"
+      "  p[threadIdx.x] = x;\n"
+      "}\n");
+  EXPECT_NE(t.text.find("minicuda_T1& x = minicuda_r1[minicuda_t].value;"), std::string::npos) << t.text;
+}
+TEST(Cu2cxxFissionFallback, ParameterChangedThroughAReference) {
+  expect_not_split("__global__ void k(int* p, int n) { int& r = n; r = 1; __syncthreads(); p[0] = n; }\n",
+                   "modifies its parameter n");
+}
 TEST(Cu2cxxFissionFallback, AutoLocalAcrossABarrier) {
   expect_not_split("__global__ void k(int* p) { auto v = p[threadIdx.x]; __syncthreads(); p[0] = v; }\n",
                    "cannot name its type");

@@ -27,6 +27,7 @@ class Planner {
     if (!used_in(t_, begin, end, "__syncthreads"))
       return failed("it has no __syncthreads(): loop mode runs it without fibers already");
     if (file_.facts.macro_hides_barrier) return failed("a #define of this file names a barrier or warp operation");
+    find_references(begin, end);
     if (!check_preprocessor() || !check_body_tokens(begin, end) || !read_params(begin, end)) return failed();
     std::optional<std::vector<Stmt>> top = parse_level(begin, end, false);
     if (!top) return failed();
@@ -90,6 +91,25 @@ class Planner {
     return true;
   }
 
+  // Every name in the initializer of a reference declaration (`int& r = x;`): such a variable
+  // may change through the reference, which maybe_modified() does not see.
+  void find_references(std::size_t begin, std::size_t end) {
+    for (std::size_t k = begin + 1; k + 2 < end; ++k) {
+      const Token& before = t_[k - 1];
+      const bool declarator = t_[k].is_punct("&") && t_[k + 1].is_identifier() &&
+                              (t_[k + 2].is_punct("=") || t_[k + 2].is_punct("(") || t_[k + 2].is_punct("{")) &&
+                              (before.is_identifier() || before.is_punct(">") || before.is_punct("*") || before.is_punct("&"));
+      if (!declarator) continue;
+      for (std::size_t j = k + 2; j < end && !t_[j].is_punct(";"); ++j) {
+        if (!t_[j].is_identifier() || !is_variable_use(t_, j, t_[j].text)) continue;
+        const Token& next = t_[j + 1];
+        if (next.is_punct("(") || (next.is_punct("-") && t_[j + 2].is_punct(">"))) continue;  // a call, a pointee
+        // `x[i]`: an element of x, or for a pointer what it points to (see bound_by_reference).
+        (next.is_punct("[") ? referenced_element_ : referenced_).insert(std::string(t_[j].text));
+      }
+    }
+  }
+
   // The kernel's parameters; each must keep its value (the block function has one copy for the
   // whole block).
   bool read_params(std::size_t body_begin, std::size_t body_end) {
@@ -125,7 +145,7 @@ class Planner {
                          !t_[name - 1].is_identifier("const");
       if (named) {
         Param p{std::string(t_[name - 1].text), pointer};
-        if (maybe_modified(t_, body_begin, body_end, p.name, p.pointer))
+        if (maybe_modified(t_, body_begin, body_end, p.name, p.pointer) || bound_by_reference(p.name, p.pointer))
           return fail("it modifies its parameter " + p.name + " (the block function has one copy per block)");
         names_.insert(p.name);
         params_.push_back(std::move(p));
@@ -133,6 +153,12 @@ class Planner {
       k = e + 1;
     }
     return true;
+  }
+
+  // May `name` change through a reference bound to it (or, unless it is a pointer, to one of
+  // its elements)?
+  bool bound_by_reference(std::string_view name, bool pointer) const {
+    return referenced_.contains(name) || (!pointer && referenced_element_.contains(name));
   }
 
   bool is_param(std::string_view name) const {
@@ -237,7 +263,8 @@ class Planner {
         init.begin = open + 1, init.end = semicolons[0] + 1;
         if (!declaration(init, close, kNone, inner, false, true)) return false;
         for (std::size_t v : init.vars) {
-          if (maybe_modified(t_, s.body_open, s.body_close, plan_.vars[v].name, false))
+          if (maybe_modified(t_, s.body_open, s.body_close, plan_.vars[v].name, false) ||
+              bound_by_reference(plan_.vars[v].name, false))
             return fail("the variable " + plan_.vars[v].name + " of a loop around a barrier changes in its body" +
                         at_line(s.begin));
           inner.push_back(v);
@@ -488,7 +515,8 @@ class Planner {
       } else if (loop_header) {
         v.kind = Var::Kind::LoopVar;
         v.uniform = true;
-      } else if (init_begin < k && !array && !reference && !maybe_modified(t_, d_end, level_end, v.name, pointer)) {
+      } else if (init_begin < k && !array && !reference && !bound_by_reference(v.name, pointer) &&
+                 !maybe_modified(t_, d_end, level_end, v.name, pointer)) {
         // The initializer's expression: after `=`, or inside `(...)` / `{...}`.
         const std::size_t expr_end = t_[init_begin].is_punct("=") ? k : k - 1;
         if (rematerializable(init_begin + 1, expr_end, scope, &v.uniform)) v.kind = Var::Kind::Remat;
@@ -589,6 +617,8 @@ class Planner {
   std::vector<Param> params_;
   std::set<std::string, std::less<>> names_;  // every name declared at a split level, parameters too
   std::set<std::size_t> direct_init_;         // `(` of direct-initializers (`dim3 d(2, 2);`): not calls
+  std::set<std::string, std::less<>> referenced_;          // names a reference is bound to
+  std::set<std::string, std::less<>> referenced_element_;  // names whose element one is (`x[i]`)
   std::map<std::string, bool> barrier_free_;
   Plan plan_;
   std::string reason_;
