@@ -380,6 +380,11 @@ TEST(Cu2cxxFissionFallback, NameDeclaredTwiceAtSplitLevels) {
                    "  for (int i = 0; i < 2; ++i) { int a = p[i]; p[a] = 0; __syncthreads(); } }\n",
                    "declared twice");
 }
+TEST(Cu2cxxFissionFallback, NameUsedBeforeAHoistedDeclaration) {
+  expect_not_split("__device__ int buf[4];\n"
+                   "__global__ void k(int* p) { p[0] = buf[0]; __shared__ int buf[4]; buf[0] = 1; __syncthreads(); p[1] = buf[0]; }\n",
+                   "used before its __shared__");
+}
 TEST(Cu2cxxFissionFallback, DefinitionOutsideItsNamespace) {
   expect_not_split("namespace ns { __global__ void k(int* p); }\n"
                    "__global__ void ns::k(int* p) { p[0] = 1; __syncthreads(); }\n",

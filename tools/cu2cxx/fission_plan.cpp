@@ -508,6 +508,9 @@ class Planner {
           if (used != nullptr && used->kind != Var::Kind::Block)
             return fail("the constexpr " + v.name + " depends on a local that is not constexpr" + at_line(b));
         }
+        // Hoisted above the statements before it: none of them may name it (they meant another).
+        if (used_in(t_, kernel_.body_open + 1, b, v.name))
+          return fail("the name " + v.name + " is used before its __shared__ or constexpr declaration" + at_line(b));
         v.kind = Var::Kind::Block;
         v.uniform = true;
         v.stable = is_constexpr || array;
