@@ -327,7 +327,7 @@ class Planner {
       bound = Stmt::XBound::Search;
       k += t_[k + 1].is_punct("=") && adjacent(t_[k], t_[k + 1]) ? 2 : 1;
     } else if (t_[k].is_punct("=") && t_[k + 1].is_punct("=") && adjacent(t_[k], t_[k + 1]) && k + 3 == close &&
-               t_[k + 2].is_identifier() == false && t_[k + 2].text == "0") {
+               t_[k + 2].kind == TokenKind::Number && t_[k + 2].text == "0") {
       s.x_bound = Stmt::XBound::One;
       s.cond_begin = b + 2, s.cond_end = close;
       return;
