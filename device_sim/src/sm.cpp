@@ -275,6 +275,7 @@ void BlockRun::loop_main(fctx::transfer_t from) {
       bool ran_as_regions = false;
       if (launch.region_entry != nullptr) {  // the kernel's block function: no fibers at all
         self->region_mode_ = true;
+        t_region_thread = 0;  // a fault before the first region names thread 0, not a stale one
         ran_as_regions = launch.region_entry(launch.params);
         self->region_mode_ = false;
       }
