@@ -1,7 +1,8 @@
 // The barrier kernels of bench_kernels.cpp again, in a .cu file: cu2cxx splits them at their
 // barriers (region fission, docs/tools/cu2cxx.md), so the SM runs each block through the block
 // function, with no fibers. bench_kernels.cpp keeps the same kernels in C++ (not translated: loop
-// mode, then fibers at the first barrier), so one run measures both.
+// mode, then fibers at the first barrier), so one run measures both. tests/kernels/test_fission.cu
+// checks these kernels' results and that they run as regions.
 
 // The classic shared-memory tree: 1 barrier after the loads, then one per halving (8 for 256).
 __global__ void block_sum_tree_regions(const int* in, int* out) {

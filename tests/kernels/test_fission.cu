@@ -17,35 +17,12 @@
 
 // --- kernels cu2cxx splits -----------------------------------------------------------------
 
-// The classic tree: 1 barrier after the loads, then one per halving.
-__global__ void fission_tree(const int* in, int* out) {
-  __shared__ int partial[256];
-  partial[threadIdx.x] = in[blockIdx.x * blockDim.x + threadIdx.x];
-  __syncthreads();
-  for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {
-    if (threadIdx.x < s) partial[threadIdx.x] += partial[threadIdx.x + s];
-    __syncthreads();
-  }
-  if (threadIdx.x == 0) out[blockIdx.x] = partial[0];
-}
-
+// The benchmark's split kernels (bench/bench_kernels_regions.cu, compiled into this test too):
+// the tree reduction with 9 barriers and the 16 x 16 tiled multiply (two barriers per tile, `sum`
+// kept per thread across them).
+__global__ void block_sum_tree_regions(const int* in, int* out);
+__global__ void matmul_tiled_regions(const float* a, const float* b, float* c, int n);
 constexpr int kTile = 16;
-
-// Tiled matrix multiply, n a multiple of 16: two barriers per tile; `sum` lives across them.
-__global__ void fission_matmul(const float* a, const float* b, float* c, int n) {
-  __shared__ float ta[kTile][kTile];
-  __shared__ float tb[kTile][kTile];
-  const int row = blockIdx.y * kTile + threadIdx.y, col = blockIdx.x * kTile + threadIdx.x;
-  float sum = 0.0f;
-  for (int t = 0; t < n / kTile; ++t) {
-    ta[threadIdx.y][threadIdx.x] = a[row * n + t * kTile + threadIdx.x];
-    tb[threadIdx.y][threadIdx.x] = b[(t * kTile + threadIdx.y) * n + col];
-    __syncthreads();
-    for (int k = 0; k < kTile; ++k) sum += ta[threadIdx.y][k] * tb[k][threadIdx.x];
-    __syncthreads();
-  }
-  c[row * n + col] = sum;
-}
 
 // Threads past the end return before the barrier; the others read a neighbour's element.
 __global__ void fission_early_return(const int* in, int* out, int n) {
@@ -280,7 +257,8 @@ TEST_F(KernelFission, TreeReductionRunsAsRegions) {
   constexpr int blocks = 40, threads = 256;
   const std::vector<int> host = iota_mod(blocks * threads, 977);
   DeviceArray<int> in(host), out(blocks);
-  EXPECT_EQ(mode_of("fission_tree", [&] { fission_tree<<<blocks, threads>>>(in.get(), out.get()); }), split_mode());
+  EXPECT_EQ(mode_of("block_sum_tree_regions", [&] { block_sum_tree_regions<<<blocks, threads>>>(in.get(), out.get()); }),
+            split_mode());
   std::vector<int> want(blocks, 0);
   for (int i = 0; i < blocks * threads; ++i) want[i / threads] += host[i];
   EXPECT_EQ(out.read(), want);
@@ -318,7 +296,9 @@ TEST_F(KernelFission, TiledMatmulGivesTheSerialSumsBitForBit) {
       want[r * n + c] = sum;
     }
   DeviceArray<float> da(a), db(b), dc(n * n);
-  EXPECT_EQ(mode_of("fission_matmul", [&] { fission_matmul<<<dim3(n / kTile, n / kTile), dim3(kTile, kTile)>>>(da.get(), db.get(), dc.get(), n); }),
+  EXPECT_EQ(mode_of("matmul_tiled_regions", [&] {
+              matmul_tiled_regions<<<dim3(n / kTile, n / kTile), dim3(kTile, kTile)>>>(da.get(), db.get(), dc.get(), n);
+            }),
             split_mode());
   const std::vector<float> got = dc.read();
   for (int i = 0; i < n * n; ++i) ASSERT_EQ(bits_of(got[i]), bits_of(want[i])) << "element " << i;
