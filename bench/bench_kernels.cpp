@@ -1,5 +1,6 @@
 // Benchmarks of kernels run by the simulated SM, each against a native baseline in the same run.
-// The kernels are plain C++ launched with the typed API (minicuda::launch<kernel>); every
+// The kernels are plain C++ launched with the typed API (minicuda::launch<kernel>), but for the
+// region versions of the barrier kernels, which come from a .cu file (bench_kernels_regions.cu); every
 // minicuda figure is the wall time of the launch and its cudaDeviceSynchronize, with the data
 // already in device memory.
 //   vector_add over 2^24 ints, <<<65536, 256>>> (loop mode: the SM calls the kernel once per
@@ -7,13 +8,21 @@
 //     - breakdowns: the same grid of an empty kernel (the SM's per-thread cost alone), and the
 //       native loop over the device buffers themselves (the memory's own cost)
 //   a per-block sum of 2^20 ints, <<<4096, 256>>>:
-//     - a shared-memory tree reduction with 9 __syncthreads (fiber mode: each thread gets a
-//       fiber at the first barrier, and every barrier switches to every thread and back)
+//     - a shared-memory tree reduction with 9 __syncthreads, split into regions by cu2cxx
+//       (bench_kernels_regions.cu: the SM runs each block through its block function, one loop
+//       over the threads per region, no fibers)
+//     - the same tree in this file, not translated (fiber mode: each thread gets a fiber at the
+//       first barrier, and every barrier switches to every thread and back)
 //     - the same computation without barriers: thread 0 of each block sums the block's 256
 //       elements serially while the other 255 threads return at once (same grid, same loads,
 //       same 255 additions per block; loop mode)
 //     - the same with one thread per block, <<<4096, 1>>>, and a native serial loop
 //     - breakdown: a kernel that only waits at k barriers, k = 0, 1, 3, 9, on the same grid
+//   C = A B for 256 x 256 floats, <<<(16, 16), (16, 16)>>>:
+//     - tiled through shared memory, 2 barriers per tile (16 tiles): split into regions
+//       (bench_kernels_regions.cu), and the same kernel here with fibers
+//     - the same products without shared memory or barriers, summed in the same order (so the
+//       three results are identical, bit for bit; loop mode)
 //   an empty kernel <<<1, 1>>> + cudaDeviceSynchronize (the launch round trip), 100 empty
 //     launches + one synchronize (the launch alone), a 1-byte cudaMemset + synchronize (the
 //     round trip of a copy-engine submission) vs an empty call
@@ -31,6 +40,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <string>
 #include <thread>
@@ -76,6 +86,35 @@ __global__ void block_sum_one_thread(const int* in, int* out, unsigned per_block
   out[blockIdx.x] = sum;
 }
 
+// The tiled multiply of bench_kernels_regions.cu, here with fibers (this file is not translated).
+constexpr int kTile = 16;
+__global__ void matmul_tiled_fibers(const float* a, const float* b, float* c, int n) {
+  __shared__ float ta[kTile][kTile];
+  __shared__ float tb[kTile][kTile];
+  const int row = blockIdx.y * kTile + threadIdx.y, col = blockIdx.x * kTile + threadIdx.x;
+  float sum = 0.0f;
+  for (int t = 0; t < n / kTile; ++t) {
+    ta[threadIdx.y][threadIdx.x] = a[row * n + t * kTile + threadIdx.x];
+    tb[threadIdx.y][threadIdx.x] = b[(t * kTile + threadIdx.y) * n + col];
+    __syncthreads();
+    for (int k = 0; k < kTile; ++k) sum += ta[threadIdx.y][k] * tb[k][threadIdx.x];
+    __syncthreads();
+  }
+  c[row * n + col] = sum;
+}
+
+// The same products from global memory, in the same order: no shared memory, no barrier.
+__global__ void matmul_plain(const float* a, const float* b, float* c, int n) {
+  const int row = blockIdx.y * kTile + threadIdx.y, col = blockIdx.x * kTile + threadIdx.x;
+  float sum = 0.0f;
+  for (int k = 0; k < n; ++k) sum += a[row * n + k] * b[k * n + col];
+  c[row * n + col] = sum;
+}
+
+// Defined in bench_kernels_regions.cu, with block functions.
+__global__ void block_sum_tree_regions(const int* in, int* out);
+__global__ void matmul_tiled_regions(const float* a, const float* b, float* c, int n);
+
 // Only barriers: every thread waits at k of them.
 __global__ void barriers_only(int k) {
   for (int i = 0; i < k; ++i) __syncthreads();
@@ -88,6 +127,7 @@ constexpr int kVectorBlock = 256;
 constexpr int kSumN = 1 << 20;
 constexpr int kSumBlock = 256;
 constexpr int kSumBlocks = kSumN / kSumBlock;
+constexpr int kMatN = 256;
 
 [[gnu::noinline]] void empty_call(int v) { benchmark::DoNotOptimize(v); }
 
@@ -107,10 +147,14 @@ constexpr int kSumBlocks = kSumN / kSumBlock;
 struct Buffers {
   std::vector<int> a = std::vector<int>(kVectorN), b = std::vector<int>(kVectorN), c = std::vector<int>(kVectorN);
   std::vector<int> in = std::vector<int>(kSumN), sums = std::vector<int>(kSumBlocks);
+  std::vector<float> ma = std::vector<float>(kMatN * kMatN), mb = std::vector<float>(kMatN * kMatN);
   int *d_a = nullptr, *d_b = nullptr, *d_c = nullptr, *d_in = nullptr, *d_sums = nullptr;
+  float *d_ma = nullptr, *d_mb = nullptr, *d_mc = nullptr;
   Buffers() {
     for (int i = 0; i < kVectorN; ++i) a[i] = i, b[i] = 2 * i;
     for (int i = 0; i < kSumN; ++i) in[i] = i % 1000 - 500;
+    for (int i = 0; i < kMatN * kMatN; ++i) ma[i] = static_cast<float>(i % 17) * 0.25f - 2.0f, mb[i] = static_cast<float>(i % 11) * 0.5f - 2.5f;
+    constexpr size_t kMatBytes = kMatN * kMatN * sizeof(float);
     bool ok = cudaMalloc(&d_a, kVectorN * sizeof(int)) == cudaSuccess &&
               cudaMalloc(&d_b, kVectorN * sizeof(int)) == cudaSuccess &&
               cudaMalloc(&d_c, kVectorN * sizeof(int)) == cudaSuccess &&
@@ -119,7 +163,11 @@ struct Buffers {
               cudaMemcpy(d_a, a.data(), kVectorN * sizeof(int), cudaMemcpyHostToDevice) == cudaSuccess &&
               cudaMemcpy(d_b, b.data(), kVectorN * sizeof(int), cudaMemcpyHostToDevice) == cudaSuccess &&
               cudaMemset(d_c, 0, kVectorN * sizeof(int)) == cudaSuccess &&
-              cudaMemcpy(d_in, in.data(), kSumN * sizeof(int), cudaMemcpyHostToDevice) == cudaSuccess;
+              cudaMemcpy(d_in, in.data(), kSumN * sizeof(int), cudaMemcpyHostToDevice) == cudaSuccess &&
+              cudaMalloc(&d_ma, kMatBytes) == cudaSuccess && cudaMalloc(&d_mb, kMatBytes) == cudaSuccess &&
+              cudaMalloc(&d_mc, kMatBytes) == cudaSuccess &&
+              cudaMemcpy(d_ma, ma.data(), kMatBytes, cudaMemcpyHostToDevice) == cudaSuccess &&
+              cudaMemcpy(d_mb, mb.data(), kMatBytes, cudaMemcpyHostToDevice) == cudaSuccess;
     if (!ok) {
       std::fprintf(stderr, "bench_kernels: allocation failed\n");
       std::exit(1);
@@ -154,8 +202,27 @@ bool results_are_right() {
     }
     return cudaMemset(b.d_sums, 0, kSumBlocks * sizeof(int)) == cudaSuccess;
   };
+  // The three multiplies sum the same products in the same order: the same bits.
+  std::vector<float> plain(kMatN * kMatN), got_c(kMatN * kMatN);
+  auto multiply = [&](auto launched, std::vector<float>& into) {
+    return launched == cudaSuccess && cudaDeviceSynchronize() == cudaSuccess &&
+           cudaMemcpy(into.data(), b.d_mc, into.size() * sizeof(float), cudaMemcpyDeviceToHost) == cudaSuccess;
+  };
+  const dim3 mat_grid(kMatN / kTile, kMatN / kTile), mat_block(kTile, kTile);
+  if (!multiply(minicuda::launch<matmul_plain>(mat_grid, mat_block, 0, nullptr, b.d_ma, b.d_mb, b.d_mc, kMatN), plain) ||
+      !multiply(minicuda::launch<matmul_tiled_regions>(mat_grid, mat_block, 0, nullptr, b.d_ma, b.d_mb, b.d_mc, kMatN),
+                got_c) ||
+      std::memcmp(plain.data(), got_c.data(), plain.size() * sizeof(float)) != 0 ||
+      !multiply(minicuda::launch<matmul_tiled_fibers>(mat_grid, mat_block, 0, nullptr, b.d_ma, b.d_mb, b.d_mc, kMatN),
+                got_c) ||
+      std::memcmp(plain.data(), got_c.data(), plain.size() * sizeof(float)) != 0) {
+    std::fprintf(stderr, "bench_kernels: the tiled multiplies differ from the plain one\n");
+    return false;
+  }
   return check("block_sum_tree", minicuda::launch<block_sum_tree>(dim3(kSumBlocks), dim3(kSumBlock), 0, nullptr,
                                                                   b.d_in, b.d_sums)) &&
+         check("block_sum_tree_regions", minicuda::launch<block_sum_tree_regions>(dim3(kSumBlocks), dim3(kSumBlock),
+                                                                                  0, nullptr, b.d_in, b.d_sums)) &&
          check("block_sum_thread0", minicuda::launch<block_sum_thread0>(dim3(kSumBlocks), dim3(kSumBlock), 0,
                                                                         nullptr, b.d_in, b.d_sums)) &&
          check("block_sum_one_thread", minicuda::launch<block_sum_one_thread>(dim3(kSumBlocks), dim3(1), 0, nullptr,
@@ -233,24 +300,21 @@ void BM_NativeBlockSums(benchmark::State& state) {
 }
 BENCHMARK(BM_NativeBlockSums)->Unit(benchmark::kMicrosecond);
 
-void BM_BlockSumTree(benchmark::State& state) {
+// A per-block sum kernel on <<<4096, 256>>>.
+template <auto Kernel>
+void block_sum_benchmark(benchmark::State& state) {
   bench::ProcessCpu cpu(state);
   Buffers& b = buffers();
   for (auto _ : state) {
-    minicuda::launch<block_sum_tree>(dim3(kSumBlocks), dim3(kSumBlock), 0, nullptr, b.d_in, b.d_sums);
+    minicuda::launch<Kernel>(dim3(kSumBlocks), dim3(kSumBlock), 0, nullptr, b.d_in, b.d_sums);
     cudaDeviceSynchronize();
   }
 }
+void BM_BlockSumTree(benchmark::State& state) { block_sum_benchmark<block_sum_tree>(state); }
+void BM_BlockSumTreeRegions(benchmark::State& state) { block_sum_benchmark<block_sum_tree_regions>(state); }
+void BM_BlockSumThread0(benchmark::State& state) { block_sum_benchmark<block_sum_thread0>(state); }
 BENCHMARK(BM_BlockSumTree)->UseRealTime()->Unit(benchmark::kMillisecond);
-
-void BM_BlockSumThread0(benchmark::State& state) {
-  bench::ProcessCpu cpu(state);
-  Buffers& b = buffers();
-  for (auto _ : state) {
-    minicuda::launch<block_sum_thread0>(dim3(kSumBlocks), dim3(kSumBlock), 0, nullptr, b.d_in, b.d_sums);
-    cudaDeviceSynchronize();
-  }
-}
+BENCHMARK(BM_BlockSumTreeRegions)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BlockSumThread0)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 void BM_BlockSumOneThreadPerBlock(benchmark::State& state) {
@@ -274,7 +338,26 @@ void BM_BarriersOnly(benchmark::State& state) {
 }
 BENCHMARK(BM_BarriersOnly)->Arg(0)->Arg(1)->Arg(3)->Arg(9)->UseRealTime()->Unit(benchmark::kMillisecond);
 
-// --- 3. the launch round trip ---------------------------------------------------------------------
+// --- 3. tiled matrix multiply -----------------------------------------------------------------------
+
+template <auto Kernel>
+void matmul_benchmark(benchmark::State& state) {
+  bench::ProcessCpu cpu(state);
+  Buffers& b = buffers();
+  for (auto _ : state) {
+    minicuda::launch<Kernel>(dim3(kMatN / kTile, kMatN / kTile), dim3(kTile, kTile), 0, nullptr, b.d_ma, b.d_mb, b.d_mc,
+                             kMatN);
+    cudaDeviceSynchronize();
+  }
+}
+void BM_MatmulPlain(benchmark::State& state) { matmul_benchmark<matmul_plain>(state); }
+void BM_MatmulTiledRegions(benchmark::State& state) { matmul_benchmark<matmul_tiled_regions>(state); }
+void BM_MatmulTiledFibers(benchmark::State& state) { matmul_benchmark<matmul_tiled_fibers>(state); }
+BENCHMARK(BM_MatmulPlain)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MatmulTiledRegions)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MatmulTiledFibers)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// --- 4. the launch round trip ---------------------------------------------------------------------
 
 void BM_EmptyCall(benchmark::State& state) {
   int i = 0;
@@ -391,11 +474,16 @@ int main(int argc, char** argv) {
                   wall("BM_NativeVectorAdd_DeviceBuffers") / 1e6, wall("BM_NativeVectorAdd_DeviceBuffers") / wall(native));
     }
   }
+  if (have({"BM_BlockSumTreeRegions/real_time", "BM_BlockSumThread0/real_time"})) {
+    const std::string tree = "BM_BlockSumTreeRegions/real_time", t0 = "BM_BlockSumThread0/real_time";
+    std::printf("  block sums 2^20 ints, tree with 9 barriers as regions / thread 0 alone : wall %6.2fx (%.2f ms vs %.2f ms; "
+                "goal <= 2x: %s), cpu %6.2fx\n",
+                wall(tree) / wall(t0), wall(tree) / 1e6, wall(t0) / 1e6, verdict(wall(tree) / wall(t0), 2), cpu(tree) / cpu(t0));
+  }
   if (have({"BM_BlockSumTree/real_time", "BM_BlockSumThread0/real_time"})) {
     const std::string tree = "BM_BlockSumTree/real_time", t0 = "BM_BlockSumThread0/real_time";
-    std::printf("  block sums 2^20 ints, tree with 9 barriers / thread 0 alone : wall %6.1fx (%.1f ms vs %.2f ms; goal <= 2x: "
-                "%s), cpu %6.1fx\n",
-                wall(tree) / wall(t0), wall(tree) / 1e6, wall(t0) / 1e6, verdict(wall(tree) / wall(t0), 2), cpu(tree) / cpu(t0));
+    std::printf("    the same tree with fibers (not split) / thread 0 alone : wall %6.1fx (%.1f ms), cpu %6.1fx\n",
+                wall(tree) / wall(t0), wall(tree) / 1e6, cpu(tree) / cpu(t0));
     if (have({"BM_NativeBlockSums", "BM_BlockSumOneThreadPerBlock/real_time"})) {
       const std::string native = "BM_NativeBlockSums", one = "BM_BlockSumOneThreadPerBlock/real_time";
       std::printf("    native serial loop %.3f ms: tree %.0fx, thread 0 alone %.1fx, one thread per block (%.2f ms) %.1fx (wall)\n",
@@ -416,6 +504,15 @@ int main(int argc, char** argv) {
                     "(two pushf/popf that change nothing: %.0f ns)\n",
                     cpu("BM_AlignmentCheckOnOff"), cpu("BM_PushfPopfUnchanged"));
     }
+  }
+  if (have({"BM_MatmulPlain/real_time", "BM_MatmulTiledRegions/real_time", "BM_MatmulTiledFibers/real_time"})) {
+    const std::string plain = "BM_MatmulPlain/real_time", regions = "BM_MatmulTiledRegions/real_time",
+                      fibers = "BM_MatmulTiledFibers/real_time";
+    std::printf("  matmul 256x256 floats, tiled (2 barriers per tile) as regions / without shared memory : wall %6.2fx "
+                "(%.2f ms vs %.2f ms), cpu %6.2fx\n",
+                wall(regions) / wall(plain), wall(regions) / 1e6, wall(plain) / 1e6, cpu(regions) / cpu(plain));
+    std::printf("    the same tiled multiply with fibers / without shared memory : wall %6.1fx (%.1f ms), cpu %6.1fx\n",
+                wall(fibers) / wall(plain), wall(fibers) / 1e6, cpu(fibers) / cpu(plain));
   }
   if (have({"BM_EmptyKernelRoundTrip/real_time", "BM_EmptyCall"})) {
     const std::string rt = "BM_EmptyKernelRoundTrip/real_time";

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -31,6 +32,16 @@ unsigned worker_threads() {
     if (n >= 1 && n <= 256) return static_cast<unsigned>(n);
   }
   return std::max(1u, std::thread::hardware_concurrency());
+}
+
+// MINICUDA_FISSION=0 runs every kernel with fibers, ignoring the block functions cu2cxx emits
+// (docs/tools/cu2cxx.md, "Region fission"): to compare the two, or to rule fission out.
+bool fission_enabled() {
+  static const bool enabled = [] {
+    const char* env = std::getenv("MINICUDA_FISSION");
+    return env == nullptr || std::string_view(env) != "0";
+  }();
+  return enabled;
 }
 
 ChannelFault engine_fault(uint32_t chid, FaultKind kind, uint64_t va, uint32_t method, std::string what) {
@@ -116,6 +127,7 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
   grid.kernel_name = reinterpret_cast<const char*>(code.name);
   grid.entry = reinterpret_cast<KernelEntry>(code.entry);
   grid.block_entry = reinterpret_cast<KernelBlockEntry>(code.block_entry);
+  if (fission_enabled()) grid.region_entry = reinterpret_cast<KernelRegionEntry>(code.region_entry);
   grid.grid = dim3(nv_qmd_get(qmd, NVC9C0_QMDV03_00_CTA_RASTER_WIDTH), nv_qmd_get(qmd, NVC9C0_QMDV03_00_CTA_RASTER_HEIGHT),
                    nv_qmd_get(qmd, NVC9C0_QMDV03_00_CTA_RASTER_DEPTH));
   grid.block = dim3(nv_qmd_get(qmd, NVC9C0_QMDV03_00_CTA_THREAD_DIMENSION0),
@@ -164,6 +176,10 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
               "(limit: {}), {} wave(s) over {} SMs",
               chid, grid.kernel_name, grid.grid.x, grid.grid.y, grid.grid.z, grid.block.x, grid.block.y, grid.block.z,
               grid.dynamic_shared, occ.blocks_per_sm, occ.limit, waves, props.multiprocessor_count);
+  if (code.region_entry != 0)  // how the barriers run: docs/layers/device_sim.md, "Region fission"
+    trace::note(trace::Layer::Gpu, "compute: ch {} {} runs as {}", chid, grid.kernel_name,
+                grid.region_entry != nullptr ? "regions (its block function: no fibers)"
+                                             : "fibers (MINICUDA_FISSION=0)");
 
   // Run the blocks: a shared queue hands them out in order, a few per claim (enough claims per
   // host thread to even out the load); the first error stops the grid.

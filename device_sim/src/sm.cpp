@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <link.h>
+#include <memory>
 #include <mutex>
 #include <sys/mman.h>
 #include <ucontext.h>
@@ -27,6 +28,9 @@ thread_local constinit uint3 sm_block_dim MINICUDA_TLS{};
 thread_local constinit uint3 sm_grid_dim MINICUDA_TLS{};
 
 namespace minicuda::gpu {
+
+thread_local constinit unsigned t_region_thread MINICUDA_TLS = 0;
+
 namespace sm {
 
 thread_local BlockRun* t_block = nullptr;
@@ -174,7 +178,7 @@ bool BlockRun::next_block() {
 }
 
 void BlockRun::start_block() {
-  fiber_mode_ = false;
+  fiber_mode_ = region_mode_ = false;
   exited_ = at_barrier_ = 0;
   barrier_count_ = 0, barrier_and_ = 1, barrier_or_ = 0;
 }
@@ -268,7 +272,16 @@ void BlockRun::loop_main(fctx::transfer_t from) {
     alignment_check(true);
     do {
       alignment_check(true);  // free, unless the signal handler let an access through (and cleared it)
-      if (launch.block_entry != nullptr) {  // the kernel's own loop (device_code.h)
+      bool ran_as_regions = false;
+      if (launch.region_entry != nullptr) {  // the kernel's block function: no fibers at all
+        self->region_mode_ = true;
+        t_region_thread = 0;  // a fault before the first region names thread 0, not a stale one
+        ran_as_regions = launch.region_entry(launch.params);
+        self->region_mode_ = false;
+      }
+      if (ran_as_regions) {
+        // every thread of the block has run
+      } else if (launch.block_entry != nullptr) {  // the kernel's own loop (device_code.h)
         launch.block_entry(launch.params, &self->fiber_mode_);
       } else {
         unsigned t = 0;
@@ -378,6 +391,7 @@ void BlockRun::thread_exited(unsigned t) {
 // Runs with the alignment check on, as the kernel's code (only scalar, aligned stores here): a
 // thread that waits hands over to the next at the cost of one register swap, not two popf.
 void BlockRun::syncthreads(int op, int predicate, int* result) {
+  if (region_mode_) region_violation(op == 0 && result == nullptr ? "__syncthreads" : "__syncthreads_count/and/or");
   if (!kSwitchesUnderAlignmentCheck) alignment_check(false);  // see sm_block.h
   if (!fiber_mode_) {
     alignment_check(false);
@@ -411,7 +425,18 @@ void BlockRun::release_barrier() {
     if (s.state == ThreadState::AtBarrier) s.state = ThreadState::Runnable;
 }
 
+void BlockRun::region_violation(const char* what) {
+  alignment_check(false);
+  KernelError e;
+  e.kind = KernelErrorKind::Trap;
+  e.message = fmt::format("{} reached while kernel {} ran as regions (cu2cxx region fission); the "
+                          "translator should have left this kernel to fibers (MINICUDA_FISSION=0 does)",
+                          what, launch_->kernel_name);
+  raise_kernel_error(std::move(e));
+}
+
 uint64_t BlockRun::warp_op(WarpOpKind kind, unsigned mask, uint64_t value, int mode, int arg, int width) {
+  if (region_mode_) region_violation(kind == WarpOpKind::Sync ? "__syncwarp" : "a warp shuffle or vote");
   if (!fiber_mode_) demote();
   unsigned lane = current_ % kWarp;
   Warp& w = warps_[current_ / kWarp];
@@ -510,7 +535,7 @@ void BlockRun::record_fault() {
     }
   }
   e.block = sm_block_idx;
-  e.thread = threadIdx;
+  e.thread = running_thread();
   error_ = e;
 }
 
@@ -531,5 +556,25 @@ std::optional<BlockError> run_blocks(const GridLaunch& launch, BlockQueue& queue
 }
 
 bool in_kernel() { return t_fault_jump != nullptr; }
+
+namespace isa {
+void* region_scratch(unsigned slot, std::size_t bytes, std::size_t align) {
+  sm::SmCode sm_code;  // the allocation is the SM's code, not the kernel's (alignment check off)
+  struct Slot {
+    std::unique_ptr<std::max_align_t[]> memory;
+    std::size_t bytes = 0;
+  };
+  thread_local std::vector<Slot> slots;
+  if (slot >= slots.size()) slots.resize(slot + 1);
+  Slot& s = slots[slot];
+  const std::size_t wanted = bytes + (align > alignof(std::max_align_t) ? align : 0);
+  if (s.bytes < wanted) {
+    s.memory = std::make_unique<std::max_align_t[]>((wanted + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
+    s.bytes = wanted;
+  }
+  auto at = reinterpret_cast<std::uintptr_t>(s.memory.get());
+  return reinterpret_cast<void*>((at + align - 1) / align * align);
+}
+}  // namespace isa
 
 }  // namespace minicuda::gpu

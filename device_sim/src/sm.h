@@ -40,6 +40,7 @@ struct GridLaunch {
   const char* kernel_name = "?";
   KernelEntry entry = nullptr;
   KernelBlockEntry block_entry = nullptr;  // optional: the loop-mode fast path
+  KernelRegionEntry region_entry = nullptr;  // optional: the block as regions (cu2cxx fission)
   const void* params = nullptr;    // the parameter buffer (constant bank 0), host copy
   dim3 grid, block;
   uint32_t dynamic_shared = 0;     // bytes of extern __shared__ memory per block

@@ -95,7 +95,8 @@ class BlockRun {
   // The intrinsics (device_code.h, isa::*).
   void syncthreads(int op, int predicate, int* result);
   uint64_t warp_op(WarpOpKind kind, unsigned mask, uint64_t value, int mode, int arg, int width);
-  unsigned activemask() const {
+  unsigned activemask() {
+    if (region_mode_) region_violation("__activemask");
     unsigned w = (fiber_mode_ ? current_ : loop_thread()) / kWarp;
     if (!fiber_mode_) return present_lanes(w);  // loop mode: no lane of the warp has exited yet
     return warps_[w].present & ~warps_[w].exited;
@@ -112,6 +113,10 @@ class BlockRun {
   unsigned char* dynamic_shared() { return shared_.data(); }
   const GridLaunch& launch() const { return *launch_; }
   uint3 thread_index(unsigned t) const { return unflatten(t, launch_->block); }
+  // The thread running now: threadIdx, or in a block function (whose regions may shadow
+  // threadIdx with a local) the thread its region loop last announced (fission.h at_thread).
+  uint3 running_thread() const { return region_mode_ ? thread_index(t_region_thread) : threadIdx; }
+  bool region_mode() const { return region_mode_; }
 
  private:
   static void loop_main(fctx::transfer_t from);
@@ -144,6 +149,10 @@ class BlockRun {
   }
   bool next_block();
   void start_block();
+  // A barrier or warp operation reached inside a block function (which cu2cxx only emits for
+  // kernels it judged to have none outside the regions' seams): the grid stops with an error
+  // naming the kernel, instead of a wrong result or a hang.
+  [[noreturn]] void region_violation(const char* what);
 
 
   StackPool& stacks_;
@@ -153,6 +162,7 @@ class BlockRun {
   uint64_t block_ = 0, claimed_end_ = 0;  // the running block, the end of this thread's claim
   unsigned threads_ = 0, current_ = 0, exited_ = 0;
   bool fiber_mode_ = false;
+  bool region_mode_ = false;  // the block runs through its block function (launch_->region_entry)
   std::vector<ThreadSlot> slots_;
   std::vector<Warp> warps_;
   std::vector<Jump> jumps_;  // one per thread fiber (fiber mode only)

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -104,6 +105,18 @@ extern "C" int minicuda_printf(const char* format, ...) {
   return n;
 }
 
+namespace {
+// The function an assert names, as CUDA would: in a block function (cu2cxx names it
+// `bool k__regions(P...)`, see tools/cu2cxx/fission.h) the kernel's own `void k(P...)`.
+std::string kernel_function_name(const char* function) {
+  std::string name(function);
+  const std::size_t suffix = name.find("__regions(");
+  if (suffix == std::string::npos || !name.starts_with("bool ")) return name;
+  name.erase(suffix, std::strlen("__regions"));
+  return name.replace(0, 4, "void");
+}
+}  // namespace
+
 // glibc's assert() calls this. In kernel code it is CUDA's device assert: the message in CUDA's
 // form, then the grid stops with cudaErrorAssert. Elsewhere it is glibc's: message and abort.
 extern "C" [[noreturn]] void __assert_fail(const char* expression, const char* file, unsigned int line,
@@ -113,9 +126,10 @@ extern "C" [[noreturn]] void __assert_fail(const char* expression, const char* f
     minicuda::gpu::alignment_check(false);
     KernelError e;
   e.kind = KernelErrorKind::Assert;
+    const uint3 thread = t_block != nullptr ? t_block->running_thread() : threadIdx;
     e.message = fmt::format("{}:{}: {}: block: [{},{},{}], thread: [{},{},{}] Assertion `{}` failed.", file, line,
-                            function, sm_block_idx.x, sm_block_idx.y, sm_block_idx.z, threadIdx.x, threadIdx.y, threadIdx.z,
-                            expression);
+                            kernel_function_name(function), sm_block_idx.x, sm_block_idx.y, sm_block_idx.z, thread.x,
+                            thread.y, thread.z, expression);
     raise_kernel_error(std::move(e));
   }
   std::fprintf(stderr, "%s: %s:%u: %s: Assertion `%s' failed.\n", program_invocation_short_name, file, line,

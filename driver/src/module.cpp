@@ -31,6 +31,7 @@ uint64_t function_code(CUctx_st& ctx, CUfunc_st& f) {
   code.param_bytes = f.image->param_bytes;
   code.entry = reinterpret_cast<NvU64>(f.image->entry);
   code.block_entry = reinterpret_cast<NvU64>(f.image->block_entry);
+  code.region_entry = reinterpret_cast<NvU64>(f.image->region_entry);
   code.name = reinterpret_cast<NvU64>(f.image->name);
   loaded.code_va = ctx.channel->add_code(code);
   loaded.epoch = ctx.epoch;

@@ -7,8 +7,12 @@
 // The output is written to a temporary file first and renamed into place, so a failed run never
 // leaves a truncated output for the build to compile.
 //
+// With MINICUDA_CU2CXX_FISSION=1 in the environment it also prints, per kernel, whether region
+// fission split it and why not ("<path>: note: cu2cxx: kernel ::k keeps fibers: <reason>").
+//
 // Exit status: 0 when the output was written (warnings included: g++ reports the errors they
 // foretell), 1 when the input cannot be read or the output cannot be written, 2 on bad usage.
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -83,6 +87,12 @@ int main(int argc, char** argv) {
     std::cerr << minicuda::cu2cxx::format_warning(input_path, w) << "\n";
   }
 
+  if (const char* notes = std::getenv("MINICUDA_CU2CXX_FISSION"); notes != nullptr && std::string(notes) == "1") {
+    for (const minicuda::cu2cxx::FissionNote& n : translation.fission) {
+      std::cerr << input_path << ": note: cu2cxx: kernel " << n.kernel
+                << (n.split ? " split into regions" : " keeps fibers: " + n.reason) << "\n";
+    }
+  }
   std::string error;
   if (!write_file_atomically(output, translation.text, error)) {
     std::cerr << "minicuda_cu2cxx: " << error << "\n";

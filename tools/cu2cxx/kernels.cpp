@@ -22,8 +22,14 @@ struct Scope {
 
 // A `__global__` function definition found in the file.
 struct KernelDefinition {
-  std::string qualified_name;  // "::ns::k"
+  KernelSite site;
   bool is_template;
+};
+
+// Where defined_function_name found the definition.
+struct FunctionTokens {
+  std::string name;  // `k`, `a::b::k` or `::k`
+  std::size_t name_token, params_open, params_close, body_open;
 };
 
 // Identifiers followed by a parenthesized argument list that decorate a declaration rather than
@@ -86,7 +92,7 @@ bool has_template_head(const Tokens& tokens, std::size_t k) {
 // forwards past the return type and attribute macros, when the declaration is a definition (its
 // parameter list is followed by a body). nullopt for a declaration, an explicit specialization
 // or instantiation (`k<int>(`), or anything unrecognized.
-std::optional<std::string> defined_function_name(const Tokens& tokens, std::size_t k) {
+std::optional<FunctionTokens> defined_function_name(const Tokens& tokens, std::size_t k) {
   for (std::size_t j = k + 1; j < tokens.size(); ++j) {
     const Token& t = tokens[j];
     if (t.is_punct("[")) {  // a [[standard attribute]]
@@ -120,7 +126,7 @@ std::optional<std::string> defined_function_name(const Tokens& tokens, std::size
     // A definition has a body after the parameters (and any trailing specifiers).
     for (std::size_t m = *close + 1; m < tokens.size(); ++m) {
       const Token& after = tokens[m];
-      if (after.is_punct("{")) return name;
+      if (after.is_punct("{")) return FunctionTokens{name, j, j + 1, *close, m};
       if (after.is_punct(";") || after.is_punct("=") || after.is_punct(",") || after.is_punct("}")) {
         return std::nullopt;
       }
@@ -166,8 +172,13 @@ std::vector<KernelDefinition> kernel_definitions(const Tokens& tokens) {
       const auto prefix = namespace_prefix(scopes);
       const auto name = prefix ? defined_function_name(tokens, k) : std::nullopt;
       if (!name) continue;
-      const std::string qualified = name->starts_with("::") ? *name : *prefix + *name;
-      found.push_back(KernelDefinition{qualified, has_template_head(tokens, k)});
+      const std::string qualified = name->name.starts_with("::") ? name->name : *prefix + name->name;
+      const auto body_close = matching_close(tokens, name->body_open);
+      if (!body_close) continue;
+      const bool outside = name->name.find("::") != std::string::npos;
+      found.push_back(KernelDefinition{KernelSite{qualified, name->name_token, name->params_open, name->params_close,
+                                                  name->body_open, *body_close, outside},
+                                       has_template_head(tokens, k)});
     }
   }
   return found;
@@ -175,15 +186,21 @@ std::vector<KernelDefinition> kernel_definitions(const Tokens& tokens) {
 
 }  // namespace
 
-std::vector<std::string> registrable_kernels(const Tokens& tokens) {
+std::vector<KernelSite> registrable_kernel_sites(const Tokens& tokens) {
   const std::vector<KernelDefinition> definitions = kernel_definitions(tokens);
   // Overloads (templates included) share a name that MINICUDA_KERNEL could not resolve.
   std::map<std::string, int> definitions_per_name;
-  for (const KernelDefinition& d : definitions) ++definitions_per_name[d.qualified_name];
-  std::vector<std::string> names;
+  for (const KernelDefinition& d : definitions) ++definitions_per_name[d.site.qualified_name];
+  std::vector<KernelSite> sites;
   for (const KernelDefinition& d : definitions) {
-    if (!d.is_template && definitions_per_name[d.qualified_name] == 1) names.push_back(d.qualified_name);
+    if (!d.is_template && definitions_per_name[d.site.qualified_name] == 1) sites.push_back(d.site);
   }
+  return sites;
+}
+
+std::vector<std::string> registrable_kernels(const Tokens& tokens) {
+  std::vector<std::string> names;
+  for (const KernelSite& site : registrable_kernel_sites(tokens)) names.push_back(site.qualified_name);
   return names;
 }
 

@@ -215,7 +215,8 @@ bool opens_function_body(const Tokens& tokens, std::size_t brace) {
   return false;
 }
 
-// For every token: true when it lies inside a function body (at any depth below one).
+}  // namespace
+
 std::vector<bool> inside_function_bodies(const Tokens& tokens) {
   std::vector<bool> inside(tokens.size(), false);
   std::vector<bool> stack;  // for each open brace: whether the point inside it is in a function
@@ -230,6 +231,8 @@ std::vector<bool> inside_function_bodies(const Tokens& tokens) {
   }
   return inside;
 }
+
+namespace {
 
 // The declaration `extern __shared__ ... ;` whose `extern` is at token `first`, rewritten for
 // function scope (`in_function`) or namespace scope, or a problem. `end` receives the index of
@@ -290,6 +293,21 @@ SharedMatch match_dynamic_shared(std::string_view source, const Tokens& tokens, 
 }
 
 }  // namespace
+
+std::string apply_edits(std::string_view source, std::size_t begin, std::size_t end, std::vector<Edit> edits) {
+  std::stable_sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
+  std::string out;
+  out.reserve(end - begin + (end - begin) / 4);
+  std::size_t copied = begin;  // source[begin, copied) is already in `out`
+  for (const Edit& e : edits) {
+    if (e.begin < copied || e.end > end) continue;
+    out.append(source.substr(copied, e.begin - copied));
+    out.append(e.replacement);
+    copied = e.end;
+  }
+  out.append(source.substr(copied, end - copied));
+  return out;
+}
 
 std::string keep_line_count(std::string_view original, std::string replacement) {
   const std::size_t wanted = count_newlines(original);

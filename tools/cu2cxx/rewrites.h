@@ -23,6 +23,10 @@ struct Edit {
   std::string replacement;
 };
 
+// source[begin, end) with `edits` applied (those inside the range; positions are offsets into
+// `source`). Edits are taken in order of `begin`; one that overlaps an earlier one is dropped.
+std::string apply_edits(std::string_view source, std::size_t begin, std::size_t end, std::vector<Edit> edits);
+
 // `replacement` followed by as many '\n' as `original` has more than it, so the line count of
 // the replaced text is kept. Precondition: `replacement` has no more newlines than `original`.
 std::string keep_line_count(std::string_view original, std::string replacement);
@@ -40,6 +44,22 @@ std::vector<Edit> rewrite_launches(std::string_view source, const Tokens& tokens
 // declaration of another form is reported in `warnings` and left alone.
 std::vector<Edit> rewrite_dynamic_shared(std::string_view source, const Tokens& tokens,
                                          const LineIndex& lines, std::vector<Diagnostic>& warnings);
+
+// For every token: true when it lies inside a function body (at any depth below one), as pass 2
+// tells function bodies from other braces.
+std::vector<bool> inside_function_bodies(const Tokens& tokens);
+
+// A registrable kernel's definition, located in the token stream.
+struct KernelSite {
+  std::string qualified_name;      // "::ns::k"
+  std::size_t name;                // the token of its (last) name
+  std::size_t params_open, params_close;  // its parameter list's `(` and `)`
+  std::size_t body_open, body_close;      // its body's `{` and `}`
+  bool qualified_definition;       // defined outside its namespace (`void ns::k(...) {`)
+};
+
+// Pass 3 with locations: the kernels registrable_kernels() names, in the same order.
+std::vector<KernelSite> registrable_kernel_sites(const Tokens& tokens);
 
 // Pass 3: the qualified names ("::ns::k") of the kernels the appended block registers: the
 // non-template `__global__` function definitions at namespace scope whose qualified name is

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "fission.h"
 #include "lexer.h"
 #include "rewrites.h"
 
@@ -26,31 +27,14 @@ std::string_view basename_of(std::string_view path) {
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
-// `source` with `edits` applied. Edits from different passes are merged by position; one that
-// overlaps an earlier edit is dropped (the passes never produce such pairs for valid CUDA).
-std::string apply_edits(std::string_view source, std::vector<Edit> edits) {
-  std::stable_sort(edits.begin(), edits.end(),
-                   [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
-  std::string out;
-  out.reserve(source.size() + source.size() / 4);
-  std::size_t copied = 0;  // source[0, copied) is already in `out`
-  for (const Edit& e : edits) {
-    if (e.begin < copied) continue;
-    out.append(source.substr(copied, e.begin - copied));
-    out.append(e.replacement);
-    copied = e.end;
-  }
-  out.append(source.substr(copied));
-  return out;
-}
-
-// The appended block: a comment line and one MINICUDA_REGISTER_MODULE line.
+// The appended block: a comment line and one MINICUDA_REGISTER_MODULE line; `kernels` are the
+// MINICUDA_KERNEL(...) / MINICUDA_KERNEL_REGIONS(...) entries.
 std::string registration_block(std::string_view module_name, const std::vector<std::string>& kernels) {
   std::string block =
       "// Appended by minicuda_cu2cxx: registers this file's kernels at start-up, as nvcc's host "
       "code does\n";
   block.append("MINICUDA_REGISTER_MODULE(\"").append(escape_for_string_literal(module_name)).append("\"");
-  for (const std::string& k : kernels) block.append(", MINICUDA_KERNEL(").append(k).append(")");
+  for (const std::string& k : kernels) block.append(", ").append(k);
   block.append(")\n");
   return block;
 }
@@ -68,14 +52,30 @@ Translation translate(std::string_view source, std::string_view input_path) {
                std::make_move_iterator(shared.end()));
   std::stable_sort(result.warnings.begin(), result.warnings.end(),
                    [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
-  result.kernels = registrable_kernels(tokens);
+  std::stable_sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
+
+  // Pass 4: a block function after each kernel that region fission can split (fission.h).
+  const std::string line_path = escape_for_string_literal(input_path);
+  const fission::FileContext file{source, tokens, lines, edits, line_path, fission::file_facts(source, tokens)};
+  std::vector<std::string> entries;
+  std::vector<Edit> block_functions;
+  for (const KernelSite& site : registrable_kernel_sites(tokens)) {
+    fission::KernelFission split = fission::split_kernel(file, site);
+    result.kernels.push_back(site.qualified_name);
+    entries.push_back(split.split ? "MINICUDA_KERNEL_REGIONS(" + site.qualified_name + ", " + split.block_function + ")"
+                                  : "MINICUDA_KERNEL(" + site.qualified_name + ")");
+    if (split.insertion) block_functions.push_back(std::move(*split.insertion));
+    result.fission.push_back(FissionNote{site.qualified_name, split.split, std::move(split.reason)});
+  }
+  edits.insert(edits.end(), std::make_move_iterator(block_functions.begin()),
+               std::make_move_iterator(block_functions.end()));
 
   result.text = "#include \"cuda_runtime.h\"\n#line 1 \"";
-  result.text.append(escape_for_string_literal(input_path)).append("\"\n");
-  result.text.append(apply_edits(source, std::move(edits)));
-  if (!result.kernels.empty()) {
+  result.text.append(line_path).append("\"\n");
+  result.text.append(apply_edits(source, 0, source.size(), std::move(edits)));
+  if (!entries.empty()) {
     if (!result.text.ends_with('\n')) result.text += '\n';
-    result.text.append(registration_block(basename_of(input_path), result.kernels));
+    result.text.append(registration_block(basename_of(input_path), entries));
   }
   return result;
 }

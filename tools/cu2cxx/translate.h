@@ -7,7 +7,7 @@
 //   <source, with the rewrites below>
 //   <registration block, only when the file defines at least one registrable kernel>
 //
-// and only three things are rewritten, never inside comments, literals or preprocessor lines:
+// and only four things are rewritten, never inside comments, literals or preprocessor lines:
 //
 //   1. kernel launches   CALLEE<<<CFG>>>(ARGS)
 //        -> (__cudaPushCallConfiguration(CFG) ? (void)0 : ::minicuda::kernel_stub<CALLEE>::launch(ARGS))
@@ -21,6 +21,14 @@
 //   3. registration      every non-template `__global__` function definition whose qualified
 //      name is unique in the file is listed, in order, in one appended line:
 //        MINICUDA_REGISTER_MODULE("<basename>", MINICUDA_KERNEL(::q::name), ...)
+//      (MINICUDA_KERNEL_REGIONS(::q::name, ::q::name__regions) for a kernel split by 4)
+//   4. region fission    after a registrable kernel whose body it can split at its barriers
+//      (docs/tools/cu2cxx.md, "Region fission"), its block function
+//        static bool name__regions(<the kernel's parameters>) { ... }
+//      inserted after the kernel's `}`: the body's regions, each a loop over the block's threads.
+//      Its pieces carry #line directives naming their own .cu lines, and a last #line maps the
+//      rest of the `}` line back, so the kernel's and every following line keep their numbers.
+//      A kernel it cannot split keeps fibers only; `fission` says why.
 //
 // Every rewrite keeps the count of newlines of the text it replaces (missing newlines are put at
 // the end of the replacement), so line N of the output body is line N of the .cu: compiler
@@ -41,10 +49,18 @@ struct Diagnostic {
   std::string message;
 };
 
+// What region fission made of one registered kernel.
+struct FissionNote {
+  std::string kernel;  // "::ns::k"
+  bool split;          // it has a block function, "::ns::k__regions"
+  std::string reason;  // why not, when not split ("it uses __shfl_down_sync (line 12): ...")
+};
+
 struct Translation {
   std::string text;                          // the complete generated C++ file
   std::vector<std::string> kernels;          // registered kernels' qualified names ("::ns::k")
   std::vector<Diagnostic> warnings;          // in source order
+  std::vector<FissionNote> fission;          // one per registered kernel, in the same order
 };
 
 // Translates `source`; `input_path` is written into the `#line` directive as given (the command

@@ -99,6 +99,12 @@ using KernelEntry = void (*)(const void* params);
 // threadIdx), with the kernel inlined into the loop; stops early once *stop is set (a thread
 // reached a barrier: the rest of the block runs as fibers). Returns how many threads it ran.
 using KernelBlockEntry = unsigned (*)(const void* params, const bool* stop);
+// Runs the whole of the calling SM's current block through the kernel's *block function*, the
+// copy of its body that cu2cxx split at its barriers into regions, each a loop over the block's
+// threads (docs/tools/cu2cxx.md, "Region fission"): no fiber, no switch per barrier. Returns
+// false, having run nothing, when the block function cannot run the kernel (a replicated local
+// of a type it cannot keep per thread); the SM then runs the block through block_entry.
+using KernelRegionEntry = bool (*)(const void* params);
 
 // One __global__ function as the compiler emits it.
 struct KernelImage {
@@ -110,6 +116,7 @@ struct KernelImage {
   const uint32_t* param_offsets;   // param_count offsets into the buffer
   const uint32_t* param_sizes;     // param_count sizes
   uint32_t num_regs;               // registers per thread (occupancy); kDefaultRegisters
+  KernelRegionEntry region_entry;  // the code: a block as regions, without fibers (may be null)
 };
 
 inline constexpr uint32_t kMaxParamBytes = 32764;  // CUDA 12.1+ limit on kernel parameters
@@ -264,9 +271,26 @@ constexpr const char* kernel_pretty() {
   return __PRETTY_FUNCTION__;  // "... [with auto F = NAME]"
 }
 
-// The KernelImage of F, named `name`.
+// The KernelRegionEntry of G, the block function cu2cxx emits for a kernel: G takes the
+// kernel's own parameters (so the same buffer layout), unpacked here once per block.
+template <auto G>
+struct BlockFunctionTraits;
+
+template <class... P, bool (*G)(P...)>
+struct BlockFunctionTraits<G> {
+  using Layout = ParamLayout<std::decay_t<P>...>;
+  template <size_t... I>
+  static bool call([[maybe_unused]] const unsigned char* params, std::index_sequence<I...>) {
+    return G(*std::launder(reinterpret_cast<const std::decay_t<P>*>(params + Layout::offsets[I]))...);
+  }
+  static bool entry(const void* params) {
+    return call(static_cast<const unsigned char*>(params), std::index_sequence_for<P...>{});
+  }
+};
+
+// The KernelImage of F, named `name`; `regions`: its block function's entry, if it has one.
 template <auto F>
-KernelImage kernel_image(const char* name) {
+KernelImage kernel_image(const char* name, KernelRegionEntry regions = nullptr) {
   using T = KernelTraits<F>;
   return KernelImage{name,
                      &T::entry,
@@ -275,7 +299,17 @@ KernelImage kernel_image(const char* name) {
                      T::Layout::bytes,
                      T::Layout::count ? T::Layout::offsets.data() : nullptr,
                      T::Layout::count ? T::Layout::sizes.data() : nullptr,
-                     kDefaultRegisters};
+                     kDefaultRegisters,
+                     regions};
+}
+
+// The KernelImage of kernel F whose block function is G (what cu2cxx registers for a kernel it
+// split): G must take exactly F's parameters, so that both read the same parameter buffer.
+template <auto F, auto G>
+KernelImage kernel_image_with_regions(const char* name) {
+  static_assert(std::is_same_v<typename KernelTraits<F>::Layout, typename BlockFunctionTraits<G>::Layout>,
+                "a block function takes its kernel's parameters");
+  return kernel_image<F>(name, &BlockFunctionTraits<G>::entry);
 }
 
 }  // namespace minicuda::gpu
@@ -481,3 +515,5 @@ using ::minicuda_printf;
 }
 #define printf minicuda_printf
 #endif
+
+#include "minicuda/fission.h"  // what cu2cxx's block functions use

@@ -115,8 +115,9 @@ struct NvMinicudaKernelCode {
   NvU64 entry;        // minicuda::gpu::KernelEntry
   NvU64 name;         // const char*, for fault reports
   NvU64 block_entry;  // minicuda::gpu::KernelBlockEntry (0: run threads through `entry`)
+  NvU64 region_entry; // minicuda::gpu::KernelRegionEntry (0: the kernel has no block function)
 };
-static_assert(sizeof(NvMinicudaKernelCode) == 32);
+static_assert(sizeof(NvMinicudaKernelCode) == 40);
 inline constexpr NvU32 NV_MINICUDA_KERNEL_CODE_MAGIC = 0x4D53434Du;  // "MCSM"
 
 // --- the printf FIFO ------------------------------------------------------------------------

@@ -123,5 +123,9 @@ cudaError_t launch(dim3 grid, dim3 block, size_t shared_bytes, cudaStream_t stre
 /* What minicuda_cu2cxx appends to a translated .cu (see tools/cu2cxx). */
 #define MINICUDA_KERNEL(f) \
   ::minicuda::detail::ModuleKernel{reinterpret_cast<const void*>(&f), ::minicuda::gpu::kernel_image<&f>(#f)}
+/* A kernel cu2cxx split into regions: f and its block function g (docs/tools/cu2cxx.md). */
+#define MINICUDA_KERNEL_REGIONS(f, g)                                  \
+  ::minicuda::detail::ModuleKernel{reinterpret_cast<const void*>(&f), \
+                                   ::minicuda::gpu::kernel_image_with_regions<&f, &g>(#f)}
 #define MINICUDA_REGISTER_MODULE(source, ...) \
   static const ::minicuda::detail::ModuleRegistration minicuda_module_registration_{source, {__VA_ARGS__}};
