@@ -5,6 +5,9 @@
 #include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #endif
+#if defined(__SANITIZE_THREAD__)
+#include <sanitizer/tsan_interface.h>
+#endif
 #include <csetjmp>
 #include <csignal>
 #include <algorithm>
@@ -15,6 +18,7 @@
 #include <mutex>
 #include <sys/mman.h>
 #include <ucontext.h>
+#include <unordered_map>
 #include <vector>
 
 #include <fmt/format.h>
@@ -54,6 +58,23 @@ void finish_switch(void* fake_stack, const void** bottom, size_t* size) {
   auto* here = static_cast<char*>(__builtin_frame_address(0));
   __asan_unpoison_memory_region(stack_lowest, static_cast<size_t>(here - static_cast<char*>(stack_lowest)));
 }
+#elif defined(__SANITIZE_THREAD__)
+// ThreadSanitizer must be told of every switch as well (__tsan_switch_to_fiber, just before the
+// jump), or it takes all the fibers of a host thread for one stack of calls. Each stack a fiber
+// runs on gets a TSan fiber of its own at its first use, reused with the stack; the scheduler is
+// the host thread's own (no stack bottom is known for it here: nullptr). Fibers of one host
+// thread run one at a time, so every switch orders what came before it (flags 0).
+void* tsan_fiber_of(const void* bottom) {
+  thread_local void* const own = __tsan_get_current_fiber();
+  thread_local std::unordered_map<const void*, void*> fibers;
+  if (bottom == nullptr) return own;
+  void*& fiber = fibers[bottom];
+  if (fiber == nullptr) fiber = __tsan_create_fiber(0);
+  return fiber;
+}
+void start_switch(void**, const void* bottom, size_t) { __tsan_switch_to_fiber(tsan_fiber_of(bottom), 0); }
+void finish_switch(void*, const void**, size_t*) {}
+void unpoison_dead_frames(void*) {}
 #else
 void start_switch(void**, const void*, size_t) {}
 void finish_switch(void*, const void**, size_t*) {}

@@ -37,6 +37,18 @@ __global__ void block_sums(const int* in, int* out) {
   if (threadIdx.x == 0) out[blockIdx.x] = partial[0];
 }
 
+// A warp sum by shuffles, then a block sum across warps (a barrier): warp operations keep this
+// kernel on fibers (cu2cxx splits only barrier kernels without them, docs/tools/cu2cxx.md), so
+// the fiber switches run on many host threads at once.
+__global__ void warp_then_block_sum(const int* in, int* out) {
+  __shared__ int per_warp[4];
+  int v = in[blockIdx.x * 128 + threadIdx.x];
+  for (int d = 16; d > 0; d /= 2) v += __shfl_down_sync(0xffffffffu, v, d);
+  if (threadIdx.x % 32 == 0) per_warp[threadIdx.x / 32] = v;
+  __syncthreads();
+  if (threadIdx.x == 0) out[blockIdx.x] = per_warp[0] + per_warp[1] + per_warp[2] + per_warp[3];
+}
+
 void CUDART_CB count_call(void* counter) { static_cast<std::atomic<int>*>(counter)->fetch_add(1); }
 
 constexpr int kThreads = 16;
@@ -123,6 +135,47 @@ TEST_F(Concurrency, SixteenThreadsMixingCallsOnPrivateSharedAndDefaultStreams) {
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   size_t free_bytes = 0, total = 0;
   EXPECT_EQ(cudaMemGetInfo(&free_bytes, &total), cudaSuccess);
+}
+
+// Kernels that run as fibers (warp operations and a barrier), launched from 8 host threads at
+// once: each thread's sums are right.
+TEST_F(Concurrency, EightThreadsLaunchingFiberKernels) {
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      kernel::ProcessScope same_process(*process_);
+      std::vector<int> host(kN);
+      for (int i = 0; i < kN; ++i) host[i] = (i * 7 + t) % 100;
+      int *d = nullptr, *sums = nullptr;
+      cudaStream_t s;
+      if (cudaMalloc(&d, kN * sizeof(int)) != cudaSuccess || cudaMalloc(&sums, 32 * sizeof(int)) != cudaSuccess ||
+          cudaStreamCreate(&s) != cudaSuccess) {
+        failures++;
+        return;
+      }
+      for (int round = 0; round < 4; ++round) {
+        int got[32];
+        cudaMemcpyAsync(d, host.data(), kN * sizeof(int), cudaMemcpyHostToDevice, s);
+        warp_then_block_sum<<<32, 128, 0, s>>>(d, sums);
+        if (cudaMemcpyAsync(got, sums, sizeof got, cudaMemcpyDeviceToHost, s) != cudaSuccess ||
+            cudaStreamSynchronize(s) != cudaSuccess) {
+          failures++;
+          continue;
+        }
+        for (int b = 0; b < 32; ++b) {
+          int expect = 0;
+          for (int i = 0; i < 128; ++i) expect += host[b * 128 + i];
+          if (got[b] != expect) failures++;
+        }
+      }
+      cudaStreamDestroy(s);
+      cudaFree(d);
+      cudaFree(sums);
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  EXPECT_EQ(failures.load(), 0);
 }
 
 // Allocation and free from many threads at once, in sizes that share pool chunks and sizes
