@@ -19,6 +19,8 @@ packages=(
   libbenchmark-dev  # Google Benchmark: bench/ (MINICUDA_BUILD_BENCHMARKS)
   libboost-context-dev  # fibers for CUDA threads that wait at barriers
   gdb               # the gdb backtrace test, and stepping through the layers
+  clang             # the fuzz preset: libFuzzer targets (fuzz/)
+  libclang-rt-14-dev  # clang's libFuzzer, ASan, UBSan and LeakSanitizer runtimes
   python3           # scripts and the tools' helpers
 )
 
