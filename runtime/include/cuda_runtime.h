@@ -597,8 +597,9 @@ cudaError_t CUDARTAPI cudaDeviceGetAttribute(int* value, enum cudaDeviceAttr att
 cudaError_t CUDARTAPI cudaSetDevice(int device);
 /* *device = this thread's current device (0 if none was set). */
 cudaError_t CUDARTAPI cudaGetDevice(int* device);
-/* Initializes the runtime and `device`'s primary context without making it current. deviceFlags
- * (cudaDevice*) are applied only when flags has cudaInitDeviceFlagsAreValid. */
+/* Initializes the runtime and `device`'s primary context without making it current. A device
+ * out of range: cudaErrorInvalidDevice. Device flags are not modelled: deviceFlags or flags other
+ * than 0 are cudaErrorInvalidValue. */
 cudaError_t CUDARTAPI cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags);
 /* Destroys the current device's primary context now (all its memory, streams, events); the next
  * call that needs it makes a fresh one. Does not clear a sticky error in the process. */

@@ -160,3 +160,18 @@ TEST_F(DeviceTest, Versions) {
 
 }  // namespace
 }  // namespace minicuda::testing
+
+namespace minicuda::testing {
+namespace {
+
+// cudaInitDevice: a device out of range, and the device flags minicuda does not model.
+TEST_F(FreshProcess, InitDeviceRefusesBadDevicesAndFlags) {
+  EXPECT_EQ(cudaInitDevice(99, 0, 0), cudaErrorInvalidDevice);
+  EXPECT_EQ(cudaInitDevice(-1, 0, 0), cudaErrorInvalidDevice);
+  EXPECT_EQ(cudaInitDevice(0, cudaDeviceScheduleSpin, cudaInitDeviceFlagsAreValid), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaInitDevice(0, 0, 0), cudaSuccess);
+}
+
+}  // namespace
+}  // namespace minicuda::testing
