@@ -52,4 +52,31 @@ int device_count();
 // The cached properties of a device (filled by lazy init); null if the ordinal is bad.
 const cudaDeviceProp* device_properties(int device);
 
+// The driver calls a stream-ordered runtime call ends in. The plain entry points use
+// kLegacyDriver; their _ptds/_ptsz twins (cuda_runtime_api.h, the per-thread default stream) use
+// kPerThreadDriver, the driver's _ptds/_ptsz twins, as the real libcudart calls them. So one body
+// serves both: the driver decides what stream 0 means (per_thread.cpp).
+struct DriverCalls {
+  decltype(&cuMemcpyHtoD_v2) memcpy_htod;
+  decltype(&cuMemcpyDtoH_v2) memcpy_dtoh;
+  decltype(&cuMemcpyDtoD_v2) memcpy_dtod;
+  decltype(&cuMemcpy) memcpy_any;
+  decltype(&cuMemsetD8_v2) memset_d8;
+  decltype(&cuMemcpyHtoDAsync_v2) memcpy_htod_async;
+  decltype(&cuMemcpyDtoHAsync_v2) memcpy_dtoh_async;
+  decltype(&cuMemcpyDtoDAsync_v2) memcpy_dtod_async;
+  decltype(&cuMemcpyAsync) memcpy_any_async;
+  decltype(&cuMemsetD8Async) memset_d8_async;
+  decltype(&cuStreamGetPriority) stream_get_priority;
+  decltype(&cuStreamGetFlags) stream_get_flags;
+  decltype(&cuStreamSynchronize) stream_synchronize;
+  decltype(&cuStreamQuery) stream_query;
+  decltype(&cuStreamWaitEvent) stream_wait_event;
+  decltype(&cuStreamAddCallback) stream_add_callback;
+  decltype(&cuLaunchHostFunc) launch_host_func;
+  decltype(&cuEventRecord) event_record;
+  decltype(&cuLaunchKernel) launch_kernel;
+};
+extern const DriverCalls kLegacyDriver, kPerThreadDriver;
+
 }  // namespace minicuda::cudart
