@@ -117,8 +117,6 @@ CUresult cuStreamCreateWithPriority(CUstream* phStream, unsigned int flags, int 
   return with_ctx(scope, [&](CUctx_st& ctx) { return create_stream(ctx, phStream, flags, priority); });
 }
 
-// Contract: *priority = the stream's priority (the NULL stream's: 0). priority NULL:
-// CUDA_ERROR_INVALID_VALUE; unknown stream: CUDA_ERROR_INVALID_HANDLE.
 namespace {
 // cuStreamGetPriority and its _ptsz twin: api names the entry point in the trace, null what
 // hStream 0 means. The same pattern for every stream-ordered call below.
@@ -135,6 +133,8 @@ CUresult stream_get_priority(const char* api, NullStream null, CUstream hStream,
 }
 }  // namespace
 
+// Contract: *priority = the stream's priority (the NULL stream's: 0). priority NULL:
+// CUDA_ERROR_INVALID_VALUE; unknown stream: CUDA_ERROR_INVALID_HANDLE.
 CUresult cuStreamGetPriority(CUstream hStream, int* priority) {
   return stream_get_priority("cuStreamGetPriority", NullStream::Legacy, hStream, priority);
 }
@@ -143,8 +143,6 @@ CUresult cuStreamGetPriority_ptsz(CUstream hStream, int* priority) {
   return stream_get_priority("cuStreamGetPriority_ptsz", NullStream::PerThread, hStream, priority);
 }
 
-// Contract: *flags = the stream's flags (the NULL stream's: CU_STREAM_DEFAULT). flags NULL:
-// CUDA_ERROR_INVALID_VALUE; unknown stream: CUDA_ERROR_INVALID_HANDLE.
 namespace {
 CUresult stream_get_flags(const char* api, NullStream null, CUstream hStream, unsigned int* flags) {
   trace::Scope scope(trace::Layer::Libcuda, "{}(hStream={}, flags={})", api, static_cast<void*>(hStream),
@@ -159,6 +157,8 @@ CUresult stream_get_flags(const char* api, NullStream null, CUstream hStream, un
 }
 }  // namespace
 
+// Contract: *flags = the stream's flags (the NULL stream's: CU_STREAM_DEFAULT). flags NULL:
+// CUDA_ERROR_INVALID_VALUE; unknown stream: CUDA_ERROR_INVALID_HANDLE.
 CUresult cuStreamGetFlags(CUstream hStream, unsigned int* flags) {
   return stream_get_flags("cuStreamGetFlags", NullStream::Legacy, hStream, flags);
 }
@@ -191,9 +191,6 @@ CUresult cuStreamDestroy_v2(CUstream hStream) {
   });
 }
 
-// Contract: waits for the stream's work (the NULL stream: all work of the context, every
-// channel's); this thread's host clock moves on to when it completed. An error the work met:
-// CUDA_ERROR_ILLEGAL_ADDRESS (sticky). Unknown stream: CUDA_ERROR_INVALID_HANDLE.
 namespace {
 CUresult stream_synchronize(const char* api, NullStream null, CUstream hStream) {
   trace::Scope scope(trace::Layer::Libcuda, "{}(hStream={})", api, static_cast<void*>(hStream));
@@ -205,6 +202,9 @@ CUresult stream_synchronize(const char* api, NullStream null, CUstream hStream) 
 }
 }  // namespace
 
+// Contract: waits for the stream's work (the NULL stream: all work of the context, every
+// channel's); this thread's host clock moves on to when it completed. An error the work met:
+// CUDA_ERROR_ILLEGAL_ADDRESS (sticky). Unknown stream: CUDA_ERROR_INVALID_HANDLE.
 CUresult cuStreamSynchronize(CUstream hStream) {
   return stream_synchronize("cuStreamSynchronize", NullStream::Legacy, hStream);
 }
@@ -214,9 +214,6 @@ CUresult cuStreamSynchronize_ptsz(CUstream hStream) {
   return stream_synchronize("cuStreamSynchronize_ptsz", NullStream::PerThread, hStream);
 }
 
-// Contract: CUDA_SUCCESS if the stream's work has all finished, CUDA_ERROR_NOT_READY if not;
-// never waits. Finding it finished moves this thread's host clock to its completion time, as a
-// wait would; NOT_READY leaves the clock. Unknown stream: CUDA_ERROR_INVALID_HANDLE.
 namespace {
 CUresult stream_query(const char* api, NullStream null, CUstream hStream) {
   trace::Scope scope(trace::Layer::Libcuda, "{}(hStream={})", api, static_cast<void*>(hStream));
@@ -236,16 +233,15 @@ CUresult stream_query(const char* api, NullStream null, CUstream hStream) {
 }
 }  // namespace
 
+// Contract: CUDA_SUCCESS if the stream's work has all finished, CUDA_ERROR_NOT_READY if not;
+// never waits. Finding it finished moves this thread's host clock to its completion time, as a
+// wait would; NOT_READY leaves the clock. Unknown stream: CUDA_ERROR_INVALID_HANDLE.
 CUresult cuStreamQuery(CUstream hStream) { return stream_query("cuStreamQuery", NullStream::Legacy, hStream); }
 // Contract: as cuStreamQuery; hStream 0 is this thread's per-thread stream.
 CUresult cuStreamQuery_ptsz(CUstream hStream) {
   return stream_query("cuStreamQuery_ptsz", NullStream::PerThread, hStream);
 }
 
-// Contract: work queued on hStream after this call starts after hEvent's last record has
-// completed: the stream's channel acquires the fence semaphore of the record's channel (on one
-// channel the order holds already). Unknown stream or event: CUDA_ERROR_INVALID_HANDLE; Flags
-// other than 0: CUDA_ERROR_INVALID_VALUE. An event never recorded: nothing to wait for.
 namespace {
 CUresult stream_wait_event(const char* api, NullStream null, CUstream hStream, CUevent hEvent, unsigned int Flags) {
   trace::Scope scope(trace::Layer::Libcuda, "{}(hStream={}, hEvent={}, Flags={})", api, static_cast<void*>(hStream),
@@ -270,6 +266,10 @@ CUresult stream_wait_event(const char* api, NullStream null, CUstream hStream, C
 }
 }  // namespace
 
+// Contract: work queued on hStream after this call starts after hEvent's last record has
+// completed: the stream's channel acquires the fence semaphore of the record's channel (on one
+// channel the order holds already). Unknown stream or event: CUDA_ERROR_INVALID_HANDLE; Flags
+// other than 0: CUDA_ERROR_INVALID_VALUE. An event never recorded: nothing to wait for.
 CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags) {
   return stream_wait_event("cuStreamWaitEvent", NullStream::Legacy, hStream, hEvent, Flags);
 }
@@ -320,9 +320,6 @@ CUresult cuEventDestroy_v2(CUevent hEvent) {
   });
 }
 
-// Contract: queues the event on hStream: a timestamped semaphore release after the stream's
-// earlier work; costs this thread 1.4 us of simulated host time. Unknown event or stream:
-// CUDA_ERROR_INVALID_HANDLE.
 namespace {
 CUresult event_record(const char* api, NullStream null, CUevent hEvent, CUstream hStream) {
   trace::Scope scope(trace::Layer::Libcuda, "{}(hEvent={}, hStream={})", api, static_cast<void*>(hEvent),
@@ -346,6 +343,9 @@ CUresult event_record(const char* api, NullStream null, CUevent hEvent, CUstream
 }
 }  // namespace
 
+// Contract: queues the event on hStream: a timestamped semaphore release after the stream's
+// earlier work; costs this thread 1.4 us of simulated host time. Unknown event or stream:
+// CUDA_ERROR_INVALID_HANDLE.
 CUresult cuEventRecord(CUevent hEvent, CUstream hStream) {
   return event_record("cuEventRecord", NullStream::Legacy, hEvent, hStream);
 }

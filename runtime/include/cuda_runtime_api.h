@@ -58,8 +58,9 @@
 extern "C" {
 #endif
 
-/* Streams. An unknown or destroyed stream: cudaErrorInvalidResourceHandle. 0 (cudaStreamLegacy)
- * is the legacy NULL stream: synchronizing it waits for all work of the device.
+/* Streams. An unknown or destroyed stream: cudaErrorInvalidResourceHandle. 0 (in the default
+ * mode; see the top of this file for the per-thread one) and cudaStreamLegacy are the legacy NULL
+ * stream: synchronizing it waits for all work of the device.
  * cudaStreamPerThread is the calling thread's own blocking stream (made at first use): ordered
  * with the legacy stream, not with other streams. */
 cudaError_t CUDARTAPI cudaStreamCreate(cudaStream_t* pStream);

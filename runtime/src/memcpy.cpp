@@ -21,9 +21,8 @@ const char* minicuda::cudart::memcpy_kind_name(int kind) {
 // (HostToDevice -> cuMemcpyHtoD_v2, DeviceToHost -> cuMemcpyDtoH_v2, DeviceToDevice ->
 // cuMemcpyDtoD_v2); Default and HostToHost use the unified cuMemcpy. With UVA the driver knows
 // where each pointer lives, so a kind that names the wrong side still copies (measured:
-// memcpy.wrong_direction_h2d_with_dev_src = 0).
-// The _ptds twin copies on the calling thread's per-thread stream (the driver's _ptds calls);
-// api is the name the trace shows.
+// memcpy.wrong_direction_h2d_with_dev_src = 0). The _ptds twin copies on the calling thread's
+// per-thread stream (through the driver's _ptds calls); api is the name the trace shows.
 namespace {
 cudaError_t copy(const char* api, const DriverCalls& cu, void* dst, const void* src, size_t count,
                  enum cudaMemcpyKind kind) {
