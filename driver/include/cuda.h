@@ -301,6 +301,15 @@ typedef enum CUctx_flags_enum MINICUDA_ENUM_INT {
  * Functions that have a _v2 with a different signature (cuCtxGetDevice_v2, cuCtxSynchronize_v2)
  * are not remapped: both forms are declared below.
  */
+#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
+#define __CUDA_API_PER_THREAD_DEFAULT_STREAM
+#define __CUDA_API_PTDS(api) api##_ptds
+#define __CUDA_API_PTSZ(api) api##_ptsz
+#else
+#define __CUDA_API_PTDS(api) api
+#define __CUDA_API_PTSZ(api) api
+#endif
+
 #define cuDeviceTotalMem           cuDeviceTotalMem_v2
 #define cuDeviceGetUuid            cuDeviceGetUuid_v2
 #define cuDevicePrimaryCtxRelease  cuDevicePrimaryCtxRelease_v2
@@ -321,19 +330,19 @@ typedef enum CUctx_flags_enum MINICUDA_ENUM_INT {
 #define cuMemHostRegister          cuMemHostRegister_v2
 #define cuMemAdvise                cuMemAdvise_v2
 #define cuMemPrefetchAsync         cuMemPrefetchAsync_v2
-#define cuMemcpyHtoD               cuMemcpyHtoD_v2
-#define cuMemcpyDtoH               cuMemcpyDtoH_v2
-#define cuMemcpyDtoD               cuMemcpyDtoD_v2
-#define cuMemcpyHtoDAsync          cuMemcpyHtoDAsync_v2
-#define cuMemcpyDtoHAsync          cuMemcpyDtoHAsync_v2
-#define cuMemcpyDtoDAsync          cuMemcpyDtoDAsync_v2
+#define cuMemcpyHtoD               __CUDA_API_PTDS(cuMemcpyHtoD_v2)
+#define cuMemcpyDtoH               __CUDA_API_PTDS(cuMemcpyDtoH_v2)
+#define cuMemcpyDtoD               __CUDA_API_PTDS(cuMemcpyDtoD_v2)
+#define cuMemcpyHtoDAsync          __CUDA_API_PTSZ(cuMemcpyHtoDAsync_v2)
+#define cuMemcpyDtoHAsync          __CUDA_API_PTSZ(cuMemcpyDtoHAsync_v2)
+#define cuMemcpyDtoDAsync          __CUDA_API_PTSZ(cuMemcpyDtoDAsync_v2)
 #define cuMemcpy2D                 cuMemcpy2D_v2
 #define cuMemcpy2DAsync            cuMemcpy2DAsync_v2
 #define cuMemcpy3D                 cuMemcpy3D_v2
 #define cuMemcpy3DAsync            cuMemcpy3DAsync_v2
-#define cuMemsetD8                 cuMemsetD8_v2
-#define cuMemsetD16                cuMemsetD16_v2
-#define cuMemsetD32                cuMemsetD32_v2
+#define cuMemsetD8                 __CUDA_API_PTDS(cuMemsetD8_v2)
+#define cuMemsetD16                __CUDA_API_PTDS(cuMemsetD16_v2)
+#define cuMemsetD32                __CUDA_API_PTDS(cuMemsetD32_v2)
 #define cuMemsetD2D8               cuMemsetD2D8_v2
 #define cuMemsetD2D16              cuMemsetD2D16_v2
 #define cuMemsetD2D32              cuMemsetD2D32_v2
@@ -579,8 +588,8 @@ CUresult CUDAAPI cuGetExportTable(const void** ppExportTable, const CUuuid* pExp
  * stream is, and waits as the plain call does. Otherwise each is its plain call, and the trace
  * names the twin. CU_STREAM_LEGACY still names the legacy stream. The twins are always declared,
  * so a program may call them by name; compiled with CUDA_API_PER_THREAD_DEFAULT_STREAM defined,
- * the plain names map to them (the macros below, as in the real header), which is what
- * nvcc --default-stream per-thread does.
+ * the plain names map to them (section 4's macros and those below, as in the real header),
+ * which is what nvcc --default-stream per-thread does.
  */
 CUresult CUDAAPI cuMemcpyHtoD_v2_ptds(CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount);
 CUresult CUDAAPI cuMemcpyDtoH_v2_ptds(void* dstHost, CUdeviceptr srcDevice, size_t ByteCount);
@@ -610,28 +619,12 @@ CUresult CUDAAPI cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, unsign
                                      unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
                                      void** kernelParams, void** extra);
 
-/* The mapping, after the declarations above so that both forms stay declared. The plain names of
- * section 4 (cuMemcpyHtoD -> cuMemcpyHtoD_v2) map on through these. */
-#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
-#define __CUDA_API_PER_THREAD_DEFAULT_STREAM
-#define __CUDA_API_PTDS(api) api##_ptds
-#define __CUDA_API_PTSZ(api) api##_ptsz
-#else
-#define __CUDA_API_PTDS(api) api
-#define __CUDA_API_PTSZ(api) api
-#endif
-
+/* The mapping of the names without an ABI version, after the declarations above so that both
+ * forms stay declared; the versioned ones map in section 4 (cuMemcpyHtoD ->
+ * __CUDA_API_PTDS(cuMemcpyHtoD_v2)), as in the real header. So a program that calls the _v2 name
+ * itself, cuMemcpyHtoD_v2, gets the plain call in either mode, as with the real header. */
 #if defined(__CUDA_API_PER_THREAD_DEFAULT_STREAM)
-#define cuMemcpyHtoD_v2      __CUDA_API_PTDS(cuMemcpyHtoD_v2)
-#define cuMemcpyDtoH_v2      __CUDA_API_PTDS(cuMemcpyDtoH_v2)
-#define cuMemcpyDtoD_v2      __CUDA_API_PTDS(cuMemcpyDtoD_v2)
 #define cuMemcpy             __CUDA_API_PTDS(cuMemcpy)
-#define cuMemsetD8_v2        __CUDA_API_PTDS(cuMemsetD8_v2)
-#define cuMemsetD16_v2       __CUDA_API_PTDS(cuMemsetD16_v2)
-#define cuMemsetD32_v2       __CUDA_API_PTDS(cuMemsetD32_v2)
-#define cuMemcpyHtoDAsync_v2 __CUDA_API_PTSZ(cuMemcpyHtoDAsync_v2)
-#define cuMemcpyDtoHAsync_v2 __CUDA_API_PTSZ(cuMemcpyDtoHAsync_v2)
-#define cuMemcpyDtoDAsync_v2 __CUDA_API_PTSZ(cuMemcpyDtoDAsync_v2)
 #define cuMemcpyAsync        __CUDA_API_PTSZ(cuMemcpyAsync)
 #define cuMemsetD8Async      __CUDA_API_PTSZ(cuMemsetD8Async)
 #define cuStreamGetPriority  __CUDA_API_PTSZ(cuStreamGetPriority)

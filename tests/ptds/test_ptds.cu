@@ -77,6 +77,8 @@ TEST_F(PerThreadDefaultStream, StreamZeroIsNotOrderedBehindABlockingStreamTheLeg
   std::vector<int> back(kN, -1);
   ASSERT_EQ(cudaMemcpy(back.data(), d, kN * sizeof(int), cudaMemcpyDeviceToHost), cudaSuccess);
   for (int i = 0; i < kN; ++i) ASSERT_EQ(back[i], i + 1) << i;
+  // cuda.h maps the driver's names too: cuMemcpyDtoH is cuMemcpyDtoH_v2_ptds here.
+  ASSERT_EQ(cuMemcpyDtoH(back.data(), reinterpret_cast<CUdeviceptr>(d), sizeof(int)), CUDA_SUCCESS);
   ASSERT_EQ(cudaMemset(d, 0, kN * sizeof(int)), cudaSuccess);
   EXPECT_FALSE(release.load());  // all of it while the blocking stream was still held
 
