@@ -22,7 +22,8 @@
  *   errors         cuGetErrorName, cuGetErrorString
  *
  * Sections: 1 version and basic types | 2 CUresult (the MINICUDA_CU_RESULTS table) |
- *           3 enums and flags | 4 ABI-version macros (_v2 names) | 5 functions.
+ *           3 enums and flags | 4 ABI-version macros (_v2 names) | 5 functions |
+ *           6 the per-thread default stream (_ptds/_ptsz entry points and their macros).
  *
  * Includable together with runtime/include/cuda_runtime.h in one translation unit: the structs
  * both headers need (CUuuid_st, CUstream_st, CUevent_st) are declared compatibly, with the same
@@ -294,11 +295,21 @@ typedef enum CUctx_flags_enum MINICUDA_ENUM_INT {
  * As in the real header, a plain API name is a macro for the current ABI version of the entry
  * point, so `cuMemAlloc(&p, n)` calls the exported symbol cuMemAlloc_v2. The list is the real
  * header's, minus the texture, array, graphics-interop, linker and graph entries that minicuda
- * does not model. The real header wraps the stream-ordered ones in __CUDA_API_PTDS/PTSZ for the
- * per-thread default stream; minicuda has no such mode, so they map to the plain _v2 symbol.
+ * does not model. As in the real header, the stream-ordered ones map on once more, to their
+ * _ptds/_ptsz entry points, when the program is compiled with CUDA_API_PER_THREAD_DEFAULT_STREAM
+ * (nvcc --default-stream per-thread): section 6.
  * Functions that have a _v2 with a different signature (cuCtxGetDevice_v2, cuCtxSynchronize_v2)
  * are not remapped: both forms are declared below.
  */
+#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
+#define __CUDA_API_PER_THREAD_DEFAULT_STREAM
+#define __CUDA_API_PTDS(api) api##_ptds
+#define __CUDA_API_PTSZ(api) api##_ptsz
+#else
+#define __CUDA_API_PTDS(api) api
+#define __CUDA_API_PTSZ(api) api
+#endif
+
 #define cuDeviceTotalMem           cuDeviceTotalMem_v2
 #define cuDeviceGetUuid            cuDeviceGetUuid_v2
 #define cuDevicePrimaryCtxRelease  cuDevicePrimaryCtxRelease_v2
@@ -319,19 +330,19 @@ typedef enum CUctx_flags_enum MINICUDA_ENUM_INT {
 #define cuMemHostRegister          cuMemHostRegister_v2
 #define cuMemAdvise                cuMemAdvise_v2
 #define cuMemPrefetchAsync         cuMemPrefetchAsync_v2
-#define cuMemcpyHtoD               cuMemcpyHtoD_v2
-#define cuMemcpyDtoH               cuMemcpyDtoH_v2
-#define cuMemcpyDtoD               cuMemcpyDtoD_v2
-#define cuMemcpyHtoDAsync          cuMemcpyHtoDAsync_v2
-#define cuMemcpyDtoHAsync          cuMemcpyDtoHAsync_v2
-#define cuMemcpyDtoDAsync          cuMemcpyDtoDAsync_v2
+#define cuMemcpyHtoD               __CUDA_API_PTDS(cuMemcpyHtoD_v2)
+#define cuMemcpyDtoH               __CUDA_API_PTDS(cuMemcpyDtoH_v2)
+#define cuMemcpyDtoD               __CUDA_API_PTDS(cuMemcpyDtoD_v2)
+#define cuMemcpyHtoDAsync          __CUDA_API_PTSZ(cuMemcpyHtoDAsync_v2)
+#define cuMemcpyDtoHAsync          __CUDA_API_PTSZ(cuMemcpyDtoHAsync_v2)
+#define cuMemcpyDtoDAsync          __CUDA_API_PTSZ(cuMemcpyDtoDAsync_v2)
 #define cuMemcpy2D                 cuMemcpy2D_v2
 #define cuMemcpy2DAsync            cuMemcpy2DAsync_v2
 #define cuMemcpy3D                 cuMemcpy3D_v2
 #define cuMemcpy3DAsync            cuMemcpy3DAsync_v2
-#define cuMemsetD8                 cuMemsetD8_v2
-#define cuMemsetD16                cuMemsetD16_v2
-#define cuMemsetD32                cuMemsetD32_v2
+#define cuMemsetD8                 __CUDA_API_PTDS(cuMemsetD8_v2)
+#define cuMemsetD16                __CUDA_API_PTDS(cuMemsetD16_v2)
+#define cuMemsetD32                __CUDA_API_PTDS(cuMemsetD32_v2)
 #define cuMemsetD2D8               cuMemsetD2D8_v2
 #define cuMemsetD2D16              cuMemsetD2D16_v2
 #define cuMemsetD2D32              cuMemsetD2D32_v2
@@ -564,6 +575,68 @@ typedef struct CUetblMinicudaRuntime_st {
 extern const CUuuid CU_ETID_MinicudaRuntime;
 /* *ppExportTable = the table with this id. NULL arguments or an unknown id: CUDA_ERROR_INVALID_VALUE. */
 CUresult CUDAAPI cuGetExportTable(const void** ppExportTable, const CUuuid* pExportTableId);
+
+/* ============================================================================================== */
+/* 6. The per-thread default stream                                                               */
+/* ============================================================================================== */
+
+/*
+ * Every stream-ordered call has twins in libcuda: a _ptsz one ("per-thread stream zero"), for
+ * which hStream 0 is the calling thread's per-thread stream (CU_STREAM_PER_THREAD) instead of the
+ * legacy stream, and for the synchronous copies and memsets a _ptds one, whose implicit stream is
+ * the per-thread stream: it is not ordered with other threads' blocking streams as the legacy
+ * stream is, and waits as the plain call does. Otherwise each is its plain call, and the trace
+ * names the twin. CU_STREAM_LEGACY still names the legacy stream. The twins are always declared,
+ * so a program may call them by name; compiled with CUDA_API_PER_THREAD_DEFAULT_STREAM defined,
+ * the plain names map to them (section 4's macros and those below, as in the real header),
+ * which is what nvcc --default-stream per-thread does.
+ */
+CUresult CUDAAPI cuMemcpyHtoD_v2_ptds(CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyDtoH_v2_ptds(void* dstHost, CUdeviceptr srcDevice, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyDtoD_v2_ptds(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount);
+CUresult CUDAAPI cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount);
+CUresult CUDAAPI cuMemsetD8_v2_ptds(CUdeviceptr dstDevice, unsigned char uc, size_t N);
+CUresult CUDAAPI cuMemsetD16_v2_ptds(CUdeviceptr dstDevice, unsigned short us, size_t N);
+CUresult CUDAAPI cuMemsetD32_v2_ptds(CUdeviceptr dstDevice, unsigned int ui, size_t N);
+CUresult CUDAAPI cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount,
+                                           CUstream hStream);
+CUresult CUDAAPI cuMemcpyDtoHAsync_v2_ptsz(void* dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);
+CUresult CUDAAPI cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount,
+                                           CUstream hStream);
+CUresult CUDAAPI cuMemcpyAsync_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream);
+CUresult CUDAAPI cuMemsetD8Async_ptsz(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream);
+CUresult CUDAAPI cuStreamGetPriority_ptsz(CUstream hStream, int* priority);
+CUresult CUDAAPI cuStreamGetFlags_ptsz(CUstream hStream, unsigned int* flags);
+CUresult CUDAAPI cuStreamSynchronize_ptsz(CUstream hStream);
+CUresult CUDAAPI cuStreamQuery_ptsz(CUstream hStream);
+CUresult CUDAAPI cuStreamWaitEvent_ptsz(CUstream hStream, CUevent hEvent, unsigned int Flags);
+CUresult CUDAAPI cuStreamAddCallback_ptsz(CUstream hStream, CUstreamCallback callback, void* userData,
+                                          unsigned int flags);
+CUresult CUDAAPI cuLaunchHostFunc_ptsz(CUstream hStream, CUhostFn fn, void* userData);
+CUresult CUDAAPI cuEventRecord_ptsz(CUevent hEvent, CUstream hStream);
+CUresult CUDAAPI cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
+                                     unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
+                                     unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
+                                     void** kernelParams, void** extra);
+
+/* The mapping of the names without an ABI version, after the declarations above so that both
+ * forms stay declared; the versioned ones map in section 4 (cuMemcpyHtoD ->
+ * __CUDA_API_PTDS(cuMemcpyHtoD_v2)), as in the real header. So a program that calls the _v2 name
+ * itself, cuMemcpyHtoD_v2, gets the plain call in either mode, as with the real header. */
+#if defined(__CUDA_API_PER_THREAD_DEFAULT_STREAM)
+#define cuMemcpy             __CUDA_API_PTDS(cuMemcpy)
+#define cuMemcpyAsync        __CUDA_API_PTSZ(cuMemcpyAsync)
+#define cuMemsetD8Async      __CUDA_API_PTSZ(cuMemsetD8Async)
+#define cuStreamGetPriority  __CUDA_API_PTSZ(cuStreamGetPriority)
+#define cuStreamGetFlags     __CUDA_API_PTSZ(cuStreamGetFlags)
+#define cuStreamSynchronize  __CUDA_API_PTSZ(cuStreamSynchronize)
+#define cuStreamQuery        __CUDA_API_PTSZ(cuStreamQuery)
+#define cuStreamWaitEvent    __CUDA_API_PTSZ(cuStreamWaitEvent)
+#define cuStreamAddCallback  __CUDA_API_PTSZ(cuStreamAddCallback)
+#define cuLaunchHostFunc     __CUDA_API_PTSZ(cuLaunchHostFunc)
+#define cuEventRecord        __CUDA_API_PTSZ(cuEventRecord)
+#define cuLaunchKernel       __CUDA_API_PTSZ(cuLaunchKernel)
+#endif
 
 #ifdef __cplusplus
 }  /* extern "C" */

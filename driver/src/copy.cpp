@@ -153,26 +153,19 @@ CUresult memset(CUctx_st& ctx, uint64_t dst, uint32_t value, uint32_t bytes, uin
   return to == Where::Pinned && !async ? ch.wait(fence) : CUDA_SUCCESS;
 }
 
-CUresult with_context(trace::Scope& scope, CUresult (*body)(CUctx_st&, uint64_t, uint64_t, uint64_t), uint64_t a,
-                      uint64_t b, uint64_t n) {
-  std::lock_guard lock(driver_mutex());
-  CUcontext ctx = nullptr;
-  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
-  CUresult r = body(*ctx, a, b, n);
-  if (r != CUDA_SUCCESS && faulted_channel(*ctx) != nullptr) r = sticky_error(*ctx);  // the wait saw the GPU fault
-  return done(scope, r);
-}
-
-// with_context for the *Async calls: also resolves the stream.
-using StreamBody = CUresult (*)(CUctx_st&, CUstream_st*, uint64_t, uint64_t, uint64_t);
-CUresult with_stream(trace::Scope& scope, CUstream hStream, StreamBody body, uint64_t a, uint64_t b, uint64_t n) {
+// The common start and end of every call here: the driver lock, the current context, the
+// stream hStream names (null: what 0 means), then body; a failure the GPU's fault explains
+// becomes the context's sticky error.
+using Body = CUresult (*)(CUctx_st&, CUstream_st*, uint64_t, uint64_t, uint64_t);
+CUresult on_stream(trace::Scope& scope, CUstream hStream, NullStream null, Body body, uint64_t a, uint64_t b,
+                   uint64_t n) {
   std::lock_guard lock(driver_mutex());
   CUcontext ctx = nullptr;
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   CUstream_st* stream = nullptr;
-  if (CUresult r = resolve_stream(*ctx, hStream, &stream); r != CUDA_SUCCESS) return done(scope, r);
+  if (CUresult r = resolve_stream(*ctx, hStream, &stream, null); r != CUDA_SUCCESS) return done(scope, r);
   CUresult r = body(*ctx, stream, a, b, n);
-  if (r != CUDA_SUCCESS && faulted_channel(*ctx) != nullptr) r = sticky_error(*ctx);
+  if (r != CUDA_SUCCESS && faulted_channel(*ctx) != nullptr) r = sticky_error(*ctx);  // the wait saw the GPU fault
   return done(scope, r);
 }
 
@@ -180,6 +173,96 @@ CUresult with_stream(trace::Scope& scope, CUstream hStream, StreamBody body, uin
 bool is_device(CUctx_st& ctx, uint64_t p, uint64_t n) {
   Where where;
   return classify(ctx, p, n, &where) && where == Where::Device;
+}
+
+// The bodies, one per entry point; the synchronous calls' stream is their implicit one (the
+// legacy stream, or the per-thread stream for a _ptds call), and they wait as copy() says.
+CUresult htod(CUctx_st& ctx, CUstream_st* s, uint64_t dst, uint64_t src, uint64_t n) {
+  return is_device(ctx, dst, n) ? copy(ctx, dst, src, n, s) : CUDA_ERROR_INVALID_VALUE;
+}
+CUresult dtoh(CUctx_st& ctx, CUstream_st* s, uint64_t dst, uint64_t src, uint64_t n) {
+  return is_device(ctx, src, n) ? copy(ctx, dst, src, n, s) : CUDA_ERROR_INVALID_VALUE;
+}
+CUresult dtod(CUctx_st& ctx, CUstream_st* s, uint64_t dst, uint64_t src, uint64_t n) {
+  return is_device(ctx, dst, n) && is_device(ctx, src, n) ? copy(ctx, dst, src, n, s) : CUDA_ERROR_INVALID_VALUE;
+}
+CUresult any(CUctx_st& ctx, CUstream_st* s, uint64_t dst, uint64_t src, uint64_t n) { return copy(ctx, dst, src, n, s); }
+template <uint32_t Bytes>
+CUresult set(CUctx_st& ctx, CUstream_st* s, uint64_t dst, uint64_t value, uint64_t n) {
+  return memset(ctx, dst, static_cast<uint32_t>(value), Bytes, n, s);
+}
+CUresult htod_async(CUctx_st& ctx, CUstream_st* s, uint64_t dst, uint64_t src, uint64_t n) {
+  return is_device(ctx, dst, n) ? copy(ctx, dst, src, n, s, true) : CUDA_ERROR_INVALID_VALUE;
+}
+CUresult dtoh_async(CUctx_st& ctx, CUstream_st* s, uint64_t dst, uint64_t src, uint64_t n) {
+  return is_device(ctx, src, n) ? copy(ctx, dst, src, n, s, true) : CUDA_ERROR_INVALID_VALUE;
+}
+CUresult dtod_async(CUctx_st& ctx, CUstream_st* s, uint64_t dst, uint64_t src, uint64_t n) {
+  return is_device(ctx, dst, n) && is_device(ctx, src, n) ? copy(ctx, dst, src, n, s, true) : CUDA_ERROR_INVALID_VALUE;
+}
+CUresult any_async(CUctx_st& ctx, CUstream_st* s, uint64_t dst, uint64_t src, uint64_t n) {
+  return copy(ctx, dst, src, n, s, true);
+}
+CUresult set8_async(CUctx_st& ctx, CUstream_st* s, uint64_t dst, uint64_t value, uint64_t n) {
+  return memset(ctx, dst, static_cast<uint32_t>(value), 1, n, s, true);
+}
+
+// Each entry point and its _ptds/_ptsz twin share one of these; api is the name the trace shows.
+CUresult memcpy_htod(const char* api, NullStream null, CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount) {
+  trace::Scope scope(trace::Layer::Libcuda, "{}(dstDevice={:#x}, srcHost={}, ByteCount={})", api, dstDevice, srcHost,
+                     ByteCount);
+  return on_stream(scope, nullptr, null, htod, dstDevice, reinterpret_cast<uint64_t>(srcHost), ByteCount);
+}
+CUresult memcpy_dtoh(const char* api, NullStream null, void* dstHost, CUdeviceptr srcDevice, size_t ByteCount) {
+  trace::Scope scope(trace::Layer::Libcuda, "{}(dstHost={}, srcDevice={:#x}, ByteCount={})", api, dstHost, srcDevice,
+                     ByteCount);
+  return on_stream(scope, nullptr, null, dtoh, reinterpret_cast<uint64_t>(dstHost), srcDevice, ByteCount);
+}
+CUresult memcpy_dtod(const char* api, NullStream null, CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount) {
+  trace::Scope scope(trace::Layer::Libcuda, "{}(dstDevice={:#x}, srcDevice={:#x}, ByteCount={})", api, dstDevice,
+                     srcDevice, ByteCount);
+  return on_stream(scope, nullptr, null, dtod, dstDevice, srcDevice, ByteCount);
+}
+CUresult memcpy_any(const char* api, NullStream null, CUdeviceptr dst, CUdeviceptr src, size_t ByteCount) {
+  trace::Scope scope(trace::Layer::Libcuda, "{}(dst={:#x}, src={:#x}, ByteCount={})", api, dst, src, ByteCount);
+  return on_stream(scope, nullptr, null, any, dst, src, ByteCount);
+}
+// The three memsets print their value as the real names do: uc, us, ui.
+template <uint32_t Bytes>
+CUresult memset_d(const char* api, NullStream null, CUdeviceptr dstDevice, uint32_t value, size_t N) {
+  constexpr const char* kValue = Bytes == 1 ? "uc" : Bytes == 2 ? "us" : "ui";
+  trace::Scope scope(trace::Layer::Libcuda, "{}(dstDevice={:#x}, {}={:#x}, N={})", api, dstDevice, kValue, value, N);
+  return on_stream(scope, nullptr, null, set<Bytes>, dstDevice, value, N);
+}
+CUresult memcpy_htod_async(const char* api, NullStream null, CUdeviceptr dstDevice, const void* srcHost,
+                           size_t ByteCount, CUstream hStream) {
+  trace::Scope scope(trace::Layer::Libcuda, "{}(dstDevice={:#x}, srcHost={}, ByteCount={}, hStream={})", api,
+                     dstDevice, srcHost, ByteCount, static_cast<void*>(hStream));
+  return on_stream(scope, hStream, null, htod_async, dstDevice, reinterpret_cast<uint64_t>(srcHost), ByteCount);
+}
+CUresult memcpy_dtoh_async(const char* api, NullStream null, void* dstHost, CUdeviceptr srcDevice, size_t ByteCount,
+                           CUstream hStream) {
+  trace::Scope scope(trace::Layer::Libcuda, "{}(dstHost={}, srcDevice={:#x}, ByteCount={}, hStream={})", api, dstHost,
+                     srcDevice, ByteCount, static_cast<void*>(hStream));
+  return on_stream(scope, hStream, null, dtoh_async, reinterpret_cast<uint64_t>(dstHost), srcDevice, ByteCount);
+}
+CUresult memcpy_dtod_async(const char* api, NullStream null, CUdeviceptr dstDevice, CUdeviceptr srcDevice,
+                           size_t ByteCount, CUstream hStream) {
+  trace::Scope scope(trace::Layer::Libcuda, "{}(dstDevice={:#x}, srcDevice={:#x}, ByteCount={}, hStream={})", api,
+                     dstDevice, srcDevice, ByteCount, static_cast<void*>(hStream));
+  return on_stream(scope, hStream, null, dtod_async, dstDevice, srcDevice, ByteCount);
+}
+CUresult memcpy_any_async(const char* api, NullStream null, CUdeviceptr dst, CUdeviceptr src, size_t ByteCount,
+                          CUstream hStream) {
+  trace::Scope scope(trace::Layer::Libcuda, "{}(dst={:#x}, src={:#x}, ByteCount={}, hStream={})", api, dst, src,
+                     ByteCount, static_cast<void*>(hStream));
+  return on_stream(scope, hStream, null, any_async, dst, src, ByteCount);
+}
+CUresult memset_d8_async(const char* api, NullStream null, CUdeviceptr dstDevice, unsigned char uc, size_t N,
+                         CUstream hStream) {
+  trace::Scope scope(trace::Layer::Libcuda, "{}(dstDevice={:#x}, uc={:#x}, N={}, hStream={})", api, dstDevice, uc, N,
+                     static_cast<void*>(hStream));
+  return on_stream(scope, hStream, null, set8_async, dstDevice, uc, N);
 }
 
 }  // namespace
@@ -194,104 +277,93 @@ using namespace minicuda::libcuda;
 // the clock on to when the work completed. All return CUDA_ERROR_INVALID_CONTEXT without a
 // current context, CUDA_ERROR_INVALID_VALUE for a device range that leaves its allocation, a
 // NULL or unknown device pointer, or an unreadable/unwritable host range, and
-// CUDA_ERROR_ILLEGAL_ADDRESS if the GPU faulted on the work.
+// CUDA_ERROR_ILLEGAL_ADDRESS if the GPU faulted on the work. The _ptds twins do the same on the
+// calling thread's per-thread stream instead of the legacy stream (so they are not ordered with
+// other threads' blocking streams), with the same waits.
 CUresult cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount) {
-  trace::Scope scope(trace::Layer::Libcuda, "cuMemcpyHtoD_v2(dstDevice={:#x}, srcHost={}, ByteCount={})", dstDevice,
-                     srcHost, ByteCount);
-  return with_context(scope, [](CUctx_st& ctx, uint64_t dst, uint64_t src, uint64_t n) {
-    Where where;
-    if (!classify(ctx, dst, n, &where) || where != Where::Device) return CUDA_ERROR_INVALID_VALUE;
-    return copy(ctx, dst, src, n);
-  }, dstDevice, reinterpret_cast<uint64_t>(srcHost), ByteCount);
+  return memcpy_htod("cuMemcpyHtoD_v2", NullStream::Legacy, dstDevice, srcHost, ByteCount);
+}
+CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount) {
+  return memcpy_htod("cuMemcpyHtoD_v2_ptds", NullStream::PerThread, dstDevice, srcHost, ByteCount);
 }
 
 CUresult cuMemcpyDtoH_v2(void* dstHost, CUdeviceptr srcDevice, size_t ByteCount) {
-  trace::Scope scope(trace::Layer::Libcuda, "cuMemcpyDtoH_v2(dstHost={}, srcDevice={:#x}, ByteCount={})", dstHost,
-                     srcDevice, ByteCount);
-  return with_context(scope, [](CUctx_st& ctx, uint64_t dst, uint64_t src, uint64_t n) {
-    Where where;
-    if (!classify(ctx, src, n, &where) || where != Where::Device) return CUDA_ERROR_INVALID_VALUE;
-    return copy(ctx, dst, src, n);
-  }, reinterpret_cast<uint64_t>(dstHost), srcDevice, ByteCount);
+  return memcpy_dtoh("cuMemcpyDtoH_v2", NullStream::Legacy, dstHost, srcDevice, ByteCount);
+}
+CUresult cuMemcpyDtoH_v2_ptds(void* dstHost, CUdeviceptr srcDevice, size_t ByteCount) {
+  return memcpy_dtoh("cuMemcpyDtoH_v2_ptds", NullStream::PerThread, dstHost, srcDevice, ByteCount);
 }
 
 CUresult cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount) {
-  trace::Scope scope(trace::Layer::Libcuda, "cuMemcpyDtoD_v2(dstDevice={:#x}, srcDevice={:#x}, ByteCount={})", dstDevice,
-                     srcDevice, ByteCount);
-  return with_context(scope, [](CUctx_st& ctx, uint64_t dst, uint64_t src, uint64_t n) {
-    Where a, b;
-    if (!classify(ctx, dst, n, &a) || !classify(ctx, src, n, &b) || a != Where::Device || b != Where::Device) {
-      return CUDA_ERROR_INVALID_VALUE;
-    }
-    return copy(ctx, dst, src, n);
-  }, dstDevice, srcDevice, ByteCount);
+  return memcpy_dtod("cuMemcpyDtoD_v2", NullStream::Legacy, dstDevice, srcDevice, ByteCount);
+}
+CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount) {
+  return memcpy_dtod("cuMemcpyDtoD_v2_ptds", NullStream::PerThread, dstDevice, srcDevice, ByteCount);
 }
 
 CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount) {
-  trace::Scope scope(trace::Layer::Libcuda, "cuMemcpy(dst={:#x}, src={:#x}, ByteCount={})", dst, src, ByteCount);
-  return with_context(scope, [](CUctx_st& ctx, uint64_t d, uint64_t s, uint64_t n) { return copy(ctx, d, s, n); }, dst,
-                      src, ByteCount);
+  return memcpy_any("cuMemcpy", NullStream::Legacy, dst, src, ByteCount);
+}
+CUresult cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount) {
+  return memcpy_any("cuMemcpy_ptds", NullStream::PerThread, dst, src, ByteCount);
 }
 
 CUresult cuMemsetD8_v2(CUdeviceptr dstDevice, unsigned char uc, size_t N) {
-  trace::Scope scope(trace::Layer::Libcuda, "cuMemsetD8_v2(dstDevice={:#x}, uc={:#x}, N={})", dstDevice, uc, N);
-  return with_context(scope, [](CUctx_st& ctx, uint64_t d, uint64_t v, uint64_t n) {
-    return memset(ctx, d, static_cast<uint32_t>(v), 1, n);
-  }, dstDevice, uc, N);
+  return memset_d<1>("cuMemsetD8_v2", NullStream::Legacy, dstDevice, uc, N);
+}
+CUresult cuMemsetD8_v2_ptds(CUdeviceptr dstDevice, unsigned char uc, size_t N) {
+  return memset_d<1>("cuMemsetD8_v2_ptds", NullStream::PerThread, dstDevice, uc, N);
 }
 
 CUresult cuMemsetD16_v2(CUdeviceptr dstDevice, unsigned short us, size_t N) {
-  trace::Scope scope(trace::Layer::Libcuda, "cuMemsetD16_v2(dstDevice={:#x}, us={:#x}, N={})", dstDevice, us, N);
-  return with_context(scope, [](CUctx_st& ctx, uint64_t d, uint64_t v, uint64_t n) {
-    return memset(ctx, d, static_cast<uint32_t>(v), 2, n);
-  }, dstDevice, us, N);
+  return memset_d<2>("cuMemsetD16_v2", NullStream::Legacy, dstDevice, us, N);
+}
+CUresult cuMemsetD16_v2_ptds(CUdeviceptr dstDevice, unsigned short us, size_t N) {
+  return memset_d<2>("cuMemsetD16_v2_ptds", NullStream::PerThread, dstDevice, us, N);
 }
 
 CUresult cuMemsetD32_v2(CUdeviceptr dstDevice, unsigned int ui, size_t N) {
-  trace::Scope scope(trace::Layer::Libcuda, "cuMemsetD32_v2(dstDevice={:#x}, ui={:#x}, N={})", dstDevice, ui, N);
-  return with_context(scope, [](CUctx_st& ctx, uint64_t d, uint64_t v, uint64_t n) {
-    return memset(ctx, d, static_cast<uint32_t>(v), 4, n);
-  }, dstDevice, ui, N);
+  return memset_d<4>("cuMemsetD32_v2", NullStream::Legacy, dstDevice, ui, N);
+}
+CUresult cuMemsetD32_v2_ptds(CUdeviceptr dstDevice, unsigned int ui, size_t N) {
+  return memset_d<4>("cuMemsetD32_v2_ptds", NullStream::PerThread, dstDevice, ui, N);
 }
 
 // Contracts: see cuda.h. As the calls above, with the work queued on hStream; they return once
-// it is queued, except that pageable host memory is staged (and so waited for).
+// it is queued, except that pageable host memory is staged (and so waited for). The _ptsz twins
+// take hStream 0 as the calling thread's per-thread stream.
 CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount, CUstream hStream) {
-  trace::Scope scope(trace::Layer::Libcuda, "cuMemcpyHtoDAsync_v2(dstDevice={:#x}, srcHost={}, ByteCount={}, hStream={})",
-                     dstDevice, srcHost, ByteCount, static_cast<void*>(hStream));
-  return with_stream(scope, hStream, [](CUctx_st& ctx, CUstream_st* s, uint64_t dst, uint64_t src, uint64_t n) {
-    return is_device(ctx, dst, n) ? copy(ctx, dst, src, n, s, true) : CUDA_ERROR_INVALID_VALUE;
-  }, dstDevice, reinterpret_cast<uint64_t>(srcHost), ByteCount);
+  return memcpy_htod_async("cuMemcpyHtoDAsync_v2", NullStream::Legacy, dstDevice, srcHost, ByteCount, hStream);
+}
+CUresult cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount, CUstream hStream) {
+  return memcpy_htod_async("cuMemcpyHtoDAsync_v2_ptsz", NullStream::PerThread, dstDevice, srcHost, ByteCount, hStream);
 }
 
 CUresult cuMemcpyDtoHAsync_v2(void* dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream) {
-  trace::Scope scope(trace::Layer::Libcuda, "cuMemcpyDtoHAsync_v2(dstHost={}, srcDevice={:#x}, ByteCount={}, hStream={})",
-                     dstHost, srcDevice, ByteCount, static_cast<void*>(hStream));
-  return with_stream(scope, hStream, [](CUctx_st& ctx, CUstream_st* s, uint64_t dst, uint64_t src, uint64_t n) {
-    return is_device(ctx, src, n) ? copy(ctx, dst, src, n, s, true) : CUDA_ERROR_INVALID_VALUE;
-  }, reinterpret_cast<uint64_t>(dstHost), srcDevice, ByteCount);
+  return memcpy_dtoh_async("cuMemcpyDtoHAsync_v2", NullStream::Legacy, dstHost, srcDevice, ByteCount, hStream);
+}
+CUresult cuMemcpyDtoHAsync_v2_ptsz(void* dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream) {
+  return memcpy_dtoh_async("cuMemcpyDtoHAsync_v2_ptsz", NullStream::PerThread, dstHost, srcDevice, ByteCount, hStream);
 }
 
 CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream) {
-  trace::Scope scope(trace::Layer::Libcuda, "cuMemcpyDtoDAsync_v2(dstDevice={:#x}, srcDevice={:#x}, ByteCount={}, hStream={})",
-                     dstDevice, srcDevice, ByteCount, static_cast<void*>(hStream));
-  return with_stream(scope, hStream, [](CUctx_st& ctx, CUstream_st* s, uint64_t dst, uint64_t src, uint64_t n) {
-    return is_device(ctx, dst, n) && is_device(ctx, src, n) ? copy(ctx, dst, src, n, s, true) : CUDA_ERROR_INVALID_VALUE;
-  }, dstDevice, srcDevice, ByteCount);
+  return memcpy_dtod_async("cuMemcpyDtoDAsync_v2", NullStream::Legacy, dstDevice, srcDevice, ByteCount, hStream);
+}
+CUresult cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream) {
+  return memcpy_dtod_async("cuMemcpyDtoDAsync_v2_ptsz", NullStream::PerThread, dstDevice, srcDevice, ByteCount,
+                           hStream);
 }
 
 CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream) {
-  trace::Scope scope(trace::Layer::Libcuda, "cuMemcpyAsync(dst={:#x}, src={:#x}, ByteCount={}, hStream={})", dst, src,
-                     ByteCount, static_cast<void*>(hStream));
-  return with_stream(scope, hStream, [](CUctx_st& ctx, CUstream_st* s, uint64_t d, uint64_t src, uint64_t n) {
-    return copy(ctx, d, src, n, s, true);
-  }, dst, src, ByteCount);
+  return memcpy_any_async("cuMemcpyAsync", NullStream::Legacy, dst, src, ByteCount, hStream);
+}
+CUresult cuMemcpyAsync_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream) {
+  return memcpy_any_async("cuMemcpyAsync_ptsz", NullStream::PerThread, dst, src, ByteCount, hStream);
 }
 
 CUresult cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream) {
-  trace::Scope scope(trace::Layer::Libcuda, "cuMemsetD8Async(dstDevice={:#x}, uc={:#x}, N={}, hStream={})", dstDevice,
-                     uc, N, static_cast<void*>(hStream));
-  return with_stream(scope, hStream, [](CUctx_st& ctx, CUstream_st* s, uint64_t d, uint64_t v, uint64_t n) {
-    return memset(ctx, d, static_cast<uint32_t>(v), 1, n, s, true);
-  }, dstDevice, uc, N);
+  return memset_d8_async("cuMemsetD8Async", NullStream::Legacy, dstDevice, uc, N, hStream);
+}
+CUresult cuMemsetD8Async_ptsz(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream) {
+  return memset_d8_async("cuMemsetD8Async_ptsz", NullStream::PerThread, dstDevice, uc, N, hStream);
 }

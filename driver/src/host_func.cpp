@@ -104,13 +104,14 @@ void stop_host_functions(CUctx_st& ctx) {
 
 namespace {
 
-// Queues job on hStream: the acquire that holds the stream's later work, then the function.
-CUresult queue_host_work(trace::Scope& scope, CUstream hStream, HostFunctions::Job job) {
+// Queues job on hStream (null: what hStream 0 means): the acquire that holds the stream's later
+// work, then the function.
+CUresult queue_host_work(trace::Scope& scope, CUstream hStream, NullStream null, HostFunctions::Job job) {
   std::lock_guard lock(driver_mutex());
   CUcontext ctx = nullptr;
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   CUstream_st* s = nullptr;
-  if (CUresult r = resolve_stream(*ctx, hStream, &s); r != CUDA_SUCCESS) return done(scope, r);
+  if (CUresult r = resolve_stream(*ctx, hStream, &s, null); r != CUDA_SUCCESS) return done(scope, r);
   if (ctx->host_functions == nullptr) ctx->host_functions = new HostFunctions;
   Channel& ch = channel_of(*ctx, s);
   order_with_null_stream(*ctx, s);
@@ -127,6 +128,30 @@ CUresult queue_host_work(trace::Scope& scope, CUstream hStream, HostFunctions::J
   return done(scope, CUDA_SUCCESS);
 }
 
+// cuLaunchHostFunc and its _ptsz twin (api: the entry point's name in the trace).
+CUresult launch_host_func(const char* api, NullStream null, CUstream hStream, CUhostFn fn, void* userData) {
+  trace::Scope scope(trace::Layer::Libcuda, "{}(hStream={}, fn={}, userData={})", api, static_cast<void*>(hStream),
+                     reinterpret_cast<void*>(fn), userData);
+  if (fn == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  HostFunctions::Job job;
+  job.fn = fn;
+  job.data = userData;
+  return queue_host_work(scope, hStream, null, job);
+}
+
+// cuStreamAddCallback and its _ptsz twin. The callback is told the handle it was given (0 stays 0).
+CUresult add_callback(const char* api, NullStream null, CUstream hStream, CUstreamCallback callback, void* userData,
+                      unsigned int flags) {
+  trace::Scope scope(trace::Layer::Libcuda, "{}(hStream={}, callback={}, userData={}, flags={})", api,
+                     static_cast<void*>(hStream), reinterpret_cast<void*>(callback), userData, flags);
+  if (callback == nullptr || flags != 0) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  HostFunctions::Job job;
+  job.callback = callback;
+  job.stream = hStream;
+  job.data = userData;
+  return queue_host_work(scope, hStream, null, job);
+}
+
 }  // namespace
 
 }  // namespace minicuda::libcuda
@@ -137,25 +162,20 @@ using namespace minicuda::libcuda;
 // Contract: queues fn(userData) on hStream (see the top of this file). fn NULL:
 // CUDA_ERROR_INVALID_VALUE; unknown stream: CUDA_ERROR_INVALID_HANDLE.
 CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void* userData) {
-  trace::Scope scope(trace::Layer::Libcuda, "cuLaunchHostFunc(hStream={}, fn={}, userData={})",
-                     static_cast<void*>(hStream), reinterpret_cast<void*>(fn), userData);
-  if (fn == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
-  HostFunctions::Job job;
-  job.fn = fn;
-  job.data = userData;
-  return queue_host_work(scope, hStream, job);
+  return launch_host_func("cuLaunchHostFunc", NullStream::Legacy, hStream, fn, userData);
+}
+// Contract: as cuLaunchHostFunc; hStream 0 is this thread's per-thread stream.
+CUresult cuLaunchHostFunc_ptsz(CUstream hStream, CUhostFn fn, void* userData) {
+  return launch_host_func("cuLaunchHostFunc_ptsz", NullStream::PerThread, hStream, fn, userData);
 }
 
 // Contract: queues callback(hStream, status, userData) on hStream; status is the context's error
 // if the GPU faulted first. callback NULL or flags != 0: CUDA_ERROR_INVALID_VALUE; unknown
 // stream: CUDA_ERROR_INVALID_HANDLE.
 CUresult cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void* userData, unsigned int flags) {
-  trace::Scope scope(trace::Layer::Libcuda, "cuStreamAddCallback(hStream={}, callback={}, userData={}, flags={})",
-                     static_cast<void*>(hStream), reinterpret_cast<void*>(callback), userData, flags);
-  if (callback == nullptr || flags != 0) return done(scope, CUDA_ERROR_INVALID_VALUE);
-  HostFunctions::Job job;
-  job.callback = callback;
-  job.stream = hStream;
-  job.data = userData;
-  return queue_host_work(scope, hStream, job);
+  return add_callback("cuStreamAddCallback", NullStream::Legacy, hStream, callback, userData, flags);
+}
+// Contract: as cuStreamAddCallback; hStream 0 is this thread's per-thread stream.
+CUresult cuStreamAddCallback_ptsz(CUstream hStream, CUstreamCallback callback, void* userData, unsigned int flags) {
+  return add_callback("cuStreamAddCallback_ptsz", NullStream::PerThread, hStream, callback, userData, flags);
 }

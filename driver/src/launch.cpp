@@ -110,17 +110,13 @@ uint64_t push_launch(Channel& ch, const CUfunc_st& f, uint64_t code_va, const un
   return ch.submit();
 }
 
-}  // namespace
-
-// Contract: see cuda.h. The launch is queued (returns before the kernel runs) unless
-// CUDA_LAUNCH_BLOCKING=1, when it returns the kernel's error, if any (sticky). It costs this
-// thread 4.3 us of simulated host time, and the kernel cannot start before then (host_clock.h).
-CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
-                        unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
-                        unsigned int sharedMemBytes, CUstream hStream, void** kernelParams, void** extra) {
-  trace::Scope scope(trace::Layer::Libcuda,
-                     "cuLaunchKernel(f={}, grid=({},{},{}), block=({},{},{}), sharedMemBytes={}, hStream={})",
-                     static_cast<void*>(f), gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
+// cuLaunchKernel and cuLaunchKernel_ptsz: api names the entry point in the trace, null what
+// hStream 0 means.
+CUresult launch_kernel(const char* api, NullStream null, CUfunction f, const unsigned (&grid)[3],
+                       const unsigned (&block)[3], unsigned int sharedMemBytes, CUstream hStream, void** kernelParams,
+                       void** extra) {
+  trace::Scope scope(trace::Layer::Libcuda, "{}(f={}, grid=({},{},{}), block=({},{},{}), sharedMemBytes={}, hStream={})",
+                     api, static_cast<void*>(f), grid[0], grid[1], grid[2], block[0], block[1], block[2],
                      sharedMemBytes, static_cast<void*>(hStream));
   std::lock_guard lock(driver_mutex());
   CUcontext ctx = nullptr;
@@ -131,11 +127,10 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDi
     trace::note(trace::Layer::Libcuda, "cuLaunchKernel: the `extra` parameter buffer is not supported by minicuda");
     return done(scope, CUDA_ERROR_NOT_SUPPORTED);
   }
-  const unsigned grid[3] = {gridDimX, gridDimY, gridDimZ}, block[3] = {blockDimX, blockDimY, blockDimZ};
   if (CUresult r = check_config(*ctx, *fn, grid, block, sharedMemBytes); r != CUDA_SUCCESS) return done(scope, r);
   if (kernelParams == nullptr && fn->image->param_count != 0) return done(scope, CUDA_ERROR_INVALID_VALUE);
   CUstream_st* stream = nullptr;
-  if (CUresult r = resolve_stream(*ctx, hStream, &stream); r != CUDA_SUCCESS) return done(scope, r);
+  if (CUresult r = resolve_stream(*ctx, hStream, &stream, null); r != CUDA_SUCCESS) return done(scope, r);
   uint64_t code_va = function_code(*ctx, *fn);
   if (code_va == 0) return done(scope, CUDA_ERROR_OUT_OF_MEMORY);
   Channel& ch = channel_of(*ctx, stream);
@@ -147,6 +142,26 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDi
     if (CUresult r = ch.wait(fence); r != CUDA_SUCCESS) return done(scope, sticky_error(*ctx));
   }
   return done(scope, CUDA_SUCCESS);
+}
+
+}  // namespace
+
+// Contract: see cuda.h. The launch is queued (returns before the kernel runs) unless
+// CUDA_LAUNCH_BLOCKING=1, when it returns the kernel's error, if any (sticky). It costs this
+// thread 4.3 us of simulated host time, and the kernel cannot start before then (host_clock.h).
+CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
+                        unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
+                        unsigned int sharedMemBytes, CUstream hStream, void** kernelParams, void** extra) {
+  return launch_kernel("cuLaunchKernel", NullStream::Legacy, f, {gridDimX, gridDimY, gridDimZ},
+                       {blockDimX, blockDimY, blockDimZ}, sharedMemBytes, hStream, kernelParams, extra);
+}
+
+// Contract: as cuLaunchKernel; hStream 0 is this thread's per-thread stream.
+CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
+                             unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
+                             unsigned int sharedMemBytes, CUstream hStream, void** kernelParams, void** extra) {
+  return launch_kernel("cuLaunchKernel_ptsz", NullStream::PerThread, f, {gridDimX, gridDimY, gridDimZ},
+                       {blockDimX, blockDimY, blockDimZ}, sharedMemBytes, hStream, kernelParams, extra);
 }
 
 // Contract: *pi = the attribute of hfunc. NULL pi: CUDA_ERROR_INVALID_VALUE; unknown function:

@@ -247,11 +247,15 @@ CUresult require_context(CUcontext* ctx);
 // then CUDA_ERROR_ILLEGAL_ADDRESS (700) for good - as the real driver poisons a context after an
 // MMU fault (probe_sticky.txt) - until the primary context is reset.
 CUresult sticky_error(CUctx_st& ctx);
-// *out = the stream hStream names in ctx; nullptr for the legacy NULL stream (0,
-// CU_STREAM_LEGACY); the calling thread's per-thread stream for CU_STREAM_PER_THREAD (made at its
-// first use: the error of making its channel, if any). Not a live stream of ctx:
-// CUDA_ERROR_INVALID_HANDLE.
-CUresult resolve_stream(CUctx_st& ctx, CUstream hStream, CUstream_st** out);
+// What stream handle 0 means in a call: the legacy NULL stream (the plain entry points) or the
+// calling thread's per-thread stream (the _ptsz and _ptds entry points, which a program compiled
+// with CUDA_API_PER_THREAD_DEFAULT_STREAM calls: cuda.h section 6).
+enum class NullStream { Legacy, PerThread };
+// *out = the stream hStream names in ctx; nullptr for the legacy NULL stream (CU_STREAM_LEGACY,
+// and 0 when null is Legacy); the calling thread's per-thread stream for CU_STREAM_PER_THREAD (and
+// 0 when null is PerThread), made at its first use: the error of making its channel, if any. Not
+// a live stream of ctx: CUDA_ERROR_INVALID_HANDLE.
+CUresult resolve_stream(CUctx_st& ctx, CUstream hStream, CUstream_st** out, NullStream null = NullStream::Legacy);
 // Frees every stream and event of ctx (context teardown).
 void free_streams_and_events(CUctx_st& ctx);
 

@@ -37,7 +37,8 @@ CUresult with_ctx(trace::Scope& scope, Body body) {
 
 }  // namespace
 
-CUresult resolve_stream(CUctx_st& ctx, CUstream hStream, CUstream_st** out) {
+CUresult resolve_stream(CUctx_st& ctx, CUstream hStream, CUstream_st** out, NullStream null) {
+  if (hStream == nullptr && null == NullStream::PerThread) hStream = CU_STREAM_PER_THREAD;
   if (hStream == nullptr || hStream == CU_STREAM_LEGACY) {
     *out = nullptr;
     return CUDA_SUCCESS;
@@ -116,32 +117,54 @@ CUresult cuStreamCreateWithPriority(CUstream* phStream, unsigned int flags, int 
   return with_ctx(scope, [&](CUctx_st& ctx) { return create_stream(ctx, phStream, flags, priority); });
 }
 
-// Contract: *priority = the stream's priority (the NULL stream's: 0). priority NULL:
-// CUDA_ERROR_INVALID_VALUE; unknown stream: CUDA_ERROR_INVALID_HANDLE.
-CUresult cuStreamGetPriority(CUstream hStream, int* priority) {
-  trace::Scope scope(trace::Layer::Libcuda, "cuStreamGetPriority(hStream={}, priority={})",
-                     static_cast<void*>(hStream), static_cast<void*>(priority));
+namespace {
+// cuStreamGetPriority and its _ptsz twin: api names the entry point in the trace, null what
+// hStream 0 means. The same pattern for every stream-ordered call below.
+CUresult stream_get_priority(const char* api, NullStream null, CUstream hStream, int* priority) {
+  trace::Scope scope(trace::Layer::Libcuda, "{}(hStream={}, priority={})", api, static_cast<void*>(hStream),
+                     static_cast<void*>(priority));
   return with_ctx(scope, [&](CUctx_st& ctx) {
     CUstream_st* s = nullptr;
     if (priority == nullptr) return CUDA_ERROR_INVALID_VALUE;
-    if (CUresult r = resolve_stream(ctx, hStream, &s); r != CUDA_SUCCESS) return r;
+    if (CUresult r = resolve_stream(ctx, hStream, &s, null); r != CUDA_SUCCESS) return r;
     *priority = s ? s->priority : 0;
     return CUDA_SUCCESS;
   });
 }
+}  // namespace
 
-// Contract: *flags = the stream's flags (the NULL stream's: CU_STREAM_DEFAULT). flags NULL:
+// Contract: *priority = the stream's priority (the NULL stream's: 0). priority NULL:
 // CUDA_ERROR_INVALID_VALUE; unknown stream: CUDA_ERROR_INVALID_HANDLE.
-CUresult cuStreamGetFlags(CUstream hStream, unsigned int* flags) {
-  trace::Scope scope(trace::Layer::Libcuda, "cuStreamGetFlags(hStream={}, flags={})", static_cast<void*>(hStream),
+CUresult cuStreamGetPriority(CUstream hStream, int* priority) {
+  return stream_get_priority("cuStreamGetPriority", NullStream::Legacy, hStream, priority);
+}
+// Contract: as cuStreamGetPriority; hStream 0 is this thread's per-thread stream.
+CUresult cuStreamGetPriority_ptsz(CUstream hStream, int* priority) {
+  return stream_get_priority("cuStreamGetPriority_ptsz", NullStream::PerThread, hStream, priority);
+}
+
+namespace {
+CUresult stream_get_flags(const char* api, NullStream null, CUstream hStream, unsigned int* flags) {
+  trace::Scope scope(trace::Layer::Libcuda, "{}(hStream={}, flags={})", api, static_cast<void*>(hStream),
                      static_cast<void*>(flags));
   return with_ctx(scope, [&](CUctx_st& ctx) {
     CUstream_st* s = nullptr;
     if (flags == nullptr) return CUDA_ERROR_INVALID_VALUE;
-    if (CUresult r = resolve_stream(ctx, hStream, &s); r != CUDA_SUCCESS) return r;
+    if (CUresult r = resolve_stream(ctx, hStream, &s, null); r != CUDA_SUCCESS) return r;
     *flags = s ? s->flags : static_cast<unsigned>(CU_STREAM_DEFAULT);
     return CUDA_SUCCESS;
   });
+}
+}  // namespace
+
+// Contract: *flags = the stream's flags (the NULL stream's: CU_STREAM_DEFAULT). flags NULL:
+// CUDA_ERROR_INVALID_VALUE; unknown stream: CUDA_ERROR_INVALID_HANDLE.
+CUresult cuStreamGetFlags(CUstream hStream, unsigned int* flags) {
+  return stream_get_flags("cuStreamGetFlags", NullStream::Legacy, hStream, flags);
+}
+// Contract: as cuStreamGetFlags; hStream 0 is this thread's per-thread stream.
+CUresult cuStreamGetFlags_ptsz(CUstream hStream, unsigned int* flags) {
+  return stream_get_flags("cuStreamGetFlags_ptsz", NullStream::PerThread, hStream, flags);
 }
 
 // Contract: the range of stream priorities: *leastPriority = 0, *greatestPriority = -5 (the
@@ -168,26 +191,35 @@ CUresult cuStreamDestroy_v2(CUstream hStream) {
   });
 }
 
+namespace {
+CUresult stream_synchronize(const char* api, NullStream null, CUstream hStream) {
+  trace::Scope scope(trace::Layer::Libcuda, "{}(hStream={})", api, static_cast<void*>(hStream));
+  return with_ctx(scope, [&](CUctx_st& ctx) {
+    CUstream_st* s = nullptr;
+    if (CUresult r = resolve_stream(ctx, hStream, &s, null); r != CUDA_SUCCESS) return r;
+    return s ? s->channel->wait(s->last_fence) : wait_all(ctx);
+  });
+}
+}  // namespace
+
 // Contract: waits for the stream's work (the NULL stream: all work of the context, every
 // channel's); this thread's host clock moves on to when it completed. An error the work met:
 // CUDA_ERROR_ILLEGAL_ADDRESS (sticky). Unknown stream: CUDA_ERROR_INVALID_HANDLE.
 CUresult cuStreamSynchronize(CUstream hStream) {
-  trace::Scope scope(trace::Layer::Libcuda, "cuStreamSynchronize(hStream={})", static_cast<void*>(hStream));
-  return with_ctx(scope, [&](CUctx_st& ctx) {
-    CUstream_st* s = nullptr;
-    if (CUresult r = resolve_stream(ctx, hStream, &s); r != CUDA_SUCCESS) return r;
-    return s ? s->channel->wait(s->last_fence) : wait_all(ctx);
-  });
+  return stream_synchronize("cuStreamSynchronize", NullStream::Legacy, hStream);
+}
+// Contract: as cuStreamSynchronize; hStream 0 is this thread's per-thread stream, whose work
+// alone it waits for.
+CUresult cuStreamSynchronize_ptsz(CUstream hStream) {
+  return stream_synchronize("cuStreamSynchronize_ptsz", NullStream::PerThread, hStream);
 }
 
-// Contract: CUDA_SUCCESS if the stream's work has all finished, CUDA_ERROR_NOT_READY if not;
-// never waits. Finding it finished moves this thread's host clock to its completion time, as a
-// wait would; NOT_READY leaves the clock. Unknown stream: CUDA_ERROR_INVALID_HANDLE.
-CUresult cuStreamQuery(CUstream hStream) {
-  trace::Scope scope(trace::Layer::Libcuda, "cuStreamQuery(hStream={})", static_cast<void*>(hStream));
+namespace {
+CUresult stream_query(const char* api, NullStream null, CUstream hStream) {
+  trace::Scope scope(trace::Layer::Libcuda, "{}(hStream={})", api, static_cast<void*>(hStream));
   return with_ctx(scope, [&](CUctx_st& ctx) {
     CUstream_st* s = nullptr;
-    if (CUresult r = resolve_stream(ctx, hStream, &s); r != CUDA_SUCCESS) return r;
+    if (CUresult r = resolve_stream(ctx, hStream, &s, null); r != CUDA_SUCCESS) return r;
     if (Channel* faulted = faulted_channel(ctx)) return faulted->fault_result();
     if (s != nullptr) return s->channel->query(s->last_fence) ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
     bool idle = ctx.channel->reached(ctx.channel->last_fence());
@@ -199,17 +231,24 @@ CUresult cuStreamQuery(CUstream hStream) {
     return CUDA_SUCCESS;
   });
 }
+}  // namespace
 
-// Contract: work queued on hStream after this call starts after hEvent's last record has
-// completed: the stream's channel acquires the fence semaphore of the record's channel (on one
-// channel the order holds already). Unknown stream or event: CUDA_ERROR_INVALID_HANDLE; Flags
-// other than 0: CUDA_ERROR_INVALID_VALUE. An event never recorded: nothing to wait for.
-CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags) {
-  trace::Scope scope(trace::Layer::Libcuda, "cuStreamWaitEvent(hStream={}, hEvent={}, Flags={})",
-                     static_cast<void*>(hStream), static_cast<void*>(hEvent), Flags);
+// Contract: CUDA_SUCCESS if the stream's work has all finished, CUDA_ERROR_NOT_READY if not;
+// never waits. Finding it finished moves this thread's host clock to its completion time, as a
+// wait would; NOT_READY leaves the clock. Unknown stream: CUDA_ERROR_INVALID_HANDLE.
+CUresult cuStreamQuery(CUstream hStream) { return stream_query("cuStreamQuery", NullStream::Legacy, hStream); }
+// Contract: as cuStreamQuery; hStream 0 is this thread's per-thread stream.
+CUresult cuStreamQuery_ptsz(CUstream hStream) {
+  return stream_query("cuStreamQuery_ptsz", NullStream::PerThread, hStream);
+}
+
+namespace {
+CUresult stream_wait_event(const char* api, NullStream null, CUstream hStream, CUevent hEvent, unsigned int Flags) {
+  trace::Scope scope(trace::Layer::Libcuda, "{}(hStream={}, hEvent={}, Flags={})", api, static_cast<void*>(hStream),
+                     static_cast<void*>(hEvent), Flags);
   return with_ctx(scope, [&](CUctx_st& ctx) {
     CUstream_st* s = nullptr;
-    if (CUresult r = resolve_stream(ctx, hStream, &s); r != CUDA_SUCCESS) return r;
+    if (CUresult r = resolve_stream(ctx, hStream, &s, null); r != CUDA_SUCCESS) return r;
     CUevent_st* e = find_event(ctx, hEvent);
     if (!e) return CUDA_ERROR_INVALID_HANDLE;
     if (Flags != 0) return CUDA_ERROR_INVALID_VALUE;
@@ -224,6 +263,19 @@ CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags)
     submitted(s, ch.submit());
     return CUDA_SUCCESS;
   });
+}
+}  // namespace
+
+// Contract: work queued on hStream after this call starts after hEvent's last record has
+// completed: the stream's channel acquires the fence semaphore of the record's channel (on one
+// channel the order holds already). Unknown stream or event: CUDA_ERROR_INVALID_HANDLE; Flags
+// other than 0: CUDA_ERROR_INVALID_VALUE. An event never recorded: nothing to wait for.
+CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags) {
+  return stream_wait_event("cuStreamWaitEvent", NullStream::Legacy, hStream, hEvent, Flags);
+}
+// Contract: as cuStreamWaitEvent; hStream 0 is this thread's per-thread stream.
+CUresult cuStreamWaitEvent_ptsz(CUstream hStream, CUevent hEvent, unsigned int Flags) {
+  return stream_wait_event("cuStreamWaitEvent_ptsz", NullStream::PerThread, hStream, hEvent, Flags);
 }
 
 // Contract: *phEvent = a new event of the current context. Flags: a mask of CU_EVENT_DEFAULT,
@@ -268,17 +320,15 @@ CUresult cuEventDestroy_v2(CUevent hEvent) {
   });
 }
 
-// Contract: queues the event on hStream: a timestamped semaphore release after the stream's
-// earlier work; costs this thread 1.4 us of simulated host time. Unknown event or stream:
-// CUDA_ERROR_INVALID_HANDLE.
-CUresult cuEventRecord(CUevent hEvent, CUstream hStream) {
-  trace::Scope scope(trace::Layer::Libcuda, "cuEventRecord(hEvent={}, hStream={})", static_cast<void*>(hEvent),
+namespace {
+CUresult event_record(const char* api, NullStream null, CUevent hEvent, CUstream hStream) {
+  trace::Scope scope(trace::Layer::Libcuda, "{}(hEvent={}, hStream={})", api, static_cast<void*>(hEvent),
                      static_cast<void*>(hStream));
   return with_ctx(scope, [&](CUctx_st& ctx) {
     CUstream_st* s = nullptr;
     CUevent_st* e = find_event(ctx, hEvent);
     if (!e) return CUDA_ERROR_INVALID_HANDLE;
-    if (CUresult r = resolve_stream(ctx, hStream, &s); r != CUDA_SUCCESS) return r;
+    if (CUresult r = resolve_stream(ctx, hStream, &s, null); r != CUDA_SUCCESS) return r;
     trace::note(trace::Layer::Libcuda, "event: semaphore release with the GPU's timestamp, after all earlier work (slot {})",
                 e->slot);
     Channel& ch = channel_of(ctx, s);
@@ -290,6 +340,18 @@ CUresult cuEventRecord(CUevent hEvent, CUstream hStream) {
     submitted(s, e->fence);
     return CUDA_SUCCESS;
   });
+}
+}  // namespace
+
+// Contract: queues the event on hStream: a timestamped semaphore release after the stream's
+// earlier work; costs this thread 1.4 us of simulated host time. Unknown event or stream:
+// CUDA_ERROR_INVALID_HANDLE.
+CUresult cuEventRecord(CUevent hEvent, CUstream hStream) {
+  return event_record("cuEventRecord", NullStream::Legacy, hEvent, hStream);
+}
+// Contract: as cuEventRecord; hStream 0 is this thread's per-thread stream.
+CUresult cuEventRecord_ptsz(CUevent hEvent, CUstream hStream) {
+  return event_record("cuEventRecord_ptsz", NullStream::PerThread, hEvent, hStream);
 }
 
 // Contract: CUDA_SUCCESS if the event's record has completed (or it was never recorded),

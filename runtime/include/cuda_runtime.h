@@ -633,6 +633,11 @@ cudaError_t CUDARTAPI cudaMemcpy(void* dst, const void* src, size_t count, enum 
 /* Sets count bytes of device memory at devPtr to (unsigned char)value. Outside an allocation:
  * cudaErrorInvalidValue. */
 cudaError_t CUDARTAPI cudaMemset(void* devPtr, int value, size_t count);
+/* The per-thread default stream's twins of the two (cuda_runtime_api.h maps the plain names to
+ * them under CUDA_API_PER_THREAD_DEFAULT_STREAM): the same, with the calling thread's per-thread
+ * stream as their implicit stream instead of the legacy stream. */
+cudaError_t CUDARTAPI cudaMemcpy_ptds(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind);
+cudaError_t CUDARTAPI cudaMemset_ptds(void* devPtr, int value, size_t count);
 /* Describes ptr. Device memory (interior pointers too): type Device. Pinned host: type Host with
  * hostPointer == devicePointer == ptr. Memory CUDA does not know: success, type Unregistered. */
 cudaError_t CUDARTAPI cudaPointerGetAttributes(struct cudaPointerAttributes* attributes, const void* ptr);

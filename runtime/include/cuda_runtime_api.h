@@ -13,6 +13,40 @@
 #error "include cuda_runtime.h"
 #endif
 
+/* The per-thread default stream (nvcc --default-stream per-thread, which defines
+ * CUDA_API_PER_THREAD_DEFAULT_STREAM). Defined before cuda_runtime.h is included, it maps the
+ * stream-ordered calls to their _ptds/_ptsz twins, as the real header does: for a _ptsz call
+ * stream 0 is the calling thread's per-thread stream (cudaStreamPerThread), and a _ptds call
+ * (cudaMemcpy, cudaMemset) uses that stream as its implicit one, so neither is ordered with other
+ * threads' blocking streams as the legacy stream is. cudaStreamLegacy still names the legacy
+ * stream. Here, before the declarations and the inline overloads below, so that those are
+ * mapped too, and before crt/host_runtime.h, whose <<<>>> stub then calls cudaLaunchKernel_ptsz.
+ * The twins are declared whatever the mode (at the end of the extern "C" part below). */
+#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
+#define __CUDART_API_PER_THREAD_DEFAULT_STREAM
+#define __CUDART_API_PTDS(api) api##_ptds
+#define __CUDART_API_PTSZ(api) api##_ptsz
+#else
+#define __CUDART_API_PTDS(api) api
+#define __CUDART_API_PTSZ(api) api
+#endif
+
+#if defined(__CUDART_API_PER_THREAD_DEFAULT_STREAM)
+#define cudaMemcpy            __CUDART_API_PTDS(cudaMemcpy)
+#define cudaMemset            __CUDART_API_PTDS(cudaMemset)
+#define cudaMemcpyAsync       __CUDART_API_PTSZ(cudaMemcpyAsync)
+#define cudaMemsetAsync       __CUDART_API_PTSZ(cudaMemsetAsync)
+#define cudaStreamGetPriority __CUDART_API_PTSZ(cudaStreamGetPriority)
+#define cudaStreamGetFlags    __CUDART_API_PTSZ(cudaStreamGetFlags)
+#define cudaStreamSynchronize __CUDART_API_PTSZ(cudaStreamSynchronize)
+#define cudaStreamQuery       __CUDART_API_PTSZ(cudaStreamQuery)
+#define cudaStreamWaitEvent   __CUDART_API_PTSZ(cudaStreamWaitEvent)
+#define cudaStreamAddCallback __CUDART_API_PTSZ(cudaStreamAddCallback)
+#define cudaLaunchHostFunc    __CUDART_API_PTSZ(cudaLaunchHostFunc)
+#define cudaEventRecord       __CUDART_API_PTSZ(cudaEventRecord)
+#define cudaLaunchKernel      __CUDART_API_PTSZ(cudaLaunchKernel)
+#endif
+
 #define cudaStreamDefault       0x00 /* a blocking stream: ordered with the NULL stream */
 #define cudaStreamNonBlocking   0x01 /* not ordered with the NULL stream */
 #define cudaEventDefault        0x00
@@ -24,8 +58,9 @@
 extern "C" {
 #endif
 
-/* Streams. An unknown or destroyed stream: cudaErrorInvalidResourceHandle. 0 (cudaStreamLegacy)
- * is the legacy NULL stream: synchronizing it waits for all work of the device.
+/* Streams. An unknown or destroyed stream: cudaErrorInvalidResourceHandle. 0 (in the default
+ * mode; see the top of this file for the per-thread one) and cudaStreamLegacy are the legacy NULL
+ * stream: synchronizing it waits for all work of the device.
  * cudaStreamPerThread is the calling thread's own blocking stream (made at first use): ordered
  * with the legacy stream, not with other streams. */
 cudaError_t CUDARTAPI cudaStreamCreate(cudaStream_t* pStream);
@@ -95,6 +130,25 @@ cudaError_t CUDARTAPI cudaFuncGetAttributes(struct cudaFuncAttributes* attr, con
 /* Blocks of func one SM holds at once (the rules of cuda_occupancy.h). */
 cudaError_t CUDARTAPI cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize,
                                                                     size_t dynamicSMemSize);
+
+/* --- The per-thread default stream's entry points (see the top of this file) --------------------- */
+/* Each is its plain call with stream 0 meaning this thread's per-thread stream; the trace shows
+ * the twin's name, and the twin calls the driver's _ptsz/_ptds twin. (cudaMemcpy_ptds and
+ * cudaMemset_ptds are declared in cuda_runtime.h, beside their plain calls.) */
+cudaError_t CUDARTAPI cudaMemcpyAsync_ptsz(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind,
+                                           cudaStream_t stream);
+cudaError_t CUDARTAPI cudaMemsetAsync_ptsz(void* devPtr, int value, size_t count, cudaStream_t stream);
+cudaError_t CUDARTAPI cudaStreamGetPriority_ptsz(cudaStream_t hStream, int* priority);
+cudaError_t CUDARTAPI cudaStreamGetFlags_ptsz(cudaStream_t hStream, unsigned int* flags);
+cudaError_t CUDARTAPI cudaStreamSynchronize_ptsz(cudaStream_t stream);
+cudaError_t CUDARTAPI cudaStreamQuery_ptsz(cudaStream_t stream);
+cudaError_t CUDARTAPI cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event, unsigned int flags);
+cudaError_t CUDARTAPI cudaStreamAddCallback_ptsz(cudaStream_t stream, cudaStreamCallback_t callback, void* userData,
+                                                 unsigned int flags);
+cudaError_t CUDARTAPI cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn, void* userData);
+cudaError_t CUDARTAPI cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream);
+cudaError_t CUDARTAPI cudaLaunchKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim, void** args,
+                                            size_t sharedMem, cudaStream_t stream);
 
 #ifdef __cplusplus
 }  /* extern "C" */

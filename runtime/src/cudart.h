@@ -52,4 +52,37 @@ int device_count();
 // The cached properties of a device (filled by lazy init); null if the ordinal is bad.
 const cudaDeviceProp* device_properties(int device);
 
+// The driver calls a stream-ordered runtime call ends in. The plain entry points use
+// kLegacyDriver; their _ptds/_ptsz twins (cuda_runtime_api.h, the per-thread default stream) use
+// kPerThreadDriver, the driver's _ptds/_ptsz twins, as the real libcudart calls them. So one body
+// serves both: the driver decides what stream 0 means (per_thread.cpp). One list makes the struct
+// and both tables (X(field, driver call, its twin's suffix)), so they cannot drift apart.
+#define MINICUDA_DRIVER_CALLS(X)                                                                   \
+  X(memcpy_htod, cuMemcpyHtoD_v2, _ptds)                                                           \
+  X(memcpy_dtoh, cuMemcpyDtoH_v2, _ptds)                                                           \
+  X(memcpy_dtod, cuMemcpyDtoD_v2, _ptds)                                                           \
+  X(memcpy_any, cuMemcpy, _ptds)                                                                   \
+  X(memset_d8, cuMemsetD8_v2, _ptds)                                                               \
+  X(memcpy_htod_async, cuMemcpyHtoDAsync_v2, _ptsz)                                                \
+  X(memcpy_dtoh_async, cuMemcpyDtoHAsync_v2, _ptsz)                                                \
+  X(memcpy_dtod_async, cuMemcpyDtoDAsync_v2, _ptsz)                                                \
+  X(memcpy_any_async, cuMemcpyAsync, _ptsz)                                                        \
+  X(memset_d8_async, cuMemsetD8Async, _ptsz)                                                       \
+  X(stream_get_priority, cuStreamGetPriority, _ptsz)                                               \
+  X(stream_get_flags, cuStreamGetFlags, _ptsz)                                                     \
+  X(stream_synchronize, cuStreamSynchronize, _ptsz)                                                \
+  X(stream_query, cuStreamQuery, _ptsz)                                                            \
+  X(stream_wait_event, cuStreamWaitEvent, _ptsz)                                                   \
+  X(stream_add_callback, cuStreamAddCallback, _ptsz)                                               \
+  X(launch_host_func, cuLaunchHostFunc, _ptsz)                                                     \
+  X(event_record, cuEventRecord, _ptsz)                                                            \
+  X(launch_kernel, cuLaunchKernel, _ptsz)
+
+struct DriverCalls {
+#define MINICUDA_DRIVER_CALL_FIELD(field, call, twin) decltype(&call) field;
+  MINICUDA_DRIVER_CALLS(MINICUDA_DRIVER_CALL_FIELD)
+#undef MINICUDA_DRIVER_CALL_FIELD
+};
+extern const DriverCalls kLegacyDriver, kPerThreadDriver;
+
 }  // namespace minicuda::cudart

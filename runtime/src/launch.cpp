@@ -176,21 +176,33 @@ cudaError_t __cudaPopCallConfiguration(dim3* gridDim, dim3* blockDim, size_t* sh
 
 // --- launches and function attributes (contracts: cuda_runtime_api.h) -----------------------
 
-cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
-                             cudaStream_t stream) {
+namespace {
+// cudaLaunchKernel and its _ptsz twin (api: the name the trace shows; cu: the driver calls).
+cudaError_t launch_kernel(const char* api, const DriverCalls& cu, const void* func, dim3 gridDim, dim3 blockDim,
+                          void** args, size_t sharedMem, cudaStream_t stream) {
   // Lazy loading and cuKernelGetName come before the runtime call's own scope (chain_cupti.txt).
   CUkernel kernel = nullptr;
   cudaError_t loaded = context_and_kernel(func, &kernel);
   const char* name = nullptr;
   if (loaded == cudaSuccess) (void)cuKernelGetName(&name, kernel);
   std::string shown = name != nullptr ? std::string(name) : fmt::format("{}", func);
-  trace::Scope scope(trace::Layer::Cudart, "cudaLaunchKernel(func={}, grid=({},{},{}), block=({},{},{}), sharedMem={}, stream={})",
-                     shown, gridDim.x, gridDim.y, gridDim.z, blockDim.x, blockDim.y, blockDim.z,
+  trace::Scope scope(trace::Layer::Cudart, "{}(func={}, grid=({},{},{}), block=({},{},{}), sharedMem={}, stream={})",
+                     api, shown, gridDim.x, gridDim.y, gridDim.z, blockDim.x, blockDim.y, blockDim.z,
                      sharedMem, static_cast<void*>(stream));
   if (loaded != cudaSuccess) return finish(scope, loaded);
-  return finish(scope, to_cuda_error(cuLaunchKernel(reinterpret_cast<CUfunction>(kernel), gridDim.x, gridDim.y,
-                                                    gridDim.z, blockDim.x, blockDim.y, blockDim.z,
-                                                    static_cast<unsigned>(sharedMem), stream, args, nullptr)));
+  return finish(scope, to_cuda_error(cu.launch_kernel(reinterpret_cast<CUfunction>(kernel), gridDim.x, gridDim.y,
+                                                      gridDim.z, blockDim.x, blockDim.y, blockDim.z,
+                                                      static_cast<unsigned>(sharedMem), stream, args, nullptr)));
+}
+}  // namespace
+
+cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
+                             cudaStream_t stream) {
+  return launch_kernel("cudaLaunchKernel", kLegacyDriver, func, gridDim, blockDim, args, sharedMem, stream);
+}
+cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
+                                  cudaStream_t stream) {
+  return launch_kernel("cudaLaunchKernel_ptsz", kPerThreadDriver, func, gridDim, blockDim, args, sharedMem, stream);
 }
 
 cudaError_t cudaFuncSetAttribute(const void* func, enum cudaFuncAttribute attr, int value) {

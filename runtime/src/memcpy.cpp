@@ -21,9 +21,12 @@ const char* minicuda::cudart::memcpy_kind_name(int kind) {
 // (HostToDevice -> cuMemcpyHtoD_v2, DeviceToHost -> cuMemcpyDtoH_v2, DeviceToDevice ->
 // cuMemcpyDtoD_v2); Default and HostToHost use the unified cuMemcpy. With UVA the driver knows
 // where each pointer lives, so a kind that names the wrong side still copies (measured:
-// memcpy.wrong_direction_h2d_with_dev_src = 0).
-cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind) {
-  trace::Scope scope(trace::Layer::Cudart, "cudaMemcpy(dst={}, src={}, count={}, kind={})", dst, src, count,
+// memcpy.wrong_direction_h2d_with_dev_src = 0). The _ptds twin copies on the calling thread's
+// per-thread stream (through the driver's _ptds calls); api is the name the trace shows.
+namespace {
+cudaError_t copy(const char* api, const DriverCalls& cu, void* dst, const void* src, size_t count,
+                 enum cudaMemcpyKind kind) {
+  trace::Scope scope(trace::Layer::Cudart, "{}(dst={}, src={}, count={}, kind={})", api, dst, src, count,
                      memcpy_kind_name(kind));
   if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return finish(scope, cudaErrorInvalidMemcpyDirection);
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return finish(scope, e);
@@ -32,21 +35,36 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, enum cudaMemcpy
   auto s = reinterpret_cast<CUdeviceptr>(src);
   CUresult r;
   switch (kind) {
-    case cudaMemcpyHostToDevice: r = cuMemcpyHtoD_v2(d, src, count); break;
-    case cudaMemcpyDeviceToHost: r = cuMemcpyDtoH_v2(dst, s, count); break;
-    case cudaMemcpyDeviceToDevice: r = cuMemcpyDtoD_v2(d, s, count); break;
-    default: r = cuMemcpy(d, s, count); break;
+    case cudaMemcpyHostToDevice: r = cu.memcpy_htod(d, src, count); break;
+    case cudaMemcpyDeviceToHost: r = cu.memcpy_dtoh(dst, s, count); break;
+    case cudaMemcpyDeviceToDevice: r = cu.memcpy_dtod(d, s, count); break;
+    default: r = cu.memcpy_any(d, s, count); break;
   }
   return finish(scope, to_cuda_error(r));
 }
 
-// Contract: cuda_runtime.h; through cuMemsetD8_v2.
-cudaError_t cudaMemset(void* devPtr, int value, size_t count) {
-  trace::Scope scope(trace::Layer::Cudart, "cudaMemset(devPtr={}, value={}, count={})", devPtr, value, count);
+cudaError_t set(const char* api, const DriverCalls& cu, void* devPtr, int value, size_t count) {
+  trace::Scope scope(trace::Layer::Cudart, "{}(devPtr={}, value={}, count={})", api, devPtr, value, count);
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return finish(scope, e);
   if (count == 0) return finish(scope, cudaSuccess);
-  CUresult r = cuMemsetD8_v2(reinterpret_cast<CUdeviceptr>(devPtr), static_cast<unsigned char>(value), count);
+  CUresult r = cu.memset_d8(reinterpret_cast<CUdeviceptr>(devPtr), static_cast<unsigned char>(value), count);
   return finish(scope, to_cuda_error(r));
+}
+}  // namespace
+
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind) {
+  return copy("cudaMemcpy", kLegacyDriver, dst, src, count, kind);
+}
+cudaError_t cudaMemcpy_ptds(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind) {
+  return copy("cudaMemcpy_ptds", kPerThreadDriver, dst, src, count, kind);
+}
+
+// Contract: cuda_runtime.h; through cuMemsetD8_v2 (the _ptds twin: cuMemsetD8_v2_ptds).
+cudaError_t cudaMemset(void* devPtr, int value, size_t count) {
+  return set("cudaMemset", kLegacyDriver, devPtr, value, count);
+}
+cudaError_t cudaMemset_ptds(void* devPtr, int value, size_t count) {
+  return set("cudaMemset_ptds", kPerThreadDriver, devPtr, value, count);
 }
 
 // Contract: cuda_runtime.h. The measured chain: cuCtxGetCurrent, then cuCtxSynchronize_v2.

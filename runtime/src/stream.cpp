@@ -16,7 +16,7 @@ cudaError_t through_driver(trace::Scope& scope, Call call) {
 }
 }  // namespace
 
-// Contracts: cuda_runtime_api.h.
+// Contracts: cuda_runtime_api.h (the _ptsz twins: its per-thread default stream section).
 cudaError_t cudaStreamCreate(cudaStream_t* pStream) {
   trace::Scope scope(trace::Layer::Cudart, "cudaStreamCreate(pStream={})", static_cast<void*>(pStream));
   return through_driver(scope, [&] { return cuStreamCreate(pStream, CU_STREAM_DEFAULT); });
@@ -33,20 +33,42 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   return through_driver(scope, [&] { return cuStreamDestroy_v2(stream); });
 }
 
+// The stream-ordered calls below share one body with their _ptsz twin: api is the name the
+// trace shows, cu the driver calls it ends in (cudart.h).
+namespace {
+cudaError_t stream_synchronize(const char* api, const DriverCalls& cu, cudaStream_t stream) {
+  trace::Scope scope(trace::Layer::Cudart, "{}(stream={})", api, static_cast<void*>(stream));
+  return through_driver(scope, [&] { return cu.stream_synchronize(stream); });
+}
+cudaError_t stream_query(const char* api, const DriverCalls& cu, cudaStream_t stream) {
+  trace::Scope scope(trace::Layer::Cudart, "{}(stream={})", api, static_cast<void*>(stream));
+  return through_driver(scope, [&] { return cu.stream_query(stream); });
+}
+cudaError_t stream_wait_event(const char* api, const DriverCalls& cu, cudaStream_t stream, cudaEvent_t event,
+                              unsigned int flags) {
+  trace::Scope scope(trace::Layer::Cudart, "{}(stream={}, event={}, flags={})", api, static_cast<void*>(stream),
+                     static_cast<void*>(event), flags);
+  return through_driver(scope, [&] { return cu.stream_wait_event(stream, event, flags); });
+}
+}  // namespace
+
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
-  trace::Scope scope(trace::Layer::Cudart, "cudaStreamSynchronize(stream={})", static_cast<void*>(stream));
-  return through_driver(scope, [&] { return cuStreamSynchronize(stream); });
+  return stream_synchronize("cudaStreamSynchronize", kLegacyDriver, stream);
+}
+cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream) {
+  return stream_synchronize("cudaStreamSynchronize_ptsz", kPerThreadDriver, stream);
 }
 
-cudaError_t cudaStreamQuery(cudaStream_t stream) {
-  trace::Scope scope(trace::Layer::Cudart, "cudaStreamQuery(stream={})", static_cast<void*>(stream));
-  return through_driver(scope, [&] { return cuStreamQuery(stream); });
+cudaError_t cudaStreamQuery(cudaStream_t stream) { return stream_query("cudaStreamQuery", kLegacyDriver, stream); }
+cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream) {
+  return stream_query("cudaStreamQuery_ptsz", kPerThreadDriver, stream);
 }
 
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
-  trace::Scope scope(trace::Layer::Cudart, "cudaStreamWaitEvent(stream={}, event={}, flags={})",
-                     static_cast<void*>(stream), static_cast<void*>(event), flags);
-  return through_driver(scope, [&] { return cuStreamWaitEvent(stream, event, flags); });
+  return stream_wait_event("cudaStreamWaitEvent", kLegacyDriver, stream, event, flags);
+}
+cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
+  return stream_wait_event("cudaStreamWaitEvent_ptsz", kPerThreadDriver, stream, event, flags);
 }
 
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t* pStream, unsigned int flags, int priority) {
@@ -55,16 +77,31 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t* pStream, unsigned int fla
   return through_driver(scope, [&] { return cuStreamCreateWithPriority(pStream, flags, priority); });
 }
 
+namespace {
+cudaError_t stream_get_priority(const char* api, const DriverCalls& cu, cudaStream_t hStream, int* priority) {
+  trace::Scope scope(trace::Layer::Cudart, "{}(hStream={}, priority={})", api, static_cast<void*>(hStream),
+                     static_cast<void*>(priority));
+  return through_driver(scope, [&] { return cu.stream_get_priority(hStream, priority); });
+}
+cudaError_t stream_get_flags(const char* api, const DriverCalls& cu, cudaStream_t hStream, unsigned int* flags) {
+  trace::Scope scope(trace::Layer::Cudart, "{}(hStream={}, flags={})", api, static_cast<void*>(hStream),
+                     static_cast<void*>(flags));
+  return through_driver(scope, [&] { return cu.stream_get_flags(hStream, flags); });
+}
+}  // namespace
+
 cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int* priority) {
-  trace::Scope scope(trace::Layer::Cudart, "cudaStreamGetPriority(hStream={}, priority={})",
-                     static_cast<void*>(hStream), static_cast<void*>(priority));
-  return through_driver(scope, [&] { return cuStreamGetPriority(hStream, priority); });
+  return stream_get_priority("cudaStreamGetPriority", kLegacyDriver, hStream, priority);
+}
+cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t hStream, int* priority) {
+  return stream_get_priority("cudaStreamGetPriority_ptsz", kPerThreadDriver, hStream, priority);
 }
 
 cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int* flags) {
-  trace::Scope scope(trace::Layer::Cudart, "cudaStreamGetFlags(hStream={}, flags={})", static_cast<void*>(hStream),
-                     static_cast<void*>(flags));
-  return through_driver(scope, [&] { return cuStreamGetFlags(hStream, flags); });
+  return stream_get_flags("cudaStreamGetFlags", kLegacyDriver, hStream, flags);
+}
+cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t hStream, unsigned int* flags) {
+  return stream_get_flags("cudaStreamGetFlags_ptsz", kPerThreadDriver, hStream, flags);
 }
 
 cudaError_t cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority) {
@@ -73,10 +110,20 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPr
   return through_driver(scope, [&] { return cuCtxGetStreamPriorityRange(leastPriority, greatestPriority); });
 }
 
+namespace {
+cudaError_t launch_host_func(const char* api, const DriverCalls& cu, cudaStream_t stream, cudaHostFn_t fn,
+                             void* userData) {
+  trace::Scope scope(trace::Layer::Cudart, "{}(stream={}, fn={}, userData={})", api, static_cast<void*>(stream),
+                     reinterpret_cast<void*>(fn), userData);
+  return through_driver(scope, [&] { return cu.launch_host_func(stream, fn, userData); });
+}
+}  // namespace
+
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userData) {
-  trace::Scope scope(trace::Layer::Cudart, "cudaLaunchHostFunc(stream={}, fn={}, userData={})",
-                     static_cast<void*>(stream), reinterpret_cast<void*>(fn), userData);
-  return through_driver(scope, [&] { return cuLaunchHostFunc(stream, fn, userData); });
+  return launch_host_func("cudaLaunchHostFunc", kLegacyDriver, stream, fn, userData);
+}
+cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn, void* userData) {
+  return launch_host_func("cudaLaunchHostFunc_ptsz", kPerThreadDriver, stream, fn, userData);
 }
 
 namespace {
@@ -90,19 +137,28 @@ void CUDA_CB call_runtime_callback(CUstream stream, CUresult status, void* data)
   c->callback(stream, to_cuda_error(status), c->data);
   delete c;
 }
+
+cudaError_t add_callback(const char* api, const DriverCalls& cu, cudaStream_t stream, cudaStreamCallback_t callback,
+                         void* userData, unsigned int flags) {
+  trace::Scope scope(trace::Layer::Cudart, "{}(stream={}, callback={}, userData={}, flags={})", api,
+                     static_cast<void*>(stream), reinterpret_cast<void*>(callback), userData, flags);
+  return through_driver(scope, [&] {
+    if (callback == nullptr) return cu.stream_add_callback(stream, nullptr, userData, flags);
+    auto* c = new RuntimeCallback{callback, userData};
+    CUresult r = cu.stream_add_callback(stream, call_runtime_callback, c, flags);
+    if (r != CUDA_SUCCESS) delete c;
+    return r;
+  });
+}
 }  // namespace
 
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* userData,
                                   unsigned int flags) {
-  trace::Scope scope(trace::Layer::Cudart, "cudaStreamAddCallback(stream={}, callback={}, userData={}, flags={})",
-                     static_cast<void*>(stream), reinterpret_cast<void*>(callback), userData, flags);
-  return through_driver(scope, [&] {
-    if (callback == nullptr) return cuStreamAddCallback(stream, nullptr, userData, flags);
-    auto* c = new RuntimeCallback{callback, userData};
-    CUresult r = cuStreamAddCallback(stream, call_runtime_callback, c, flags);
-    if (r != CUDA_SUCCESS) delete c;
-    return r;
-  });
+  return add_callback("cudaStreamAddCallback", kLegacyDriver, stream, callback, userData, flags);
+}
+cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream, cudaStreamCallback_t callback, void* userData,
+                                       unsigned int flags) {
+  return add_callback("cudaStreamAddCallback_ptsz", kPerThreadDriver, stream, callback, userData, flags);
 }
 
 cudaError_t cudaEventCreate(cudaEvent_t* event) {
@@ -121,10 +177,19 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
   return through_driver(scope, [&] { return cuEventDestroy_v2(event); });
 }
 
-cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
-  trace::Scope scope(trace::Layer::Cudart, "cudaEventRecord(event={}, stream={})", static_cast<void*>(event),
+namespace {
+cudaError_t event_record(const char* api, const DriverCalls& cu, cudaEvent_t event, cudaStream_t stream) {
+  trace::Scope scope(trace::Layer::Cudart, "{}(event={}, stream={})", api, static_cast<void*>(event),
                      static_cast<void*>(stream));
-  return through_driver(scope, [&] { return cuEventRecord(event, stream); });
+  return through_driver(scope, [&] { return cu.event_record(event, stream); });
+}
+}  // namespace
+
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+  return event_record("cudaEventRecord", kLegacyDriver, event, stream);
+}
+cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream) {
+  return event_record("cudaEventRecord_ptsz", kPerThreadDriver, event, stream);
 }
 
 cudaError_t cudaEventQuery(cudaEvent_t event) {
@@ -146,28 +211,47 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
 }
 
 // The kind picks the driver call as cudaMemcpy's does, in its Async form.
-cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream) {
-  trace::Scope scope(trace::Layer::Cudart, "cudaMemcpyAsync(dst={}, src={}, count={}, kind={}, stream={})", dst, src,
-                     count, memcpy_kind_name(kind), static_cast<void*>(stream));
+namespace {
+cudaError_t memcpy_async(const char* api, const DriverCalls& cu, void* dst, const void* src, size_t count,
+                         enum cudaMemcpyKind kind, cudaStream_t stream) {
+  trace::Scope scope(trace::Layer::Cudart, "{}(dst={}, src={}, count={}, kind={}, stream={})", api, dst, src, count,
+                     memcpy_kind_name(kind), static_cast<void*>(stream));
   if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return finish(scope, cudaErrorInvalidMemcpyDirection);
   if (count == 0) return through_driver(scope, [] { return CUDA_SUCCESS; });
   auto d = reinterpret_cast<CUdeviceptr>(dst);
   auto s = reinterpret_cast<CUdeviceptr>(src);
   return through_driver(scope, [&] {
     switch (kind) {
-      case cudaMemcpyHostToDevice: return cuMemcpyHtoDAsync_v2(d, src, count, stream);
-      case cudaMemcpyDeviceToHost: return cuMemcpyDtoHAsync_v2(dst, s, count, stream);
-      case cudaMemcpyDeviceToDevice: return cuMemcpyDtoDAsync_v2(d, s, count, stream);
-      default: return cuMemcpyAsync(d, s, count, stream);
+      case cudaMemcpyHostToDevice: return cu.memcpy_htod_async(d, src, count, stream);
+      case cudaMemcpyDeviceToHost: return cu.memcpy_dtoh_async(dst, s, count, stream);
+      case cudaMemcpyDeviceToDevice: return cu.memcpy_dtod_async(d, s, count, stream);
+      default: return cu.memcpy_any_async(d, s, count, stream);
     }
   });
 }
 
-cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {
-  trace::Scope scope(trace::Layer::Cudart, "cudaMemsetAsync(devPtr={}, value={}, count={}, stream={})", devPtr, value,
-                     count, static_cast<void*>(stream));
+cudaError_t memset_async(const char* api, const DriverCalls& cu, void* devPtr, int value, size_t count,
+                         cudaStream_t stream) {
+  trace::Scope scope(trace::Layer::Cudart, "{}(devPtr={}, value={}, count={}, stream={})", api, devPtr, value, count,
+                     static_cast<void*>(stream));
   if (count == 0) return through_driver(scope, [] { return CUDA_SUCCESS; });
   return through_driver(scope, [&] {
-    return cuMemsetD8Async(reinterpret_cast<CUdeviceptr>(devPtr), static_cast<unsigned char>(value), count, stream);
+    return cu.memset_d8_async(reinterpret_cast<CUdeviceptr>(devPtr), static_cast<unsigned char>(value), count, stream);
   });
+}
+}  // namespace
+
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream) {
+  return memcpy_async("cudaMemcpyAsync", kLegacyDriver, dst, src, count, kind, stream);
+}
+cudaError_t cudaMemcpyAsync_ptsz(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind,
+                                 cudaStream_t stream) {
+  return memcpy_async("cudaMemcpyAsync_ptsz", kPerThreadDriver, dst, src, count, kind, stream);
+}
+
+cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {
+  return memset_async("cudaMemsetAsync", kLegacyDriver, devPtr, value, count, stream);
+}
+cudaError_t cudaMemsetAsync_ptsz(void* devPtr, int value, size_t count, cudaStream_t stream) {
+  return memset_async("cudaMemsetAsync_ptsz", kPerThreadDriver, devPtr, value, count, stream);
 }

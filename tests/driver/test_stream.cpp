@@ -1,7 +1,10 @@
 // Streams and events (driver/src/stream.cpp) and the *Async copies: handles and their errors,
 // ordering within and across streams, what waits and what does not, events as timestamped
 // semaphore releases, and no system call for any of it.
+#include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include "driver_fixtures.h"
@@ -225,6 +228,43 @@ TEST_F(StreamTest, EventSemaphoresRunOutCleanly) {
   EXPECT_EQ(cuEventCreate(&e, 0), CUDA_SUCCESS);  // the freed one is reused
   EXPECT_EQ(cuEventRecord(e, nullptr), CUDA_SUCCESS);
   EXPECT_EQ(cuEventSynchronize(e), CUDA_SUCCESS);
+}
+
+// The _ptsz twins (what cuda.h maps the plain names to under CUDA_API_PER_THREAD_DEFAULT_STREAM),
+// called by name: hStream 0 is this thread's per-thread stream, which is not ordered behind
+// another blocking stream, held here by a host function; the trace names the twins.
+void CUDA_CB hold_until(void* release) {
+  while (!static_cast<std::atomic<bool>*>(release)->load()) std::this_thread::yield();
+}
+
+TEST_F(StreamTest, PtszCallsTakeStreamZeroAsThePerThreadStream) {
+  CUdeviceptr d = alloc(kMiB);
+  void* h = pinned(kMiB);
+  std::memset(h, 0x5a, kMiB);
+  CUstream held = nullptr;
+  ASSERT_EQ(cuStreamCreate(&held, CU_STREAM_DEFAULT), CUDA_SUCCESS);
+  std::atomic<bool> release{false};
+  ASSERT_EQ(cuLaunchHostFunc(held, hold_until, &release), CUDA_SUCCESS);
+  trace::Recorder recorder;
+  ASSERT_EQ(cuMemcpyHtoDAsync_v2_ptsz(d, h, kMiB, nullptr), CUDA_SUCCESS);
+  EXPECT_EQ(cuStreamSynchronize_ptsz(nullptr), CUDA_SUCCESS);  // returns: the held stream is not in its way
+  EXPECT_FALSE(release.load());
+  EXPECT_EQ(cuStreamQuery(CU_STREAM_PER_THREAD), CUDA_SUCCESS);
+  EXPECT_EQ(cuStreamQuery(nullptr), CUDA_ERROR_NOT_READY);  // plain: the legacy stream sees the held one
+  release = true;
+  EXPECT_EQ(cuStreamSynchronize(nullptr), CUDA_SUCCESS);
+  std::vector<unsigned char> back(kMiB);
+  ASSERT_EQ(cuMemcpyDtoH_v2(back.data(), d, kMiB), CUDA_SUCCESS);
+  EXPECT_EQ(back[0], 0x5a);
+  EXPECT_EQ(back[kMiB - 1], 0x5a);
+  const std::vector<std::string> calls = recorder.texts(trace::Layer::Libcuda);
+  auto saw = [&](const std::string& prefix) {
+    return std::any_of(calls.begin(), calls.end(), [&](const std::string& t) { return t.rfind(prefix, 0) == 0; });
+  };
+  EXPECT_TRUE(saw("cuMemcpyHtoDAsync_v2_ptsz(dstDevice="));
+  EXPECT_TRUE(saw("cuStreamSynchronize_ptsz(hStream="));
+  EXPECT_TRUE(saw("cuStreamQuery(hStream="));
+  EXPECT_EQ(cuStreamDestroy_v2(held), CUDA_SUCCESS);
 }
 
 }  // namespace

@@ -80,7 +80,10 @@ void ensure_registered() {
 
 /* The device stub of kernel F (nvcc's __device_stub__*): launch() takes the kernel's own
  * parameter types, so arguments convert exactly as in a call, then pops the <<<>>>
- * configuration and calls cudaLaunchKernel. Errors go to the last-error slot, as with nvcc. */
+ * configuration and calls cudaLaunchKernel. Errors go to the last-error slot, as with nvcc.
+ * Compiled with CUDA_API_PER_THREAD_DEFAULT_STREAM, cudaLaunchKernel here is cudaLaunchKernel_ptsz
+ * (cuda_runtime_api.h, included first), so a popped stream 0 is the per-thread stream, as nvcc's
+ * stub does in that mode. The mode is the kernel's file's: F is a kernel of that file. */
 template <auto F>
 struct kernel_stub;
 
