@@ -66,6 +66,26 @@ NV_STATUS construct_context_share(RmClient& client, RmObject&, void* params) {
   return NV_OK;
 }
 
+// A channel made after the GPU faulted one of the client's channels belongs to a context that
+// robust-channel recovery has already taken down: it starts with the same error notification, so
+// work queued on it (a per-thread stream made after the fault, waiting on the faulted channel)
+// ends with the error instead of waiting for ever. (The fuzzer found that hang.) Under nv_lock().
+namespace {
+void inherit_fault(NvHandle client, NvNotification* fresh) {
+  for (const auto& [chid, other] : error_notifiers()) {
+    if (other.client != client || other.page == fresh || __atomic_load_n(&other.page->status, __ATOMIC_ACQUIRE) == 0)
+      continue;
+    std::memcpy(reinterpret_cast<char*>(fresh) + NV_MINICUDA_FAULT_RECORD_OFFSET,
+                reinterpret_cast<const char*>(other.page) + NV_MINICUDA_FAULT_RECORD_OFFSET, sizeof(NvMinicudaFaultRecord));
+    fresh->timeStamp = other.page->timeStamp;
+    fresh->info32 = other.page->info32;
+    fresh->info16 = other.page->info16;
+    __atomic_store_n(&fresh->status, other.page->status, __ATOMIC_RELEASE);
+    return;
+  }
+}
+}  // namespace
+
 // HOPPER_CHANNEL_GPFIFO_A. Checks: gpFifoEntries a power of two (2..65536) and gpFifoOffset 8-byte
 // aligned (NV_ERR_INVALID_ARGUMENT); hUserdMemory[0] a CPU-mapped NV01_MEMORY_SYSTEM object of the
 // client with room for USERD at userdOffset[0] (NV_ERR_INVALID_OBJECT_HANDLE / NV_ERR_INVALID_STATE
@@ -106,7 +126,10 @@ NV_STATUS construct_channel(RmClient& client, RmObject& object, void* params) {
   config.inline_only = (p->flags & NVOS04_FLAGS_MINICUDA_INLINE) != 0;
   config.userd_va = userd->cpu_va + p->userdOffset[0];
   nv_device().host().add_channel(config);
-  if (notifier_page != nullptr) error_notifiers()[object.chid] = ErrorNotifier{notifier_page, client.handle};
+  if (notifier_page != nullptr) {
+    error_notifiers()[object.chid] = ErrorNotifier{notifier_page, client.handle};
+    inherit_fault(client.handle, notifier_page);
+  }
   p->cid = object.chid;
   trace::note(trace::Layer::Nvidia, "channel {}: GPFIFO {:#x} x {} entries, USERD {:#x}, token {}", object.chid,
               config.gpfifo_va, config.gpfifo_entries, config.userd_va, config.token);
