@@ -114,6 +114,39 @@ NvU32 remap_selector(NvU32 components, int c) {
   return nv_drf_val(fields[c], components);
 }
 
+// Whether LAUNCH_DMA reads its source: a plain copy does, a remap only if a destination component
+// takes a source component (a memset takes constants only).
+bool reads_source(const CopyState& state, uint32_t launch) {
+  if (nv_drf_val(NVC8B5_LAUNCH_DMA_REMAP_ENABLE, launch) == 0) return true;
+  const uint64_t num_dst = nv_drf_val(NVC8B5_SET_REMAP_COMPONENTS_NUM_DST_COMPONENTS, state.remap_components) + 1;
+  for (uint64_t c = 0; c < num_dst; ++c) {
+    if (remap_selector(state.remap_components, static_cast<int>(c)) <= NVC8B5_SET_REMAP_COMPONENTS_DST_SRC_W)
+      return true;
+  }
+  return false;
+}
+
+// Which copy engine a transfer goes to, and at what cost: by the apertures of its first source and
+// destination pages (an unmapped page counts as vidmem: the transfer will fault anyway).
+struct Route {
+  TimelineUnit unit;
+  const CopyCost* cost;
+};
+Route route(const Mmu& mmu, uint64_t src, uint64_t dst, bool reads) {
+  auto aperture = [&](uint64_t va) {
+    std::optional<Pte> pte = mmu.translate(va);
+    return pte ? pte->aperture : Aperture::Vidmem;
+  };
+  const Aperture to = aperture(dst);
+  const Aperture from = reads ? aperture(src) : to;
+  const bool h2d = from == Aperture::Sysmem && to == Aperture::Vidmem;
+  const bool d2h = from == Aperture::Vidmem && to == Aperture::Sysmem;
+  if (h2d) return {TimelineUnit::Copy0, &kHostToDevice};
+  if (d2h) return {TimelineUnit::Copy1, &kDeviceToHost};
+  if (from == Aperture::Sysmem || to == Aperture::Sysmem) return {TimelineUnit::Copy2, &kHostToHost};
+  return {TimelineUnit::Copy2, reads ? &kDeviceToDevice : &kMemset};
+}
+
 }  // namespace
 
 CopyEngine::CopyEngine(Device& device, const GpuMemory& memory, int instance)
@@ -149,6 +182,12 @@ std::optional<ChannelFault> CopyEngine::method(uint32_t chid, CopyState& state, 
       return error(chid, FaultKind::IllegalMethod, method,
                    fmt::format("copy engine: no method {:#x} in HOPPER_DMA_COPY_A", method));
   }
+}
+
+TimelineUnit CopyEngine::unit_of(const CopyState& state, uint32_t launch) const {
+  return route(device_.mmu(), join(state.offset_in_upper, state.offset_in_lower),
+               join(state.offset_out_upper, state.offset_out_lower), reads_source(state, launch))
+      .unit;
 }
 
 // LAUNCH_DMA: refuse what is not modelled, move the data, then release the semaphore.
@@ -191,18 +230,17 @@ std::optional<ChannelFault> CopyEngine::transfer(uint32_t chid, const CopyState&
   // picked from the source element or a constant. Without remap an element is one byte.
   uint64_t component = 1, num_src = 1, num_dst = 1;
   NvU32 selectors[4] = {NVC8B5_SET_REMAP_COMPONENTS_DST_SRC_X, 0, 0, 0};
-  bool reads_source = true, skips_bytes = false;
+  const bool reads_source = gpu::reads_source(state, launch);
+  bool skips_bytes = false;
   if (remap) {
     component = nv_drf_val(NVC8B5_SET_REMAP_COMPONENTS_COMPONENT_SIZE, state.remap_components) + 1;
     num_src =
         nv_drf_val(NVC8B5_SET_REMAP_COMPONENTS_NUM_SRC_COMPONENTS, state.remap_components) + 1;
     num_dst =
         nv_drf_val(NVC8B5_SET_REMAP_COMPONENTS_NUM_DST_COMPONENTS, state.remap_components) + 1;
-    reads_source = false;
     for (uint64_t c = 0; c < num_dst; ++c) {
       selectors[c] = remap_selector(state.remap_components, static_cast<int>(c));
       if (selectors[c] <= NVC8B5_SET_REMAP_COMPONENTS_DST_SRC_W) {
-        reads_source = true;
         if (selectors[c] >= num_src)
           return error(
               chid, FaultKind::BadArgument, NVC8B5_LAUNCH_DMA,
@@ -246,22 +284,9 @@ std::optional<ChannelFault> CopyEngine::transfer(uint32_t chid, const CopyState&
   if (auto fault = check_lines(memory_, dst_lines, Access::Write))
     return mmu_fault(chid, *fault, "destination");
 
-  // Which copy engine: by the apertures of the first source and destination pages.
-  auto aperture = [&](const Lines& lines) {
-    std::optional<uint64_t> va = line_va(lines, 0);
-    std::optional<Pte> pte = va ? device_.mmu().translate(*va) : std::nullopt;
-    return pte ? pte->aperture : Aperture::Vidmem;  // nothing to move: any engine
-  };
-  const Aperture to = aperture(dst_lines);
-  const Aperture from = reads_source ? aperture(src_lines) : to;
-  const bool h2d = from == Aperture::Sysmem && to == Aperture::Vidmem;
-  const bool d2h = from == Aperture::Vidmem && to == Aperture::Sysmem;
-  const TimelineUnit unit = h2d ? TimelineUnit::Copy0 : d2h ? TimelineUnit::Copy1 : TimelineUnit::Copy2;
-  const CopyCost& cost = h2d                                                     ? kHostToDevice
-                         : d2h                                                   ? kDeviceToHost
-                         : from == Aperture::Sysmem || to == Aperture::Sysmem   ? kHostToHost
-                         : reads_source                                          ? kDeviceToDevice
-                                                                                 : kMemset;
+  const Route where = route(device_.mmu(), src, dst, reads_source);
+  const TimelineUnit unit = where.unit;
+  const CopyCost& cost = *where.cost;
 
   // Then the data, through the UVA addresses the check has vouched for.
   uint8_t constants[8];

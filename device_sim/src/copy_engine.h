@@ -59,6 +59,9 @@ class CopyEngine {
   //   MmuUnmapped / MmuReadOnly  a source, destination or semaphore byte the MMU refuses
   std::optional<ChannelFault> method(uint32_t chid, CopyState& state, uint32_t method,
                                      uint32_t data);
+  // The copy engine a LAUNCH_DMA of these registers runs on: ce0 host to device, ce1 device to
+  // host, ce2 the rest (by the apertures of the first source and destination pages).
+  TimelineUnit unit_of(const CopyState& state, uint32_t launch) const;
 
  private:
   std::optional<ChannelFault> launch_dma(uint32_t chid, const CopyState& state, uint32_t launch);

@@ -49,14 +49,16 @@ void Device::stop_worker() {
 
 // The host interface's thread. After a poll that found work it polls again at once for a while
 // (work tends to come in bursts: a memcpy is followed by its wait), then sleeps 1 us, 2 us, ...
-// up to 1 ms between polls.
+// up to 1 ms between polls. An engine finishing its work wakes it at once (wait_for_engine), so
+// that the channel goes on with its next method without waiting for the back-off.
 void Device::worker_loop() {
   constexpr int kSpinPolls = 2000;
   constexpr auto kMaxSleep = std::chrono::microseconds(1000);
   int idle = 0;
   auto sleep = std::chrono::microseconds(1);
   while (!stop_.load(std::memory_order_relaxed)) {
-    if (host_.poll(/*include_inline=*/false) > 0) {
+    const uint64_t completions = host_.engine_completions();
+    if (host_.poll(/*include_inline=*/false) > 0 || host_.engine_completions() != completions) {
       idle = 0;
       sleep = std::chrono::microseconds(1);
       continue;
@@ -65,7 +67,12 @@ void Device::worker_loop() {
       std::this_thread::yield();
       continue;
     }
-    std::this_thread::sleep_for(sleep);
+    host_.wait_for_engine(completions, sleep);
+    if (host_.engine_completions() != completions) {
+      idle = 0;
+      sleep = std::chrono::microseconds(1);
+      continue;
+    }
     sleep = std::min(sleep * 2, kMaxSleep);
   }
 }

@@ -3,8 +3,10 @@
 //
 // A real GPU keeps channels on runlists and time-slices its PBDMAs between them; here one PBDMA
 // runs the pending channels one after the other, in chid order, each until it is empty, waits
-// on a semaphore or faults, and goes round again while any channel made progress, so that a
-// release on one channel frees an acquire on another within the same run_pending().
+// on a semaphore, hands a method to an engine's thread (Busy) or faults, and goes round again
+// while any channel made progress, so that a release on one channel frees an acquire on another
+// within the same run_pending(). When an engine's thread finishes, engine_done() makes the
+// channel Pending again and wakes whoever waits (run_pending, the device's worker).
 //
 // Who talks to it: nvidia.ko adds and removes channels (RM's channel allocation and free) and
 // forwards doorbell stores from the usermode page; whoever drives the device (inline after a
@@ -15,6 +17,7 @@
 
 #include "compute_engine.h"
 #include "copy_engine.h"
+#include "engine_thread.h"
 #include "gpu_memory.h"
 #include "minicuda/device.h"
 #include "minicuda/trace.h"
@@ -29,9 +32,14 @@ HostInterface::HostInterface(Device& device)
       memory_(std::make_unique<GpuMemory>(device.mmu())),
       copy_engine_(std::make_unique<CopyEngine>(device, *memory_, 0)),
       compute_engine_(std::make_unique<ComputeEngine>(device, *memory_)),
-      pbdma_(std::make_unique<Pbdma>(device, *memory_, *copy_engine_, *compute_engine_)) {}
+      engines_(std::make_unique<EngineThreads>(
+          device.mmu(), [this](uint32_t chid, uint64_t serial, std::optional<ChannelFault> fault) {
+            engine_done(chid, serial, std::move(fault));
+          })),
+      pbdma_(std::make_unique<Pbdma>(device, *memory_, *copy_engine_, *compute_engine_, *engines_)) {}
 
-HostInterface::~HostInterface() = default;
+// The engines' threads go first: their work uses the engines, the memory port and this.
+HostInterface::~HostInterface() { engines_.reset(); }
 
 void HostInterface::add_channel(const ChannelConfig& config) {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -44,6 +52,7 @@ void HostInterface::add_channel(const ChannelConfig& config) {
   assert(config.userd_va % NVC56F_USERD_SIZE == 0 && "USERD must be 512-byte aligned");
   auto channel = std::make_unique<Channel>();
   channel->config = config;
+  channel->serial = next_serial_++;
   channels_[config.chid] = std::move(channel);
   timeline_.add_channel(config.chid);
   trace::note(trace::Layer::Gpu, "host: add ch {} (token {:#x}), GPFIFO {:#x} x {}, USERD {:#x}",
@@ -66,29 +75,44 @@ void HostInterface::doorbell(uint32_t token) {
   trace::note(trace::Layer::Gpu, "usermode: doorbell token {:#x}: no such channel, ignored", token);
 }
 
-size_t HostInterface::run_pending(bool include_inline) {
+size_t HostInterface::run_pending(bool include_inline) { return run_channels(include_inline, /*wait=*/true); }
+
+size_t HostInterface::run_channels(bool include_inline, bool wait) {
   std::vector<ChannelFault> new_faults;
   std::function<void(const ChannelFault&)> handler;
   size_t entries = 0;
   {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto access = mmu_.lock_for_access();
-    bool progressed = true;
-    while (progressed) {
-      progressed = false;
-      for (auto& [chid, channel] : channels_) {
-        if (channel->status != ChannelStatus::Pending && channel->status != ChannelStatus::Waiting)
-          continue;
-        if (channel->config.inline_only && !include_inline) continue;
-        PbdmaRun run = pbdma_->run(*channel);
-        entries += run.entries;
-        nonstall_interrupts_ += run.nonstall_interrupts;
-        progressed = progressed || run.progressed;
-        if (run.fault) {
-          faults_.push_back(*run.fault);
-          new_faults.push_back(std::move(*run.fault));
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      bool busy = false;
+      {
+        auto access = mmu_.lock_for_access();
+        bool progressed = true;
+        while (progressed) {
+          progressed = false;
+          busy = false;
+          for (auto& [chid, channel] : channels_) {
+            if (channel->config.inline_only && !include_inline) continue;
+            busy = busy || channel->status == ChannelStatus::Busy;
+            if (channel->status != ChannelStatus::Pending && channel->status != ChannelStatus::Waiting)
+              continue;
+            PbdmaRun run = pbdma_->run(*channel);
+            entries += run.entries;
+            nonstall_interrupts_ += run.nonstall_interrupts;
+            progressed = progressed || run.progressed;
+            busy = busy || channel->status == ChannelStatus::Busy;
+            if (run.fault) {
+              faults_.push_back(*run.fault);
+              new_faults.push_back(std::move(*run.fault));
+            }
+          }
         }
       }
+      if (!wait || !busy) break;
+      // Engine work is running: sleep until some finishes (its channel is Pending again), with
+      // neither lock held, then go round.
+      const uint64_t seen = completions_;
+      engine_done_.wait(lock, [&] { return completions_ != seen; });
     }
     handler = fault_handler_;
   }
@@ -97,6 +121,40 @@ size_t HostInterface::run_pending(bool include_inline) {
     for (const ChannelFault& fault : new_faults) handler(fault);
   }
   return entries;
+}
+
+void HostInterface::engine_done(uint32_t chid, uint64_t serial, std::optional<ChannelFault> fault) {
+  std::function<void(const ChannelFault&)> handler;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = channels_.find(chid);
+    if (it != channels_.end() && it->second->serial == serial && it->second->status == ChannelStatus::Busy) {
+      Channel& channel = *it->second;
+      if (fault) {
+        trace::note(trace::Layer::Gpu, "pbdma: ch {} stopped: {}", chid, fault->what);
+        channel.status = ChannelStatus::Faulted;
+        faults_.push_back(*fault);
+        handler = fault_handler_;
+      } else {
+        channel.status = ChannelStatus::Pending;  // the PBDMA goes on after the method
+      }
+    } else {
+      fault.reset();  // the channel is gone: nobody to tell
+    }
+    ++completions_;
+  }
+  engine_done_.notify_all();
+  if (handler) handler(*fault);
+}
+
+uint64_t HostInterface::engine_completions() const {
+  std::lock_guard lock(mutex_);
+  return completions_;
+}
+
+void HostInterface::wait_for_engine(uint64_t seen, std::chrono::microseconds timeout) const {
+  std::unique_lock lock(mutex_);
+  engine_done_.wait_for(lock, timeout, [&] { return completions_ != seen; });
 }
 
 size_t HostInterface::poll(bool include_inline) {
@@ -114,7 +172,7 @@ size_t HostInterface::poll(bool include_inline) {
       if (gp_put != gp_get) channel->status = ChannelStatus::Pending;
     }
   }
-  return run_pending(include_inline);
+  return run_channels(include_inline, /*wait=*/false);
 }
 
 std::vector<ChannelFault> HostInterface::faults() const {

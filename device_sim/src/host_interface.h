@@ -27,6 +27,9 @@ struct Subchannel {
 struct Channel {
   ChannelConfig config;
   ChannelStatus status = ChannelStatus::Idle;
+  // Which channel of this chid (chids are reused): engine work names its channel by both, so
+  // that work finishing after its channel was removed resumes nothing.
+  uint64_t serial = 0;
 
   // Fetch state. pb_extended_base: pushbuffer address bits 56:40 set by the last
   // SET_PB_SEGMENT_EXTENDED_BASE entry. in_segment: the entry at GPGet has been fetched and

@@ -63,8 +63,9 @@ const char* acquire_text(uint32_t operation) {
 
 }  // namespace
 
-Pbdma::Pbdma(Device& device, const GpuMemory& memory, CopyEngine& copy_engine, ComputeEngine& compute_engine)
-    : device_(device), memory_(memory), copy_engine_(copy_engine), compute_engine_(compute_engine) {}
+Pbdma::Pbdma(Device& device, const GpuMemory& memory, CopyEngine& copy_engine, ComputeEngine& compute_engine,
+             EngineThreads& engines)
+    : device_(device), memory_(memory), copy_engine_(copy_engine), compute_engine_(compute_engine), engines_(engines) {}
 
 PbdmaRun Pbdma::run(Channel& channel) {
   PbdmaRun run;
@@ -131,6 +132,10 @@ PbdmaRun Pbdma::run(Channel& channel) {
         channel.status = ChannelStatus::Waiting;
         return run;
       }
+      if (step == Step::Busy) {
+        channel.status = ChannelStatus::Busy;
+        return run;
+      }
       if (step == Step::Fault) return stop(std::move(*run.fault));
       // Get/GetHi: how far the PBDMA has read in the pushbuffer.
       const uint64_t pb_get = pb_va + uint64_t{length} * 4;
@@ -165,7 +170,7 @@ Pbdma::Step Pbdma::run_segment(Channel& channel, uint64_t pb_va,
     if (channel.remaining != 0) {
       // A data dword of the header being expanded.
       Step step = execute(channel, channel.subchannel, channel.method, dwords[pos], at, run);
-      if (step != Step::Done) {
+      if (step == Step::Wait || step == Step::Fault) {
         channel.segment_dword = pos;  // resume at this very method
         return step;
       }
@@ -177,6 +182,10 @@ Pbdma::Step Pbdma::run_segment(Channel& channel, uint64_t pb_va,
       } else if (channel.sec_op == NVC56F_DMA_SEC_OP_ONE_INC) {
         channel.method += 4;  // the first dword went to method, all the others go to method+4
         channel.sec_op = NVC56F_DMA_SEC_OP_NON_INC_METHOD;
+      }
+      if (step == Step::Busy) {
+        channel.segment_dword = pos;  // resume after it, once the engine is done
+        return step;
       }
       continue;
     }
@@ -196,12 +205,16 @@ Pbdma::Step Pbdma::run_segment(Channel& channel, uint64_t pb_va,
       case NVC56F_DMA_SEC_OP_IMMD_DATA_METHOD: {
         Step step = execute(channel, nv_method_subchannel(header), nv_method_address(header),
                             nv_method_immd_data(header), at, run);
-        if (step != Step::Done) {
+        if (step == Step::Wait || step == Step::Fault) {
           channel.segment_dword = pos;
           return step;
         }
         run.progressed = true;
         ++pos;
+        if (step == Step::Busy) {
+          channel.segment_dword = pos;
+          return step;
+        }
         break;
       }
       case NVC56F_DMA_SEC_OP_END_PB_SEGMENT:
@@ -228,7 +241,7 @@ Pbdma::Step Pbdma::run_segment(Channel& channel, uint64_t pb_va,
 }
 
 // Routes one method: host methods (below 0x100) to the host, the others to the engine bound to
-// the subchannel.
+// the subchannel. The engine methods that keep an engine busy go to its thread (engine_work).
 Pbdma::Step Pbdma::execute(Channel& channel, uint32_t subchannel, uint32_t method, uint32_t data,
                            uint64_t at, PbdmaRun& run) {
   if (method < NV_HOST_METHOD_LIMIT) return host_method(channel, subchannel, method, data, at, run);
@@ -236,20 +249,39 @@ Pbdma::Step Pbdma::execute(Channel& channel, uint32_t subchannel, uint32_t metho
   Subchannel& sub = channel.subchannels[subchannel];
   switch (sub.nvclass) {
     case HOPPER_DMA_COPY_A: {
-      std::optional<ChannelFault> fault = copy_engine_.method(chid, sub.copy, method, data);
-      if (!fault) return Step::Done;
-      if (fault->kind != FaultKind::MmuUnmapped && fault->kind != FaultKind::MmuReadOnly)
-        fault->va = at;  // engine errors point at the offending method in the pushbuffer
-      run.fault = std::move(fault);
-      return Step::Fault;
+      // Engine errors point at the offending method in the pushbuffer, MMU faults at the address.
+      auto fix = [at](std::optional<ChannelFault> fault) {
+        if (fault && fault->kind != FaultKind::MmuUnmapped && fault->kind != FaultKind::MmuReadOnly) fault->va = at;
+        return fault;
+      };
+      if (method != NVC8B5_LAUNCH_DMA)  // a register of the channel's copy context
+        return engine_work(channel, TimelineUnit::Copy2, false,
+                           [&] { return fix(copy_engine_.method(chid, sub.copy, method, data)); }, run);
+      const bool moves_data =
+          nv_drf_val(NVC8B5_LAUNCH_DMA_DATA_TRANSFER_TYPE, data) != NVC8B5_LAUNCH_DMA_DATA_TRANSFER_TYPE_NONE;
+      // The work keeps its own copy of the registers: the channel may be gone when it runs.
+      return engine_work(channel, copy_engine_.unit_of(sub.copy, data), moves_data,
+                         [this, chid, state = sub.copy, data, fix]() mutable {
+                           return fix(copy_engine_.method(chid, state, NVC8B5_LAUNCH_DMA, data));
+                         },
+                         run);
     }
     case HOPPER_COMPUTE_A: {
-      std::optional<ChannelFault> fault =
-          compute_engine_.method(chid, sub.compute, method, data, channel.config.inline_only);
-      if (!fault) return Step::Done;
-      if (fault->kind == FaultKind::IllegalMethod || fault->kind == FaultKind::BadArgument) fault->va = at;
-      run.fault = std::move(fault);
-      return Step::Fault;
+      auto fix = [at](std::optional<ChannelFault> fault) {
+        if (fault && (fault->kind == FaultKind::IllegalMethod || fault->kind == FaultKind::BadArgument)) fault->va = at;
+        return fault;
+      };
+      const bool inline_run = channel.config.inline_only;
+      if (method != NVCBC0_SEND_SIGNALING_PCAS2_B)  // a register (or a method that does not exist)
+        return engine_work(channel, TimelineUnit::Compute, false,
+                           [&] { return fix(compute_engine_.method(chid, sub.compute, method, data, inline_run)); },
+                           run);
+      return engine_work(channel, TimelineUnit::Compute, true,
+                         [this, chid, state = sub.compute, data, inline_run, fix]() mutable {
+                           return fix(compute_engine_.method(chid, state, NVCBC0_SEND_SIGNALING_PCAS2_B, data,
+                                                             inline_run));
+                         },
+                         run);
     }
     default:
       run.fault = error(chid, FaultKind::IllegalMethod, at, method,
@@ -257,6 +289,19 @@ Pbdma::Step Pbdma::execute(Channel& channel, uint32_t subchannel, uint32_t metho
                                     method, subchannel));
       return Step::Fault;
   }
+}
+
+Pbdma::Step Pbdma::engine_work(Channel& channel, TimelineUnit unit, bool on_thread, EngineWork work,
+                               PbdmaRun& run) {
+  if (on_thread && engines_.enabled() && !channel.config.inline_only) {
+    engines_.submit(unit, channel.config.chid, channel.serial, std::move(work));
+    return Step::Busy;
+  }
+  // Register methods only touch the channel's own engine context: no need to wait for the unit.
+  std::optional<ChannelFault> fault = on_thread ? engines_.run_here(unit, work) : work();
+  if (!fault) return Step::Done;
+  run.fault = std::move(fault);
+  return Step::Fault;
 }
 
 Pbdma::Step Pbdma::host_method(Channel& channel, uint32_t subchannel, uint32_t method,

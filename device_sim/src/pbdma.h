@@ -7,6 +7,11 @@
 // each entry it writes GPGet back to USERD, which is how the host learns that the GPU has
 // consumed it.
 //
+// Engines: a method that keeps an engine busy (a grid launch, a LAUNCH_DMA that moves data) is
+// handed to that engine's host thread (engine_thread.h) and the channel becomes Busy: run()
+// returns and the host interface resumes the channel after that method once the engine is done.
+// Every other method runs here, as it is fetched. Inline channels run everything here.
+//
 // Cost model: kGpEntryFetchNs per pushbuffer segment fetched, on the channel's timeline (pbdma.cpp,
 // docs/timing.md); host methods are free; a release records its time for the acquires it frees.
 //
@@ -20,6 +25,7 @@
 
 #include "compute_engine.h"
 #include "copy_engine.h"
+#include "engine_thread.h"
 #include "gpu_memory.h"
 #include "host_interface.h"
 
@@ -35,14 +41,16 @@ struct PbdmaRun {
 
 class Pbdma {
  public:
-  Pbdma(Device& device, const GpuMemory& memory, CopyEngine& copy_engine, ComputeEngine& compute_engine);
+  Pbdma(Device& device, const GpuMemory& memory, CopyEngine& copy_engine, ComputeEngine& compute_engine,
+        EngineThreads& engines);
 
   // Runs channel until its GPFIFO is empty (status Idle), an acquire is not satisfied
-  // (Waiting, to resume at that method) or something faults (Faulted, the fault returned).
+  // (Waiting, to resume at that method), an engine took a method to its thread (Busy, to resume
+  // after it) or something faults (Faulted, the fault returned).
   PbdmaRun run(Channel& channel);
 
  private:
-  enum class Step { Done, Wait, Fault };
+  enum class Step { Done, Wait, Busy, Fault };
 
   Step run_segment(Channel& channel, uint64_t pb_va, const std::vector<uint32_t>& dwords,
                    PbdmaRun& run);
@@ -54,11 +62,15 @@ class Pbdma {
   // MINICUDA_SET_HOST_TIME_HI (the high word; LO was latched): holds the channel's timeline
   // until the host time the segment was submitted at (Timeline::hold). Never faults.
   Step host_time(Channel& channel, uint32_t hi);
+  // An engine method's work: on the engine's thread (Busy), or here for inline channels, with
+  // threads off, and for LAUNCH_DMAs that only release a semaphore.
+  Step engine_work(Channel& channel, TimelineUnit unit, bool on_thread, EngineWork work, PbdmaRun& run);
 
   Device& device_;
   const GpuMemory& memory_;
   CopyEngine& copy_engine_;
   ComputeEngine& compute_engine_;
+  EngineThreads& engines_;
 };
 
 }  // namespace minicuda::gpu

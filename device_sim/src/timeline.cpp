@@ -22,11 +22,26 @@ uint64_t& Timeline::channel_locked(uint32_t chid) { return channels_[chid]; }
 TimeSpan Timeline::run(uint32_t chid, TimelineUnit unit, uint64_t ns) {
   std::lock_guard lock(mutex_);
   uint64_t& channel = channel_locked(chid);
-  uint64_t& busy = units_[static_cast<int>(unit)];
-  TimeSpan span;
-  span.start = std::max(channel, busy);
-  span.end = span.start + ns;
-  channel = busy = span.end;
+  UnitSpans& spans = units_[static_cast<int>(unit)];
+  // The first gap from the channel's time on that holds ns: past every span that overlaps
+  // [start, start + ns), in start order.
+  uint64_t start = std::max(channel, spans.floor);
+  auto it = spans.busy.upper_bound(start);
+  if (it != spans.busy.begin() && std::prev(it)->second > start) start = std::prev(it)->second;
+  while (it != spans.busy.end() && it->first < start + ns) {
+    start = std::max(start, it->second);
+    ++it;
+  }
+  TimeSpan span{start, start + ns};
+  if (ns != 0) {
+    spans.busy[span.start] = span.end;
+    if (spans.busy.size() > kUnitSpans) {  // forget the oldest: the time before it stays busy
+      spans.floor = std::max(spans.floor, spans.busy.begin()->second);
+      spans.busy.erase(spans.busy.begin());
+    }
+  }
+  spans.end = std::max(spans.end, span.end);
+  channel = span.end;
   latest_ = std::max(latest_, span.end);
   return span;
 }
@@ -47,7 +62,7 @@ uint64_t Timeline::channel_time(uint32_t chid) const {
 
 uint64_t Timeline::unit_time(TimelineUnit unit) const {
   std::lock_guard lock(mutex_);
-  return units_[static_cast<int>(unit)];
+  return units_[static_cast<int>(unit)].end;
 }
 
 void Timeline::add_channel(uint32_t chid) {

@@ -3,6 +3,11 @@
 // the doorbell, as libcuda will feed them.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
 #include "gpu_channel_builder.h"
 #include "minicuda/device.h"
 #include "minicuda/trace.h"
@@ -235,6 +240,85 @@ TEST_F(HostInterfaceTest, SetObjectBindsAClassToASubchannel) {
   EXPECT_EQ(b.status(), ChannelStatus::Idle);
   EXPECT_EQ(at<uint8_t>(data)[64 + 63], 0x5A);
   EXPECT_EQ(device.host().faults().size(), 1u);
+}
+
+// A LAUNCH_DMA that moves data runs on the copy engine's thread; the channel is Busy meanwhile
+// and goes on after it. poll() does not wait for it, run_pending() does.
+TEST_F(HostInterfaceTest, ACopyRunsOnItsEnginesThreadAndTheChannelGoesOnAfterIt) {
+  constexpr uint32_t kBytes = 8 << 20;
+  ASSERT_TRUE(device.mmu().map_vidmem(data + kBigPage, 6 * kBigPage, 8 * kBigPage));
+  std::memset(at<void>(data + kBigPage), 0x3C, kBytes / 2);
+  a.submit(Pushbuffer()
+               .set_object(NV_SUBCHANNEL_COPY, HOPPER_DMA_COPY_A)
+               .copy(data + kBigPage, data + kBigPage + kBytes / 2, kBytes / 2)
+               .release32(data, 9));
+  device.host().poll();
+  const ChannelStatus status = a.status();
+  EXPECT_TRUE(status == ChannelStatus::Busy || status == ChannelStatus::Pending || status == ChannelStatus::Idle)
+      << static_cast<int>(status);
+  device.host().run_pending();
+  EXPECT_EQ(a.status(), ChannelStatus::Idle);
+  EXPECT_EQ(*at<uint32_t>(data), 9u);  // the release after the copy
+  EXPECT_EQ(at<uint8_t>(data + kBigPage + kBytes / 2)[kBytes / 2 - 1], 0x3C);
+  EXPECT_GE(device.host().engine_completions(), 1u);
+}
+
+// An engine's fault on its thread stops the channel and reaches the fault handler, as a fault
+// found by the PBDMA does.
+TEST_F(HostInterfaceTest, AFaultOnAnEnginesThreadStopsTheChannel) {
+  std::vector<ChannelFault> heard;
+  device.host().set_fault_handler([&](const ChannelFault& f) { heard.push_back(f); });
+  const uint64_t unmapped = base + 64 * kBigPage;
+  a.submit(Pushbuffer()
+               .set_object(NV_SUBCHANNEL_COPY, HOPPER_DMA_COPY_A)
+               .copy(data, unmapped, 4096)
+               .release32(data, 5));
+  device.host().run_pending();
+  EXPECT_EQ(a.status(), ChannelStatus::Faulted);
+  ASSERT_EQ(heard.size(), 1u);
+  EXPECT_EQ(heard[0].kind, FaultKind::MmuUnmapped);
+  EXPECT_EQ(heard[0].va, unmapped);
+  EXPECT_EQ(*at<uint32_t>(data), 0u);  // nothing after the faulting method ran
+  device.host().set_fault_handler({});
+}
+
+// A channel removed while its engine work runs: the work finishes and resumes nothing, and a new
+// channel with the same chid is not mistaken for it.
+TEST_F(HostInterfaceTest, EngineWorkOfARemovedChannelResumesNothing) {
+  ASSERT_TRUE(device.mmu().map_vidmem(data + kBigPage, 6 * kBigPage, 8 * kBigPage));
+  const uint64_t before = device.host().engine_completions();
+  a.submit(Pushbuffer()
+               .set_object(NV_SUBCHANNEL_COPY, HOPPER_DMA_COPY_A)
+               .copy(data + kBigPage, data + 5 * kBigPage, 4 * kBigPage)
+               .release32(data, 1));
+  device.host().poll();
+  device.host().remove_channel(a.chid());
+  device.host().add_channel(ChannelConfig{a.chid(), 0x999, base + 2 * kBigPage, 16, base + 2 * kBigPage + TestChannel::kUserd});
+  for (int i = 0; i < 5000 && device.host().engine_completions() == before; ++i)
+    device.host().wait_for_engine(before, std::chrono::microseconds(1000));
+  EXPECT_EQ(device.host().engine_completions(), before + 1);
+  device.host().run_pending();
+  EXPECT_EQ(a.status(), ChannelStatus::Idle);  // the new channel, untouched by the old one's work
+  EXPECT_EQ(*at<uint32_t>(data), 0u);          // the removed channel never went on to its release
+}
+
+// MINICUDA_ENGINE_THREADS=0: every method runs on the PBDMA's thread as it is fetched, so the
+// work is done when poll() returns.
+TEST(HostInterfaceThreadsOff, EveryMethodRunsAsItIsFetched) {
+  setenv("MINICUDA_ENGINE_THREADS", "0", 1);
+  Device device{Preset::Teaching};
+  unsetenv("MINICUDA_ENGINE_THREADS");
+  const uint64_t base = device.mmu().uva_base();
+  const uint64_t data = base + 4 * kBigPage;
+  ASSERT_TRUE(device.mmu().map_vidmem(data, 4 * kBigPage, kBigPage));
+  TestChannel a{device, 3, base, 0};
+  std::memset(at<void>(data), 0x77, 4096);
+  a.submit(Pushbuffer().set_object(NV_SUBCHANNEL_COPY, HOPPER_DMA_COPY_A).copy(data, data + 4096, 4096).release32(data + 8192, 4));
+  device.host().poll();
+  EXPECT_EQ(a.status(), ChannelStatus::Idle);
+  EXPECT_EQ(*at<uint32_t>(data + 8192), 4u);
+  EXPECT_EQ(at<uint8_t>(data + 4096)[4095], 0x77);
+  EXPECT_EQ(device.host().engine_completions(), 0u);  // no engine thread ran anything
 }
 
 TEST_F(HostInterfaceTest, SetObjectOfAnUnknownClassFaults) {

@@ -99,6 +99,35 @@ TEST(Timeline, HoldKeepsTheChannelUntilTheHostSubmitted) {
   EXPECT_EQ(t.origin(1), 0u);
 }
 
+// The unit serves work in the order it became ready, not the order it was asked for: work asked
+// for later but ready earlier takes a gap before the work already placed, if it fits there.
+TEST(Timeline, WorkReadyEarlierTakesAGapThatHoldsIt) {
+  Timeline t;
+  t.hold(1, 5000);
+  TimeSpan late = t.run(1, TimelineUnit::Copy0, 1000);  // ready at 5000: 5000..6000
+  TimeSpan early = t.run(2, TimelineUnit::Copy0, 3000);  // ready at 0, fits before it
+  EXPECT_EQ(late.start, 5000u);
+  EXPECT_EQ(early.start, 0u);
+  EXPECT_EQ(early.end, 3000u);
+  TimeSpan too_long = t.run(3, TimelineUnit::Copy0, 2500);  // 3000..5500 would overlap: after 6000
+  EXPECT_EQ(too_long.start, 6000u);
+  TimeSpan fits = t.run(4, TimelineUnit::Copy0, 2000);  // 3000..5000 is free
+  EXPECT_EQ(fits.start, 3000u);
+  EXPECT_EQ(t.unit_time(TimelineUnit::Copy0), 8500u);  // the latest end
+}
+
+// Beyond kUnitSpans the oldest spans are forgotten and the time before them counts as busy, so
+// the memory stays bounded and nothing is ever placed over forgotten work.
+TEST(Timeline, ForgottenSpansStayBusy) {
+  Timeline t;
+  for (uint32_t i = 0; i < Timeline::kUnitSpans + 10; ++i) {
+    t.hold(1, 10 * i + 10);  // spans 10i+10 .. 10i+15, gaps of 5 between them
+    t.run(1, TimelineUnit::Compute, 5);
+  }
+  EXPECT_EQ(t.run(2, TimelineUnit::Compute, 5).start, 10u * 10 + 5);  // the first gap still known
+  EXPECT_GE(t.run(3, TimelineUnit::Compute, 1).start, 10u * 10);     // never before the forgotten spans
+}
+
 TEST(Timeline, UnitNames) {
   EXPECT_STREQ(timeline_unit_name(TimelineUnit::Compute), "compute");
   EXPECT_STREQ(timeline_unit_name(TimelineUnit::Copy2), "ce2");

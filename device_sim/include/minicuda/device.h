@@ -27,6 +27,8 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -174,15 +176,18 @@ class Mmu {
 
 // The GPU's simulated clock (docs/timing.md). Every unit that does work - the compute engine and
 // the three copy engines - keeps its own timeline, and so does every channel: an operation of
-// channel c on unit u costing d ns starts when both the channel's earlier work and the unit's
-// earlier work have finished, and ends d ns later. So work of two channels on two units
-// overlaps, work on one unit queues, and one channel's work runs in order. A semaphore release
-// happens at its channel's time; an acquire it satisfies holds the acquiring channel until
+// channel c on unit u costing d ns starts at the earliest time, no earlier than the end of the
+// channel's earlier work, at which the unit is free for d ns, and ends d ns later. The unit
+// remembers the spans it has given out (the last kUnitSpans), so a gap between two of them that
+// is long enough is used: the unit serves work in the order it became ready in simulated time,
+// whatever order the engines' host threads happened to ask in. So work of two channels on two
+// units overlaps, work on one unit queues, and one channel's work runs in order. A semaphore
+// release happens at its channel's time; an acquire it satisfies holds the acquiring channel until
 // then; a segment's host time (hold) holds its channel until the host submitted it. The times
-// depend only on the work, the host's simulated times and the order the host interface takes
-// the work in, never on the host's real speed: the same program gets the same times on every
-// run and machine.
-//
+// depend only on the work and the host's simulated times, never on the host's real speed: the
+// same program gets the same times on every run and machine. (The exception: two operations
+// that became ready for one unit at nearly the same simulated time, each too long for the gap
+// before the other, are served in the order their threads asked.)//
 // Thread-safe (one mutex).
 enum class TimelineUnit : uint8_t { Compute, Copy0, Copy1, Copy2 };
 inline constexpr int kTimelineUnits = 4;
@@ -203,6 +208,7 @@ class Timeline {
   uint64_t channel_time(uint32_t chid) const;
   // When unit's latest work finishes.
   uint64_t unit_time(TimelineUnit unit) const;
+  static constexpr size_t kUnitSpans = 1024;  // spans a unit remembers for gaps (older: busy)
   // A channel is made: its timeline starts at the device's present (now()).
   void add_channel(uint32_t chid);
   // The host timeline (MINICUDA_SET_HOST_TIME): the channel's later work starts no earlier than
@@ -232,7 +238,13 @@ class Timeline {
   mutable std::mutex mutex_;
   std::map<uint32_t, uint64_t> channels_;
   std::map<uint32_t, uint64_t> origins_;  // chid -> set_origin()
-  uint64_t units_[kTimelineUnits] = {};
+  // A unit's busy spans, start -> end, none overlapping; before floor it counts as busy (spans
+  // forgotten beyond kUnitSpans); end: the latest end.
+  struct UnitSpans {
+    std::map<uint64_t, uint64_t> busy;
+    uint64_t floor = 0, end = 0;
+  };
+  UnitSpans units_[kTimelineUnits];
   struct Release {
     uint64_t payload, time;
   };
@@ -245,6 +257,7 @@ class CopyEngine;  // device_sim/src/copy_engine.h
 class ComputeEngine;  // device_sim/src/compute_engine.h
 class GpuMemory;   // device_sim/src/gpu_memory.h
 class Pbdma;       // device_sim/src/pbdma.h
+class EngineThreads;  // device_sim/src/engine_thread.h
 struct Channel;    // device_sim/src/host_interface.h
 
 // One GPFIFO channel, as RM programs it into the host interface (the channel's RAMFC/USERD).
@@ -296,6 +309,7 @@ enum class ChannelStatus : uint8_t {
   Idle,     // nothing to do as far as the GPU knows
   Pending,  // the doorbell rang: run_pending() will fetch its GPFIFO
   Waiting,  // stopped at an unsatisfied semaphore acquire; every run_pending() retries it
+  Busy,     // an engine is running one of its methods on the engine's thread; then it is Pending
   Faulted,  // stopped for good by a fault (see faults()); RM must remove it
 };
 
@@ -303,8 +317,13 @@ enum class ChannelStatus : uint8_t {
 // doorbell and runs the PBDMA over every pending channel. nvidia.ko adds and removes channels;
 // the doorbell page forwards user-space stores of a work submit token to doorbell().
 //
+// The engines (compute, ce0-ce2) run on host threads of their own (engine_thread.h): a method
+// that keeps an engine busy - a grid launch, a LAUNCH_DMA that moves data - goes to its engine's
+// thread and its channel is Busy until it is done, while the PBDMA serves the other channels. So
+// one stream's kernel runs while another's copies move, as on the GPU.
+//
 // Thread safety: every member may be called from any thread; one mutex (mutex_) guards all
-// channel state, so doorbell() waits while run_pending() executes work.
+// channel state, so doorbell() waits while the PBDMA decodes work (not while engines run it).
 class HostInterface {
  public:
   explicit HostInterface(Device& device);
@@ -317,7 +336,8 @@ class HostInterface {
   // no subchannel bound. A duplicate chid or token, or a ring size that is not a power of two,
   // is a bug in nvidia.ko (asserted).
   void add_channel(const ChannelConfig& config);
-  // Forgets a channel, wherever it stands. Unknown chid: nothing happens.
+  // Forgets a channel, wherever it stands. Unknown chid: nothing happens. Engine work of the
+  // channel still running finishes, and resumes nothing.
   void remove_channel(uint32_t chid);
   // What a store of token to NOTIFY_CHANNEL_PENDING (usermode page + 0x90) means: the channel
   // with that work submit token becomes Pending. Unknown tokens and faulted channels are
@@ -327,20 +347,29 @@ class HostInterface {
   // the GPFIFO entries from GPGet up to GPPut (read from USERD), fetch and decode each
   // pushbuffer segment, execute its methods and write the new GPGet back to USERD. A channel
   // stops at an unsatisfied acquire (Waiting; retried after other channels ran, so a release
-  // on another channel frees it) or at a fault (Faulted, recorded). Returns the number of
-  // GPFIFO entries consumed.
+  // on another channel frees it) or at a fault (Faulted, recorded). A channel whose engine work
+  // is running is waited for and resumed, so on return no channel is Busy. Returns the number
+  // of GPFIFO entries consumed.
   size_t run_pending(bool include_inline = true);
   // What the host interface does when nobody rings: looks at every Idle channel's USERD and
-  // marks it Pending when GPPut != GPGet (work was published), then run_pending(). The device's
-  // worker thread calls this; it is also how the simulator notices a doorbell store, which a
-  // CPU cannot trap (docs/design/execution.md). Returns the entries consumed. Inline channels
-  // (ChannelConfig::inline_only) are looked at and run only when include_inline is true.
+  // marks it Pending when GPPut != GPGet (work was published), then runs the channels as
+  // run_pending() does, except that it does not wait for engine work: Busy channels stay Busy
+  // and are resumed by a later poll. The device's worker thread calls this; it is also how the
+  // simulator notices a doorbell store, which a CPU cannot trap (docs/design/execution.md).
+  // Returns the entries consumed. Inline channels (ChannelConfig::inline_only) are looked at
+  // and run only when include_inline is true; they never go Busy (their engines run here).
   size_t poll(bool include_inline = true);
+  // How many pieces of engine work have finished so far; wait_for_engine() sleeps until that
+  // count differs from seen, or timeout passes (the worker's idle sleep: an engine finishing
+  // wakes it at once, so the channel's next method does not wait for its back-off).
+  uint64_t engine_completions() const;
+  void wait_for_engine(uint64_t seen, std::chrono::microseconds timeout) const;
 
   // Every fault recorded so far, oldest first.
   std::vector<ChannelFault> faults() const;
-  // Called once per new fault, after run_pending() has released its lock (nvidia.ko's
-  // interrupt handler). Replaces any previous handler; an empty function removes it.
+  // Called once per new fault, after the host interface has released its lock (nvidia.ko's
+  // interrupt handler), on the thread that found it: the PBDMA's or an engine's. Replaces any
+  // previous handler; an empty function removes it.
   void set_fault_handler(std::function<void(const ChannelFault&)> handler);
   // The channel's status; nullopt for an unknown chid.
   std::optional<ChannelStatus> channel_status(uint32_t chid) const;
@@ -348,17 +377,26 @@ class HostInterface {
   uint64_t nonstall_interrupts() const;
 
  private:
+  // One round of the PBDMA over the channels (run_pending, poll); wait: until none is Busy.
+  size_t run_channels(bool include_inline, bool wait);
+  // EngineThreads' done callback: resumes the channel (Pending) or stops it with the fault.
+  void engine_done(uint32_t chid, uint64_t serial, std::optional<ChannelFault> fault);
+
   const Mmu& mmu_;  // held for access around every run (Mmu::lock_for_access)
   Timeline& timeline_;  // a channel's clock starts when it is added
   std::unique_ptr<GpuMemory> memory_;
   std::unique_ptr<CopyEngine> copy_engine_;
   std::unique_ptr<ComputeEngine> compute_engine_;
+  std::unique_ptr<EngineThreads> engines_;
   std::unique_ptr<Pbdma> pbdma_;
   mutable std::mutex mutex_;
+  mutable std::condition_variable engine_done_;                // notified with completions_ under mutex_
   std::map<uint32_t, std::unique_ptr<Channel>> channels_;      // by chid; guarded by mutex_
   std::vector<ChannelFault> faults_;                          // guarded by mutex_
   std::function<void(const ChannelFault&)> fault_handler_;    // guarded by mutex_
   uint64_t nonstall_interrupts_ = 0;                          // guarded by mutex_
+  uint64_t completions_ = 0;                                  // guarded by mutex_
+  uint64_t next_serial_ = 1;                                  // guarded by mutex_
 };
 
 // One simulated GPU: its properties, its VRAM and its MMU.

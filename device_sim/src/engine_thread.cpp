@@ -1,0 +1,75 @@
+// engine_thread: one host thread per engine unit (see engine_thread.h).
+#include "engine_thread.h"
+
+#include <cstdlib>
+#include <string_view>
+
+namespace minicuda::gpu {
+namespace {
+
+bool engine_threads_enabled() {
+  const char* env = std::getenv("MINICUDA_ENGINE_THREADS");
+  return env == nullptr || std::string_view(env) != "0";
+}
+
+}  // namespace
+
+EngineThreads::EngineThreads(const Mmu& mmu, Done done)
+    : mmu_(mmu), done_(std::move(done)), enabled_(engine_threads_enabled()) {}
+
+EngineThreads::~EngineThreads() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  for (Unit& unit : units_) {
+    if (unit.thread.joinable()) unit.thread.join();
+  }
+}
+
+void EngineThreads::submit(TimelineUnit unit_id, uint32_t chid, uint64_t serial, EngineWork work) {
+  Unit& unit = units_[static_cast<int>(unit_id)];
+  {
+    std::lock_guard lock(mutex_);
+    unit.queue.push_back(Job{chid, serial, std::move(work)});
+    ++in_flight_;
+    if (!unit.thread.joinable()) unit.thread = std::thread([this, &unit] { thread_loop(unit); });
+  }
+  wake_.notify_all();
+}
+
+std::optional<ChannelFault> EngineThreads::run_here(TimelineUnit unit_id, const EngineWork& work) {
+  std::lock_guard exec(units_[static_cast<int>(unit_id)].exec);
+  return work();
+}
+
+size_t EngineThreads::in_flight() const {
+  std::lock_guard lock(mutex_);
+  return in_flight_;
+}
+
+void EngineThreads::thread_loop(Unit& unit) {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    wake_.wait(lock, [&] { return stop_ || !unit.queue.empty(); });
+    if (stop_) return;
+    Job job = std::move(unit.queue.front());
+    unit.queue.pop_front();
+    lock.unlock();
+    std::optional<ChannelFault> fault;
+    {
+      // Lock order: the MMU's access lock, then the unit (as run_here's callers, who hold the
+      // access lock already). Both are let go before done_, which takes the host interface's lock.
+      auto access = mmu_.lock_for_access();
+      std::lock_guard exec(unit.exec);
+      fault = job.work();
+    }
+    job.work = nullptr;  // what it captured goes before the channel is resumed
+    done_(job.chid, job.serial, std::move(fault));
+    lock.lock();
+    --in_flight_;
+  }
+}
+
+}  // namespace minicuda::gpu

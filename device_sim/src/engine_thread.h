@@ -1,0 +1,82 @@
+// engine_thread: the host threads the GPU's engines run on. A real GPU's compute engine and
+// copy engines are separate units that work at the same time, each on the work of whichever
+// channel its runlist scheduled; here each unit (compute, ce0, ce1, ce2: TimelineUnit) has a host
+// thread of its own, so that a kernel of one stream really runs while a copy of another moves its
+// bytes, and the PBDMA goes on fetching the other channels meanwhile.
+//
+// What runs here: the work of one method that keeps an engine busy - a grid launch
+// (SEND_SIGNALING_PCAS2_B) or a LAUNCH_DMA that moves data. The PBDMA hands it over (submit),
+// marks the channel Busy and serves other channels; when the work is done, `done` tells the host
+// interface, which lets the PBDMA resume the channel after that method. Each unit's thread runs
+// its work in the order submitted, one at a time, holding the MMU's access lock for each
+// (Mmu::lock_for_access), so pages are not torn down under it.
+//
+// MINICUDA_ENGINE_THREADS=0 turns the threads off: every method then runs on the PBDMA's thread
+// as it is fetched (the model before engines had threads; the simulated times are the same).
+//
+// Who talks to it: HostInterface owns it; the PBDMA submits work to it.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "minicuda/device.h"
+
+namespace minicuda::gpu {
+
+// The work of one engine method: returns the fault that stops its channel, or nullopt.
+using EngineWork = std::function<std::optional<ChannelFault>()>;
+
+class EngineThreads {
+ public:
+  // Called on the engine's thread when work of channel chid (serial: which channel of that chid,
+  // Channel::serial) has finished, after the thread has let go of the MMU and the unit.
+  using Done = std::function<void(uint32_t chid, uint64_t serial, std::optional<ChannelFault> fault)>;
+
+  EngineThreads(const Mmu& mmu, Done done);
+  // Stops every thread: work not yet started is dropped (its channel is going away with the
+  // GPU), work running finishes first.
+  ~EngineThreads();
+  EngineThreads(const EngineThreads&) = delete;
+  EngineThreads& operator=(const EngineThreads&) = delete;
+
+  // False under MINICUDA_ENGINE_THREADS=0: the PBDMA then calls run_here() for everything.
+  bool enabled() const { return enabled_; }
+  // Queues work on unit's thread (started at its first work). Never blocks on the work.
+  void submit(TimelineUnit unit, uint32_t chid, uint64_t serial, EngineWork work);
+  // Runs work on the calling thread, after the unit's current work and before its next, so a
+  // unit never runs two pieces of work at once (inline channels, or threads turned off). The
+  // caller holds the MMU's access lock.
+  std::optional<ChannelFault> run_here(TimelineUnit unit, const EngineWork& work);
+  // Work submitted and not finished yet, on every unit.
+  size_t in_flight() const;
+
+ private:
+  struct Job {
+    uint32_t chid;
+    uint64_t serial;
+    EngineWork work;
+  };
+  struct Unit {
+    std::mutex exec;  // held while the unit runs a piece of work (its thread's, or run_here's)
+    std::deque<Job> queue;  // guarded by EngineThreads::mutex_
+    std::thread thread;
+  };
+  void thread_loop(Unit& unit);
+
+  const Mmu& mmu_;
+  Done done_;
+  const bool enabled_;
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stop_ = false;
+  size_t in_flight_ = 0;  // guarded by mutex_
+  Unit units_[kTimelineUnits];
+};
+
+}  // namespace minicuda::gpu
