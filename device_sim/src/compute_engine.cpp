@@ -2,6 +2,8 @@
 // (see compute_engine.h).
 #include "compute_engine.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
@@ -239,6 +241,7 @@ void ComputeEngine::run_parallel(unsigned threads, const std::function<void()>& 
 }
 
 void ComputeEngine::worker_loop() {
+  pthread_setname_np(pthread_self(), "gpu-sm");  // runs blocks beside the compute engine's thread
   uint64_t seen = 0;
   std::unique_lock lock(mutex_);
   for (;;) {

@@ -5,6 +5,8 @@
 // GPU through its BARs.
 #include "minicuda/device.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <chrono>
 
@@ -54,6 +56,7 @@ void Device::stop_worker() {
 void Device::worker_loop() {
   constexpr int kSpinPolls = 2000;
   constexpr auto kMaxSleep = std::chrono::microseconds(1000);
+  pthread_setname_np(pthread_self(), "gpu-host");  // the host interface: doorbells, the PBDMA
   int idle = 0;
   auto sleep = std::chrono::microseconds(1);
   while (!stop_.load(std::memory_order_relaxed)) {

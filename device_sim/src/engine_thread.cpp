@@ -1,7 +1,10 @@
 // engine_thread: one host thread per engine unit (see engine_thread.h).
 #include "engine_thread.h"
 
+#include <pthread.h>
+
 #include <cstdlib>
+#include <string>
 #include <string_view>
 
 namespace minicuda::gpu {
@@ -50,6 +53,9 @@ size_t EngineThreads::in_flight() const {
 }
 
 void EngineThreads::thread_loop(Unit& unit) {
+  // "gpu-compute", "gpu-ce0", ...: what gdb's `info threads` and top show.
+  const std::string name = std::string("gpu-") + timeline_unit_name(static_cast<TimelineUnit>(&unit - units_));
+  pthread_setname_np(pthread_self(), name.c_str());
   std::unique_lock lock(mutex_);
   for (;;) {
     wake_.wait(lock, [&] { return stop_ || !unit.queue.empty(); });
