@@ -190,6 +190,16 @@ TimelineUnit CopyEngine::unit_of(const CopyState& state, uint32_t launch) const 
       .unit;
 }
 
+uint64_t CopyEngine::bytes_written(const CopyState& state, uint32_t launch) {
+  if (nv_drf_val(NVC8B5_LAUNCH_DMA_DATA_TRANSFER_TYPE, launch) == NVC8B5_LAUNCH_DMA_DATA_TRANSFER_TYPE_NONE) return 0;
+  const uint64_t lines = nv_drf_val(NVC8B5_LAUNCH_DMA_MULTI_LINE_ENABLE, launch) != 0 ? state.line_count : 1;
+  uint64_t element = 1;
+  if (nv_drf_val(NVC8B5_LAUNCH_DMA_REMAP_ENABLE, launch) != 0)
+    element = (nv_drf_val(NVC8B5_SET_REMAP_COMPONENTS_COMPONENT_SIZE, state.remap_components) + 1) *
+              (nv_drf_val(NVC8B5_SET_REMAP_COMPONENTS_NUM_DST_COMPONENTS, state.remap_components) + 1);
+  return uint64_t{state.line_length_in} * element * lines;
+}
+
 // LAUNCH_DMA: refuse what is not modelled, move the data, then release the semaphore.
 std::optional<ChannelFault> CopyEngine::launch_dma(uint32_t chid, const CopyState& state,
                                                    uint32_t launch) {

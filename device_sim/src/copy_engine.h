@@ -62,6 +62,9 @@ class CopyEngine {
   // The copy engine a LAUNCH_DMA of these registers runs on: ce0 host to device, ce1 device to
   // host, ce2 the rest (by the apertures of the first source and destination pages).
   TimelineUnit unit_of(const CopyState& state, uint32_t launch) const;
+  // The bytes a LAUNCH_DMA of these registers writes (all lines, remapped elements counted
+  // whole); 0 for a semaphore-only LAUNCH_DMA.
+  static uint64_t bytes_written(const CopyState& state, uint32_t launch);
 
  private:
   std::optional<ChannelFault> launch_dma(uint32_t chid, const CopyState& state, uint32_t launch);

@@ -25,7 +25,7 @@ EngineThreads::~EngineThreads() {
     std::lock_guard lock(mutex_);
     stop_ = true;
   }
-  wake_.notify_all();
+  for (Unit& unit : units_) unit.wake.notify_all();
   for (Unit& unit : units_) {
     if (unit.thread.joinable()) unit.thread.join();
   }
@@ -33,18 +33,42 @@ EngineThreads::~EngineThreads() {
 
 void EngineThreads::submit(TimelineUnit unit_id, uint32_t chid, uint64_t serial, EngineWork work) {
   Unit& unit = units_[static_cast<int>(unit_id)];
+  bool notify = false;
   {
     std::lock_guard lock(mutex_);
+    if (stop_) return;  // the GPU is going away: the channel stays Busy until it is removed
     unit.queue.push_back(Job{chid, serial, std::move(work)});
     ++in_flight_;
     if (!unit.thread.joinable()) unit.thread = std::thread([this, &unit] { thread_loop(unit); });
+    notify = unit.sleeping;  // a spinning thread sees the queue by itself: no system call
   }
-  wake_.notify_all();
+  if (notify) unit.wake.notify_one();
 }
 
 std::optional<ChannelFault> EngineThreads::run_here(TimelineUnit unit_id, const EngineWork& work) {
   std::lock_guard exec(units_[static_cast<int>(unit_id)].exec);
   return work();
+}
+
+bool EngineThreads::run_here_if_idle(TimelineUnit unit_id, const EngineWork& work, std::optional<ChannelFault>* fault) {
+  Unit& unit = units_[static_cast<int>(unit_id)];
+  {
+    std::lock_guard lock(mutex_);
+    if (!unit.queue.empty() || unit.running) return false;
+    unit.running = true;  // the unit's thread starts nothing meanwhile
+  }
+  {
+    std::lock_guard exec(unit.exec);
+    *fault = work();
+  }
+  bool notify = false;
+  {
+    std::lock_guard lock(mutex_);
+    unit.running = false;
+    notify = unit.sleeping && !unit.queue.empty();
+  }
+  if (notify) unit.wake.notify_one();
+  return true;
 }
 
 size_t EngineThreads::in_flight() const {
@@ -56,12 +80,24 @@ void EngineThreads::thread_loop(Unit& unit) {
   // "gpu-compute", "gpu-ce0", ...: what gdb's `info threads` and top show.
   const std::string name = std::string("gpu-") + timeline_unit_name(static_cast<TimelineUnit>(&unit - units_));
   pthread_setname_np(pthread_self(), name.c_str());
+  // After a piece of work the thread looks for the next one a while before it sleeps: work
+  // comes in bursts (a stream's copies, a loop of launches), and waking a sleeping thread costs
+  // the hand-over more than the yields do.
+  constexpr int kSpinChecks = 1000;
   std::unique_lock lock(mutex_);
   for (;;) {
-    wake_.wait(lock, [&] { return stop_ || !unit.queue.empty(); });
+    for (int i = 0; i < kSpinChecks && unit.queue.empty() && !stop_; ++i) {
+      lock.unlock();
+      std::this_thread::yield();
+      lock.lock();
+    }
+    unit.sleeping = true;
+    unit.wake.wait(lock, [&] { return stop_ || (!unit.queue.empty() && !unit.running); });
+    unit.sleeping = false;
     if (stop_) return;
     Job job = std::move(unit.queue.front());
     unit.queue.pop_front();
+    unit.running = true;
     lock.unlock();
     std::optional<ChannelFault> fault;
     {
@@ -74,6 +110,7 @@ void EngineThreads::thread_loop(Unit& unit) {
     job.work = nullptr;  // what it captured goes before the channel is resumed
     done_(job.chid, job.serial, std::move(fault));
     lock.lock();
+    unit.running = false;
     --in_flight_;
   }
 }

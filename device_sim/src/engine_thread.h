@@ -35,7 +35,8 @@ using EngineWork = std::function<std::optional<ChannelFault>()>;
 class EngineThreads {
  public:
   // Called on the engine's thread when work of channel chid (serial: which channel of that chid,
-  // Channel::serial) has finished, after the thread has let go of the MMU and the unit.
+  // Channel::serial) has finished, after the thread has let go of the MMU and the unit. It may
+  // submit more work (the host interface runs the PBDMA from it).
   using Done = std::function<void(uint32_t chid, uint64_t serial, std::optional<ChannelFault> fault)>;
 
   EngineThreads(const Mmu& mmu, Done done);
@@ -53,6 +54,10 @@ class EngineThreads {
   // unit never runs two pieces of work at once (inline channels, or threads turned off). The
   // caller holds the MMU's access lock.
   std::optional<ChannelFault> run_here(TimelineUnit unit, const EngineWork& work);
+  // Runs work on the calling thread if the unit has nothing queued or running (then returns
+  // true, with its fault in *fault); else returns false and runs nothing. The PBDMA does small
+  // copies so, sparing them the hand-over to another thread.
+  bool run_here_if_idle(TimelineUnit unit, const EngineWork& work, std::optional<ChannelFault>* fault);
   // Work submitted and not finished yet, on every unit.
   size_t in_flight() const;
 
@@ -65,6 +70,9 @@ class EngineThreads {
   struct Unit {
     std::mutex exec;  // held while the unit runs a piece of work (its thread's, or run_here's)
     std::deque<Job> queue;  // guarded by EngineThreads::mutex_
+    bool running = false;   // a piece of work is running (here or in run_here_if_idle); guarded by mutex_
+    bool sleeping = false;  // its thread waits on wake (not spinning): submit must notify; guarded by mutex_
+    std::condition_variable wake;
     std::thread thread;
   };
   void thread_loop(Unit& unit);
@@ -73,7 +81,6 @@ class EngineThreads {
   Done done_;
   const bool enabled_;
   mutable std::mutex mutex_;
-  std::condition_variable wake_;
   bool stop_ = false;
   size_t in_flight_ = 0;  // guarded by mutex_
   Unit units_[kTimelineUnits];

@@ -75,7 +75,16 @@ void HostInterface::doorbell(uint32_t token) {
   trace::note(trace::Layer::Gpu, "usermode: doorbell token {:#x}: no such channel, ignored", token);
 }
 
-size_t HostInterface::run_pending(bool include_inline) { return run_channels(include_inline, /*wait=*/true); }
+size_t HostInterface::run_pending(bool include_inline) {
+  uint64_t before;
+  {
+    std::lock_guard lock(mutex_);
+    before = entries_consumed_;
+  }
+  run_channels(include_inline, /*wait=*/true);
+  std::lock_guard lock(mutex_);
+  return static_cast<size_t>(entries_consumed_ - before);  // engines' threads resume channels too
+}
 
 size_t HostInterface::run_channels(bool include_inline, bool wait) {
   std::vector<ChannelFault> new_faults;
@@ -98,6 +107,7 @@ size_t HostInterface::run_channels(bool include_inline, bool wait) {
               continue;
             PbdmaRun run = pbdma_->run(*channel);
             entries += run.entries;
+            entries_consumed_ += run.entries;
             nonstall_interrupts_ += run.nonstall_interrupts;
             progressed = progressed || run.progressed;
             busy = busy || channel->status == ChannelStatus::Busy;
@@ -112,7 +122,9 @@ size_t HostInterface::run_channels(bool include_inline, bool wait) {
       // Engine work is running: sleep until some finishes (its channel is Pending again), with
       // neither lock held, then go round.
       const uint64_t seen = completions_;
+      ++waiters_;
       engine_done_.wait(lock, [&] { return completions_ != seen; });
+      --waiters_;
     }
     handler = fault_handler_;
   }
@@ -125,6 +137,7 @@ size_t HostInterface::run_channels(bool include_inline, bool wait) {
 
 void HostInterface::engine_done(uint32_t chid, uint64_t serial, std::optional<ChannelFault> fault) {
   std::function<void(const ChannelFault&)> handler;
+  bool notify = false;
   {
     std::lock_guard lock(mutex_);
     auto it = channels_.find(chid);
@@ -142,9 +155,14 @@ void HostInterface::engine_done(uint32_t chid, uint64_t serial, std::optional<Ch
       fault.reset();  // the channel is gone: nobody to tell
     }
     ++completions_;
+    notify = waiters_ != 0;
   }
-  engine_done_.notify_all();
+  if (notify) engine_done_.notify_all();
   if (handler) handler(*fault);
+  // Then this engine's thread is the PBDMA for a moment: it goes on with the channel it resumed
+  // (and any other with work) at once, instead of waiting for the gpu-host thread to notice.
+  // A stream's next launch is then queued on this very thread, with no hand-over at all.
+  run_channels(/*include_inline=*/false, /*wait=*/false);
 }
 
 uint64_t HostInterface::engine_completions() const {
@@ -154,7 +172,9 @@ uint64_t HostInterface::engine_completions() const {
 
 void HostInterface::wait_for_engine(uint64_t seen, std::chrono::microseconds timeout) const {
   std::unique_lock lock(mutex_);
+  ++waiters_;
   engine_done_.wait_for(lock, timeout, [&] { return completions_ != seen; });
+  --waiters_;
 }
 
 size_t HostInterface::poll(bool include_inline) {

@@ -18,6 +18,9 @@ namespace {
 // that work in successive GPFIFO entries gets increasing timestamps. Host methods are free.
 constexpr uint64_t kGpEntryFetchNs = 100;
 
+// Copies up to this many bytes run on the PBDMA's thread when their engine is idle (execute).
+constexpr uint64_t kRunHereBytes = 64 * 1024;
+
 ChannelFault mmu_fault(uint32_t chid, const MemoryFault& fault, uint32_t method, const char* role) {
   return ChannelFault{
       chid,
@@ -257,10 +260,21 @@ Pbdma::Step Pbdma::execute(Channel& channel, uint32_t subchannel, uint32_t metho
       if (method != NVC8B5_LAUNCH_DMA)  // a register of the channel's copy context
         return engine_work(channel, TimelineUnit::Copy2, false,
                            [&] { return fix(copy_engine_.method(chid, sub.copy, method, data)); }, run);
-      const bool moves_data =
-          nv_drf_val(NVC8B5_LAUNCH_DMA_DATA_TRANSFER_TYPE, data) != NVC8B5_LAUNCH_DMA_DATA_TRANSFER_TYPE_NONE;
+      // A small copy runs here if its engine is idle: handing it to the engine's thread would cost
+      // more than the copy. Anything longer keeps the engine busy on its own thread.
+      const uint64_t bytes = CopyEngine::bytes_written(sub.copy, data);
+      const TimelineUnit unit = copy_engine_.unit_of(sub.copy, data);
+      if (bytes != 0 && bytes <= kRunHereBytes && engines_.enabled() && !channel.config.inline_only) {
+        std::optional<ChannelFault> fault;
+        if (engines_.run_here_if_idle(unit, [&] { return fix(copy_engine_.method(chid, sub.copy, method, data)); },
+                                      &fault)) {
+          if (!fault) return Step::Done;
+          run.fault = std::move(fault);
+          return Step::Fault;
+        }
+      }
       // The work keeps its own copy of the registers: the channel may be gone when it runs.
-      return engine_work(channel, copy_engine_.unit_of(sub.copy, data), moves_data,
+      return engine_work(channel, unit, bytes != 0,
                          [this, chid, state = sub.copy, data, fix]() mutable {
                            return fix(copy_engine_.method(chid, state, NVC8B5_LAUNCH_DMA, data));
                          },

@@ -349,7 +349,8 @@ class HostInterface {
   // stops at an unsatisfied acquire (Waiting; retried after other channels ran, so a release
   // on another channel frees it) or at a fault (Faulted, recorded). A channel whose engine work
   // is running is waited for and resumed, so on return no channel is Busy. Returns the number
-  // of GPFIFO entries consumed.
+  // of GPFIFO entries consumed meanwhile (by this call, and by the engines' threads, which go
+  // on with a channel when they finish its work).
   size_t run_pending(bool include_inline = true);
   // What the host interface does when nobody rings: looks at every Idle channel's USERD and
   // marks it Pending when GPPut != GPGet (work was published), then runs the channels as
@@ -379,7 +380,8 @@ class HostInterface {
  private:
   // One round of the PBDMA over the channels (run_pending, poll); wait: until none is Busy.
   size_t run_channels(bool include_inline, bool wait);
-  // EngineThreads' done callback: resumes the channel (Pending) or stops it with the fault.
+  // EngineThreads' done callback: resumes the channel (Pending) or stops it with the fault,
+  // then runs the PBDMA on the engine's thread (wait=false), so the channel goes on at once.
   void engine_done(uint32_t chid, uint64_t serial, std::optional<ChannelFault> fault);
 
   const Mmu& mmu_;  // held for access around every run (Mmu::lock_for_access)
@@ -396,6 +398,8 @@ class HostInterface {
   std::function<void(const ChannelFault&)> fault_handler_;    // guarded by mutex_
   uint64_t nonstall_interrupts_ = 0;                          // guarded by mutex_
   uint64_t completions_ = 0;                                  // guarded by mutex_
+  uint64_t entries_consumed_ = 0;                             // by any run; guarded by mutex_
+  mutable int waiters_ = 0;  // threads in engine_done_.wait: engine_done notifies only then; guarded by mutex_
   uint64_t next_serial_ = 1;                                  // guarded by mutex_
 };
 
