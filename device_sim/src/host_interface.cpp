@@ -2,10 +2,11 @@
 // PBDMA over the channels that have work.
 //
 // A real GPU keeps channels on runlists and time-slices its PBDMAs between them; here one PBDMA
-// runs the pending channels one after the other, in chid order, each until it is empty, waits
-// on a semaphore, hands a method to an engine's thread (Busy) or faults, and goes round again
-// while any channel made progress, so that a release on one channel frees an acquire on another
-// within the same run_pending(). When an engine's thread finishes, engine_done() makes the
+// takes one GPFIFO entry at a time from the pending channel whose work the host submitted first
+// (the host time in its segment, then chid), until the entry is done, waits on a semaphore,
+// hands a method to an engine's thread (Busy) or faults, and chooses again while any channel made
+// progress, so that a release on one channel frees an acquire on another within the same
+// run_pending(), and work reaches the engines in submission order. When an engine's thread finishes, engine_done() makes the
 // channel Pending again and wakes whoever waits (run_pending, the device's worker).
 //
 // Who talks to it: nvidia.ko adds and removes channels (RM's channel allocation and free) and
@@ -96,24 +97,36 @@ size_t HostInterface::run_channels(bool include_inline, bool wait) {
       bool busy = false;
       {
         auto access = mmu_.lock_for_access();
+        // One GPFIFO entry at a time, from the channel whose work the host submitted first (its
+        // segments' host times; chid breaks ties), then choose again: so work of several channels
+        // reaches the engines in the order it was submitted, whichever chids the channels got.
+        std::vector<std::pair<uint64_t, Channel*>> ready;
         bool progressed = true;
         while (progressed) {
           progressed = false;
           busy = false;
+          ready.clear();
           for (auto& [chid, channel] : channels_) {
             if (channel->config.inline_only && !include_inline) continue;
             busy = busy || channel->status == ChannelStatus::Busy;
-            if (channel->status != ChannelStatus::Pending && channel->status != ChannelStatus::Waiting)
-              continue;
-            PbdmaRun run = pbdma_->run(*channel);
+            if (channel->status == ChannelStatus::Pending || channel->status == ChannelStatus::Waiting)
+              ready.emplace_back(pbdma_->next_submit_time(*channel), channel.get());
+          }
+          std::stable_sort(ready.begin(), ready.end(),
+                           [](const auto& a, const auto& b) { return a.first < b.first; });
+          for (auto& [submitted, channel] : ready) {
+            PbdmaRun run = pbdma_->run(*channel, /*one_entry=*/true);
             entries += run.entries;
             entries_consumed_ += run.entries;
             nonstall_interrupts_ += run.nonstall_interrupts;
-            progressed = progressed || run.progressed;
             busy = busy || channel->status == ChannelStatus::Busy;
             if (run.fault) {
               faults_.push_back(*run.fault);
               new_faults.push_back(std::move(*run.fault));
+            }
+            if (run.progressed) {
+              progressed = true;
+              break;  // choose again
             }
           }
         }

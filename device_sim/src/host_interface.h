@@ -50,9 +50,11 @@ struct Channel {
   uint32_t sem_addr_lo = 0, sem_addr_hi = 0;
   uint32_t sem_payload_lo = 0, sem_payload_hi = 0;
 
-  // minicuda's host-timeline registers (MINICUDA_SET_ORIGIN_*, MINICUDA_SET_HOST_TIME_LO).
+  // minicuda's host-timeline registers (MINICUDA_SET_ORIGIN_*, MINICUDA_SET_HOST_TIME_LO), and
+  // the host time of the segment being executed (MINICUDA_SET_HOST_TIME_HI; 0 before any).
   uint32_t origin_lo = 0, origin_hi = 0;
   uint32_t host_time_lo = 0;
+  uint64_t segment_host_time = 0;
 
   std::array<Subchannel, 8> subchannels;  // NVC56F_NUMBER_OF_SUBCHANNELS
 };

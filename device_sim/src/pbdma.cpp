@@ -70,7 +70,24 @@ Pbdma::Pbdma(Device& device, const GpuMemory& memory, CopyEngine& copy_engine, C
              EngineThreads& engines)
     : device_(device), memory_(memory), copy_engine_(copy_engine), compute_engine_(compute_engine), engines_(engines) {}
 
-PbdmaRun Pbdma::run(Channel& channel) {
+uint64_t Pbdma::next_submit_time(const Channel& channel) const {
+  if (channel.in_segment) return channel.segment_host_time;
+  const ChannelConfig& config = channel.config;
+  uint32_t gp_put = 0, gp_get = 0;
+  if (memory_.load32(config.userd_va + NVC56F_USERD_GP_PUT, &gp_put) ||
+      memory_.load32(config.userd_va + NVC56F_USERD_GP_GET, &gp_get) || gp_get == gp_put ||
+      gp_get >= config.gpfifo_entries)
+    return 0;
+  uint64_t entry = 0;
+  if (memory_.load64(config.gpfifo_va + uint64_t{gp_get} * NVC56F_GP_ENTRY__SIZE, &entry)) return 0;
+  if (nv_gp_entry_length(entry) < 5) return 0;  // a control entry (the base comes first), or too short
+  uint32_t head[5];
+  if (memory_.read(channel.pb_extended_base | nv_gp_entry_address(entry), head, sizeof head)) return 0;
+  if (head[0] != nv_method_inc(NV_SUBCHANNEL_HOST, NVC56F_MINICUDA_SET_ORIGIN_LO, 4)) return 0;
+  return (uint64_t{head[4]} << 32) | head[3];
+}
+
+PbdmaRun Pbdma::run(Channel& channel, bool one_entry) {
   PbdmaRun run;
   const ChannelConfig& config = channel.config;
   const uint64_t userd = config.userd_va;
@@ -158,6 +175,10 @@ PbdmaRun Pbdma::run(Channel& channel) {
       return stop(mmu_fault(config.chid, *fault, 0, "USERD"));
     ++run.entries;
     run.progressed = true;
+    if (one_entry) {
+      channel.status = ChannelStatus::Pending;  // the next round finds out whether more follow
+      return run;
+    }
   }
 }
 
@@ -387,6 +408,7 @@ Pbdma::Step Pbdma::host_method(Channel& channel, uint32_t subchannel, uint32_t m
 Pbdma::Step Pbdma::host_time(Channel& channel, uint32_t hi) {
   const uint32_t chid = channel.config.chid;
   const uint64_t submitted = (uint64_t{hi} << 32) | channel.host_time_lo;
+  channel.segment_host_time = submitted;
   const uint64_t before = device_.timeline().channel_time(chid);
   device_.timeline().hold(chid, submitted);
   const uint64_t origin = device_.timeline().origin(chid);

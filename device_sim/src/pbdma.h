@@ -46,8 +46,15 @@ class Pbdma {
 
   // Runs channel until its GPFIFO is empty (status Idle), an acquire is not satisfied
   // (Waiting, to resume at that method), an engine took a method to its thread (Busy, to resume
-  // after it) or something faults (Faulted, the fault returned).
-  PbdmaRun run(Channel& channel);
+  // after it) or something faults (Faulted, the fault returned). one_entry: stop after one
+  // GPFIFO entry (status Pending if more may follow), so the host interface can choose again.
+  PbdmaRun run(Channel& channel, bool one_entry = false);
+  // When the host submitted the channel's next work: the host time of the segment it is in, or
+  // of the next segment, read from its first methods (MINICUDA_SET_ORIGIN_LO .. HOST_TIME_HI,
+  // which libcuda puts first in every segment). 0 when there is none or it cannot be read (a
+  // segment built otherwise, a control entry, an unmapped ring): such work goes first. Only
+  // the order of the host interface's choices depends on it, never what the work does.
+  uint64_t next_submit_time(const Channel& channel) const;
 
  private:
   enum class Step { Done, Wait, Busy, Fault };

@@ -7,7 +7,8 @@
 //     one engine at a time the copy would wait behind the kernel, which would give up after
 //     its time limit with the flag still 0;
 //   - the same for a memset (ce2) and a device-to-host copy (ce1) of the flag's neighbour;
-//   - a stream's own work stays in order behind its engine work (copy, kernels, copy back).
+//   - a stream's own work stays in order behind its engine work (copy, kernels, copy back);
+//   - four streams' work takes the same simulated time every time in one process.
 // That the simulated times are the same with the threads off (MINICUDA_ENGINE_THREADS=0) is
 // checked on the stream_overlap sample (tests/samples).
 // The first two share a word between a running kernel, the host and a copy engine, with volatile
@@ -152,6 +153,54 @@ TEST_F(ConcurrencyEngines, EachStreamStaysInOrder) {
     EXPECT_EQ(cudaFree(d[k]), cudaSuccess);
   }
   EXPECT_EQ(cudaFreeHost(pinned), cudaSuccess);
+}
+
+// Four streams of copy in, kernel, copy out, timed by events: the simulated time is the same
+// every time in one process, although the streams get new or reused channels (other chids) and
+// the engines' threads take the work in whatever order they get it.
+float four_streams_ms() {
+  constexpr int kN = 1 << 18;
+  int* pinned = nullptr;
+  int* d = nullptr;
+  cudaStream_t s[4];
+  cudaEvent_t start, stop, done[4];
+  if (cudaHostAlloc(&pinned, 4 * kN * sizeof(int), cudaHostAllocDefault) != cudaSuccess) return -1;
+  if (cudaMalloc(&d, 4 * kN * sizeof(int)) != cudaSuccess) return -1;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  for (int k = 0; k < 4; ++k) {
+    cudaStreamCreateWithFlags(&s[k], cudaStreamNonBlocking);
+    cudaEventCreate(&done[k]);
+  }
+  cudaDeviceSynchronize();
+  cudaEventRecord(start, 0);
+  for (int k = 0; k < 4; ++k) cudaStreamWaitEvent(s[k], start, 0);
+  for (int k = 0; k < 4; ++k) {
+    cudaMemcpyAsync(d + k * kN, pinned + k * kN, kN * sizeof(int), cudaMemcpyHostToDevice, s[k]);
+    add_one<<<kN / 256, 256, 0, s[k]>>>(d + k * kN, kN);
+    cudaMemcpyAsync(pinned + k * kN, d + k * kN, kN * sizeof(int), cudaMemcpyDeviceToHost, s[k]);
+    cudaEventRecord(done[k], s[k]);
+  }
+  for (int k = 0; k < 4; ++k) cudaStreamWaitEvent(0, done[k], 0);
+  cudaEventRecord(stop, 0);
+  float ms = -1;
+  if (cudaEventSynchronize(stop) != cudaSuccess || cudaEventElapsedTime(&ms, start, stop) != cudaSuccess) ms = -1;
+  for (int k = 0; k < 4; ++k) {
+    cudaEventDestroy(done[k]);
+    cudaStreamDestroy(s[k]);
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  cudaFree(d);
+  cudaFreeHost(pinned);
+  return ms;
+}
+
+TEST_F(ConcurrencyEngines, TheSameWorkTakesTheSameSimulatedTimeEveryTime) {
+  float ms[4];
+  for (float& m : ms) m = four_streams_ms();
+  ASSERT_GT(ms[0], 0.0f);
+  for (float m : ms) EXPECT_EQ(m, ms[0]);
 }
 
 }  // namespace

@@ -343,7 +343,8 @@ class HostInterface {
   // with that work submit token becomes Pending. Unknown tokens and faulted channels are
   // ignored (the real doorbell drops them too).
   void doorbell(uint32_t token);
-  // Runs every Pending or Waiting channel, in chid order, until none can make progress: fetch
+  // Runs every Pending or Waiting channel, one GPFIFO entry at a time from the channel whose
+  // work was submitted first (Pbdma::next_submit_time, then chid), until none can make progress: fetch
   // the GPFIFO entries from GPGet up to GPPut (read from USERD), fetch and decode each
   // pushbuffer segment, execute its methods and write the new GPGet back to USERD. A channel
   // stops at an unsatisfied acquire (Waiting; retried after other channels ran, so a release
