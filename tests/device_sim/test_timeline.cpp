@@ -199,6 +199,25 @@ TEST_F(TimelineChannels, AnAcquireWaitsForTheReleasesTime) {
 
 // libcuda starts each segment with MINICUDA_SET_ORIGIN and MINICUDA_SET_HOST_TIME: the PBDMA
 // holds the channel until the host time, and the copy's span names the submitting call.
+// Two channels' copies for one engine, rung together: the one the host submitted first gets the
+// engine first, whatever the chids (b, chid 4, submitted before a, chid 3).
+TEST_F(TimelineChannels, TheWorkSubmittedFirstGetsTheEngineFirst) {
+  const uint64_t pinned = reinterpret_cast<uint64_t>(host);
+  const uint64_t t0 = device.now_ns();
+  auto segment = [&](uint64_t submitted, uint64_t sem, uint64_t dst) {
+    return Pushbuffer()
+        .inc(NV_SUBCHANNEL_HOST, NVC56F_MINICUDA_SET_ORIGIN_LO,
+             {0, 0, static_cast<uint32_t>(submitted), static_cast<uint32_t>(submitted >> 32)})
+        .copy_semaphore(sem, 1)
+        .copy(pinned, dst, 200000, kFourWord);
+  };
+  a.submit(segment(t0 + 2000, sems, vid));
+  b.submit(segment(t0 + 1000, sems + 16, vid + 262144));
+  device.host().run_pending();
+  EXPECT_EQ(stamp(sems + 16), t0 + 1000 + 2400u + 3636u);                // b first, at its host time
+  EXPECT_EQ(stamp(sems), stamp(sems + 16) + 2400u + 3636u);             // then a, after it on ce0
+}
+
 TEST_F(TimelineChannels, TheHostTimeMethodHoldsTheSegmentsWork) {
   const uint64_t pinned = reinterpret_cast<uint64_t>(host);
   const uint64_t submitted = device.now_ns() + 50000;
