@@ -437,7 +437,9 @@ CUresult CUDAAPI cuCtxSynchronize_v2(CUcontext ctx);
 /* *free / *total = free and total device memory of the current context's device, in bytes. */
 CUresult CUDAAPI cuMemGetInfo_v2(size_t* free, size_t* total);
 /* Allocates bytesize bytes of device memory in the current context, suitably aligned for any
- * type, not cleared. bytesize 0: CUDA_ERROR_INVALID_VALUE. No room: CUDA_ERROR_OUT_OF_MEMORY. */
+ * type, not cleared. bytesize 0: CUDA_ERROR_INVALID_VALUE. No room: CUDA_ERROR_OUT_OF_MEMORY.
+ * minicuda's memcheck mode (MINICUDA_MEMCHECK=1) aligns it only to the largest power of two
+ * dividing bytesize, at most 256, so that it can end at an unmapped guard. */
 CUresult CUDAAPI cuMemAlloc_v2(CUdeviceptr* dptr, size_t bytesize);
 /* Frees memory from cuMemAlloc. dptr must be the start of a live allocation, else
  * CUDA_ERROR_INVALID_VALUE. May synchronize with pending work. */
