@@ -136,10 +136,9 @@ void addr2line(const std::string& module_path, const std::vector<Frame*>& frames
     std::string location = lines[2 * i + 1];
     if (size_t d = location.find(" (discriminator"); d != std::string::npos) location.resize(d);
     if (function != "??" && !function.empty()) frames[i]->mangled = function;
-    if (location.rfind("??", 0) != 0 && location.size() > 2 && location.substr(location.size() - 2) != ":0" &&
-        location.substr(location.size() - 2) != ":?") {
-      frames[i]->location = location;
-    }
+    // "??:0" or "file:?" when the module has no line table for the address.
+    const bool known = location.rfind("??", 0) != 0 && !location.ends_with(":0") && !location.ends_with(":?");
+    if (known) frames[i]->location = location;
   }
 }
 
@@ -291,15 +290,16 @@ bool report_access_error(const CUctx_st& ctx, const NvMinicudaFaultRecord& recor
   if (record.xid != ROBUST_CHANNEL_FIFO_ERROR_MMU_ERR_FLT) return false;
   KernelFault fault;
   if (!parse_kernel_fault(std::string(record.what, strnlen(record.what, sizeof record.what)), &fault)) return false;
-  const bool canonical = fault.message.rfind("illegal read of address", 0) == 0 ||
-                         fault.message.rfind("illegal write of address", 0) == 0;
-  if (!canonical && fault.message.rfind("illegal address (a non-canonical pointer)", 0) != 0) return false;
+  // The SM knows the address, unless the pointer was not canonical (then the CPU does not say it).
+  const bool address_known = fault.message.rfind("illegal read of address", 0) == 0 ||
+                             fault.message.rfind("illegal write of address", 0) == 0;
+  if (!address_known && fault.message.rfind("illegal address (a non-canonical pointer)", 0) != 0) return false;
 
   // The access size is not known (the SIGSEGV behind the fault does not say it): not printed.
   std::string out = fmt::format("{} Invalid __global__ {}\n", kPrefix, record.write ? "write" : "read");
   out += fmt::format("{}     at {}\n", kPrefix, fault.kernel);
   out += fmt::format("{}     by thread {} in block {}\n", kPrefix, fault.thread, fault.block);
-  if (!canonical) {
+  if (!address_known) {
     out += fmt::format("{}     Address (a non-canonical pointer) is out of bounds\n", kPrefix);
   } else {
     out += fmt::format("{}     Address {:#x} is out of bounds\n", kPrefix, record.address);
@@ -309,7 +309,7 @@ bool report_access_error(const CUctx_st& ctx, const NvMinicudaFaultRecord& recor
   const uint64_t a = record.address;
   State& s = state();
   std::lock_guard lock(s.mutex);
-  if (canonical && ctx.pool != nullptr && ctx.pool->nearest(a, &start, &size) && a + kNear >= start &&
+  if (address_known && ctx.pool != nullptr && ctx.pool->nearest(a, &start, &size) && a + kNear >= start &&
       a < start + size + kNear) {
     // compute-sanitizer counts the first byte past the end as "1 bytes after".
     out += a < start ? fmt::format("{}     and is {} bytes before the nearest allocation at {:#x} of size {} bytes\n",

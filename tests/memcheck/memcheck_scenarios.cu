@@ -22,6 +22,8 @@ __global__ void sum_ints(const int* a, int n, int* out) {
   *out = sum;
 }
 
+__global__ void store_at(int* a, long long index, int value) { a[index] = value; }
+
 __global__ void fill(int* a, int n, int value) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) a[i] = value;
@@ -89,6 +91,26 @@ int overrun_read() {
   return 0;
 }
 
+// A 2 MiB buffer starts at its chunk's start: a[-1] is in the guard of the buffer before it.
+int underrun_write() {
+  int* before = make_overrun_buffer();
+  int* big = nullptr;
+  check("cudaMalloc", cudaMalloc(&big, 2 << 20));
+  store_at<<<1, 1>>>(big, -1, 1);
+  check("cudaDeviceSynchronize", cudaDeviceSynchronize());
+  check("cudaDeviceReset", cudaDeviceReset());
+  (void)before;
+  return 0;
+}
+
+// Far from every allocation: no "nearest allocation" line.
+int null_write() {
+  check("cudaFree", cudaFree(nullptr));
+  store_at<<<1, 1>>>(nullptr, 0, 1);
+  check("cudaDeviceSynchronize", cudaDeviceSynchronize());
+  return 0;
+}
+
 // Three allocations, one freed: the two others are leaked at exit.
 int leaks() {
   allocate_and_free();
@@ -119,11 +141,13 @@ int clean() {
 
 int main(int argc, char** argv) {
   if (argc != 2) {
-    std::fprintf(stderr, "usage: %s overrun_write|overrun_read|leaks|reset_leak|clean\n", argv[0]);
+    std::fprintf(stderr, "usage: %s overrun_write|overrun_read|underrun_write|null_write|leaks|reset_leak|clean\n", argv[0]);
     return 2;
   }
   if (std::strcmp(argv[1], "overrun_write") == 0) return overrun_write();
   if (std::strcmp(argv[1], "overrun_read") == 0) return overrun_read();
+  if (std::strcmp(argv[1], "underrun_write") == 0) return underrun_write();
+  if (std::strcmp(argv[1], "null_write") == 0) return null_write();
   if (std::strcmp(argv[1], "leaks") == 0) return leaks();
   if (std::strcmp(argv[1], "reset_leak") == 0) return reset_leak();
   if (std::strcmp(argv[1], "clean") == 0) return clean();

@@ -282,6 +282,30 @@ TEST(MemcheckReport, AOneByteOverrunReadFaultsAndIsReported) {
       << o.err;
 }
 
+TEST(MemcheckReport, AnUnderrunIsCaughtOnceItLeavesTheChunk) {
+  Output o = run("MINICUDA_MEMCHECK=1", "underrun_write");
+  ASSERT_EQ(o.status, 0) << o.out << o.err;
+  EXPECT_TRUE(has(o.out, "cudaDeviceSynchronize: cudaErrorIllegalAddress")) << o.out;
+  EXPECT_TRUE(has(o.err, "========= Invalid __global__ write\n=========     at store_at\n")) << o.err;
+  EXPECT_TRUE(has(o.err, "and is 4 bytes before the nearest allocation at 0x")) << o.err;
+  EXPECT_TRUE(has(o.err, " of size 2097152 bytes\n")) << o.err;
+  EXPECT_TRUE(has(o.err, "Host Frame: underrun_write()")) << o.err;
+}
+
+TEST(MemcheckReport, AnAddressFarFromEveryAllocationHasNoNearestOne) {
+  Output o = run("MINICUDA_MEMCHECK=1", "null_write");
+  ASSERT_EQ(o.status, 0) << o.out << o.err;
+  EXPECT_TRUE(has(o.err,
+                  "========= Invalid __global__ write\n"
+                  "=========     at store_at\n"
+                  "=========     by thread (0,0,0) in block (0,0,0)\n"
+                  "=========     Address 0x0 is out of bounds\n"
+                  "=========\n"))
+      << o.err;
+  EXPECT_FALSE(has(o.err, "nearest allocation")) << o.err;
+  EXPECT_TRUE(has(o.err, "========= ERROR SUMMARY: 1 error\n")) << o.err;
+}
+
 TEST(MemcheckReport, HostFramesNameTheSourceLineWithAddr2line) {
   if (std::system("command -v addr2line >/dev/null 2>&1") != 0) GTEST_SKIP() << "binutils' addr2line is not installed";
   Output o = run("MINICUDA_MEMCHECK=1", "leaks");
