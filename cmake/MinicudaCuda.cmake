@@ -7,7 +7,8 @@
 #       time into ${CMAKE_CURRENT_BINARY_DIR}/<name>.cu/<path of the .cu>.cpp (re-translated when
 #       the .cu or the translator changes) and that file is compiled instead; other sources and
 #       keywords pass through unchanged. The target links minicuda::cudart (PRIVATE for an
-#       executable, PUBLIC for a library, since its users launch through the same runtime).
+#       executable, PUBLIC for a library, since its users launch through the same runtime). An
+#       executable is linked with -rdynamic (ENABLE_EXPORTS), for memcheck mode's host frames.
 #       The library type defaults as for add_library (STATIC unless BUILD_SHARED_LIBS). Caveat of
 #       a STATIC library, as with nvcc: a .cu's kernels register at start-up only if the linker
 #       takes its object file, i.e. only if the program references a symbol defined in it (a
@@ -71,6 +72,10 @@ function(minicuda_add_executable name)
   minicuda_cu2cxx_sources(${name} sources ${ARGN})
   add_executable(${name} ${sources})
   target_link_libraries(${name} PRIVATE minicuda::cudart)
+  # -rdynamic: the program's functions are in its dynamic symbol table, so that memcheck mode's
+  # host backtraces name them even without addr2line (NVIDIA asks for -Xcompiler -rdynamic for
+  # compute-sanitizer's host frames too).
+  set_property(TARGET ${name} PROPERTY ENABLE_EXPORTS ON)
 endfunction()
 
 function(minicuda_add_library name)

@@ -13,7 +13,7 @@
  *                  cuCtxGet/SetCurrent, cuCtxGetDevice(_v2), cuCtxGetApiVersion,
  *                  cuCtxGetStreamPriorityRange, cuCtxSynchronize(_v2)
  *   memory         cuMemAlloc_v2, cuMemFree_v2, cuMemGetInfo_v2, cuMemAllocHost_v2, cuMemHostAlloc,
- *                  cuMemFreeHost, cuPointerGetAttribute(s)
+ *                  cuMemFreeHost, cuMemGetAddressRange_v2, cuPointerGetAttribute(s)
  *   copies         cuMemcpy{HtoD,DtoH,DtoD}_v2, cuMemcpy, cuMemsetD{8,16,32}_v2, and their *Async
  *   streams/events cuStream*, cuEvent*, cuLaunchHostFunc
  *   kernels        cuLibraryLoadData, cuLibraryUnload, cuLibraryGetKernel, cuKernelGetName,
@@ -437,7 +437,9 @@ CUresult CUDAAPI cuCtxSynchronize_v2(CUcontext ctx);
 /* *free / *total = free and total device memory of the current context's device, in bytes. */
 CUresult CUDAAPI cuMemGetInfo_v2(size_t* free, size_t* total);
 /* Allocates bytesize bytes of device memory in the current context, suitably aligned for any
- * type, not cleared. bytesize 0: CUDA_ERROR_INVALID_VALUE. No room: CUDA_ERROR_OUT_OF_MEMORY. */
+ * type, not cleared. bytesize 0: CUDA_ERROR_INVALID_VALUE. No room: CUDA_ERROR_OUT_OF_MEMORY.
+ * minicuda's memcheck mode (MINICUDA_MEMCHECK=1) aligns it only to the largest power of two
+ * dividing bytesize, at most 256, so that it can end at an unmapped guard. */
 CUresult CUDAAPI cuMemAlloc_v2(CUdeviceptr* dptr, size_t bytesize);
 /* Frees memory from cuMemAlloc. dptr must be the start of a live allocation, else
  * CUDA_ERROR_INVALID_VALUE. May synchronize with pending work. */
@@ -448,6 +450,9 @@ CUresult CUDAAPI cuMemAllocHost_v2(void** pp, size_t bytesize);
 CUresult CUDAAPI cuMemHostAlloc(void** pp, size_t bytesize, unsigned int Flags);
 /* Frees memory from cuMemAllocHost / cuMemHostAlloc; anything else: CUDA_ERROR_INVALID_VALUE. */
 CUresult CUDAAPI cuMemFreeHost(void* p);
+/* *pbase / *psize (each may be NULL) = the start and size of the cuMemAlloc allocation that
+ * contains dptr. Not in an allocation: CUDA_ERROR_NOT_FOUND. */
+CUresult CUDAAPI cuMemGetAddressRange_v2(CUdeviceptr* pbase, size_t* psize, CUdeviceptr dptr);
 /* Writes one attribute of the memory containing ptr into *data (type per CUpointer_attribute).
  * An address CUDA does not know: CUDA_ERROR_INVALID_VALUE. */
 CUresult CUDAAPI cuPointerGetAttribute(void* data, CUpointer_attribute attribute, CUdeviceptr ptr);

@@ -16,6 +16,7 @@
 #include "libcuda.h"
 #include "channel.h"
 #include "nv_uapi_methods.h"
+#include "memcheck.h"
 #include "pool.h"
 
 namespace minicuda::libcuda {
@@ -61,7 +62,7 @@ CUresult build(CUctx_st& ctx) {
   reg.hClient = d.hClient;
   reg.hVaSpace = ctx.hVaSpace;
   if (NV_STATUS s = uvm_call(ctx.uvm_fd, UVM_REGISTER_GPU_VASPACE, &reg); s != NV_OK) return to_cu_result(s);
-  ctx.pool = new Pool(ctx);
+  ctx.pool = new Pool(ctx, d.memcheck ? PoolLayout::Memcheck : PoolLayout::Packed);
 
   // Work submission: the doorbell page, then the channel (docs/design/execution.md).
   NV_HOPPER_USERMODE_A_PARAMS usermode{};
@@ -107,6 +108,8 @@ void teardown(CUctx_st& ctx) {
   ctx.doorbell = nullptr;
   if (ctx.hUsermode) rm_free(d.hClient, dev.hSubdevice, ctx.hUsermode);
   ctx.hUsermode = 0;
+  // Memcheck mode: what the program never freed is reported now (cudaDeviceReset), as leaks.
+  if (ctx.pool && ctx.pool->layout() == PoolLayout::Memcheck) memcheck::on_teardown(ctx);
   if (ctx.pool) ctx.pool->release_all();
   delete ctx.pool;
   ctx.pool = nullptr;
@@ -148,10 +151,13 @@ CUresult require_context(CUcontext* ctx) {
 namespace {
 // The fault report (stderr), once per fault: what RM recorded - kernel, block, thread, address -
 // and the context's allocation nearest to the address. A failed device assert prints CUDA's own
-// message instead, as the real runtime does.
+// message instead, as the real runtime does. In memcheck mode a kernel's MMU fault is reported
+// as compute-sanitizer reports an invalid access (memcheck::report_access_error).
 void report_fault(CUctx_st& ctx, const Channel& faulted) {
   const NvMinicudaFaultRecord* record = faulted.fault_record();
   if (record == nullptr) return;
+  if (ctx.pool != nullptr && ctx.pool->layout() == PoolLayout::Memcheck && memcheck::report_access_error(ctx, *record))
+    return;
   std::string what(record->what, strnlen(record->what, sizeof record->what));
   if (record->smException == NV_SM_EXCEPTION_ASSERT) {
     std::fprintf(stderr, "%s\n", what.c_str());

@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "libcuda.h"
+#include "memcheck.h"
 
 namespace minicuda::libcuda {
 
@@ -206,6 +207,13 @@ CUresult cuInit(unsigned int Flags) {
     if (const char* connections = std::getenv("CUDA_DEVICE_MAX_CONNECTIONS"); connections != nullptr) {
       const long n = std::strtol(connections, nullptr, 10);
       d.max_connections = static_cast<unsigned>(std::clamp(n, 1L, 32L));  // CUDA's range; default 8
+    }
+    const char* memcheck = std::getenv("MINICUDA_MEMCHECK");
+    d.memcheck = memcheck != nullptr && std::strcmp(memcheck, "1") == 0;
+    if (d.memcheck) {
+      trace::note(trace::Layer::Libcuda, "memcheck: MINICUDA_MEMCHECK=1: every allocation gets a chunk of its own "
+                                         "and a guard; leaks are reported at exit");
+      memcheck::enable_exit_report();
     }
   }
   return done(scope, d.init_result);

@@ -115,6 +115,7 @@ struct Driver {
   std::vector<CUcontext> primary;     // one primary context per device, made by cuInit
   bool launch_blocking = false;       // CUDA_LAUNCH_BLOCKING=1 at cuInit: launches wait
   unsigned max_connections = 8;       // CUDA_DEVICE_MAX_CONNECTIONS at cuInit (1-32): channels per context
+  bool memcheck = false;              // MINICUDA_MEMCHECK=1 at cuInit: memcheck mode (memcheck.h)
   std::set<CUlib_st*> libraries;      // loaded libraries (module.cpp); owned
   std::set<CUcontext> created;        // contexts of cuCtxCreate (context.cpp); owned
 };

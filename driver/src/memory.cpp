@@ -6,6 +6,7 @@
 #include "minicuda/fault.h"
 #include "libcuda.h"
 #include "channel.h"
+#include "memcheck.h"
 #include "pool.h"
 
 namespace minicuda::libcuda {
@@ -106,9 +107,11 @@ using namespace minicuda;
 using namespace minicuda::libcuda;
 
 // Contract: allocates bytesize bytes of device memory in the current context from its pool
-// (pool.h); *dptr = its address, 512-byte aligned, contents undefined. NULL dptr or bytesize 0:
-// CUDA_ERROR_INVALID_VALUE; no current context: CUDA_ERROR_INVALID_CONTEXT; no room:
-// CUDA_ERROR_OUT_OF_MEMORY (not sticky).
+// (pool.h); *dptr = its address, 512-byte aligned, contents undefined. In memcheck mode
+// (MINICUDA_MEMCHECK=1, memcheck.h) the allocation ends where its chunk's mapping ends, aligned
+// only to the largest power of two dividing bytesize (at most 256), and its host call site is
+// recorded. NULL dptr or bytesize 0: CUDA_ERROR_INVALID_VALUE; no current context:
+// CUDA_ERROR_INVALID_CONTEXT; no room: CUDA_ERROR_OUT_OF_MEMORY (not sticky).
 CUresult cuMemAlloc_v2(CUdeviceptr* dptr, size_t bytesize) {
   trace::Scope scope(trace::Layer::Libcuda, "cuMemAlloc_v2(dptr={}, bytesize={})", static_cast<void*>(dptr), bytesize);
   std::lock_guard lock(driver_mutex());
@@ -123,6 +126,8 @@ CUresult cuMemAlloc_v2(CUdeviceptr* dptr, size_t bytesize) {
   CUdeviceptr p = 0;
   CUresult r = ctx->pool->alloc(bytesize, &p);
   if (r != CUDA_SUCCESS) return done(scope, r);
+  if (ctx->pool->layout() == PoolLayout::Memcheck)
+    memcheck::on_alloc(*ctx, p, bytesize, memcheck::capture_call_site(__builtin_return_address(0)));
   *dptr = p;
   if (scope.active()) scope.result("CUDA_SUCCESS, *dptr={:#x}", p);
   return CUDA_SUCCESS;
@@ -139,7 +144,9 @@ CUresult cuMemFree_v2(CUdeviceptr dptr) {
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   // cudaFree "may perform implicit synchronization": work still queued may use the memory.
   (void)wait_all(*ctx);
-  return done(scope, ctx->pool->free(dptr));
+  CUresult r = ctx->pool->free(dptr);
+  if (r == CUDA_SUCCESS && ctx->pool->layout() == PoolLayout::Memcheck) memcheck::on_free(*ctx, dptr);
+  return done(scope, r);
 }
 
 // Contract: *free = device memory not yet allocated (asks the kernel module: one RM control),
@@ -209,6 +216,24 @@ CUresult cuMemFreeHost(void* p) {
   unpin_host_memory(*ctx, p, it->second);
   ctx->host_allocs.erase(it);
   return done(scope, CUDA_SUCCESS);
+}
+
+// Contract: *pbase / *psize = the start and size of the cuMemAlloc allocation containing dptr
+// (interior pointers too); either may be NULL and is then not written. An address that is in no
+// allocation of the current context: CUDA_ERROR_NOT_FOUND; no current context:
+// CUDA_ERROR_INVALID_CONTEXT.
+CUresult cuMemGetAddressRange_v2(CUdeviceptr* pbase, size_t* psize, CUdeviceptr dptr) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuMemGetAddressRange_v2(pbase={}, psize={}, dptr={:#x})",
+                     static_cast<void*>(pbase), static_cast<void*>(psize), dptr);
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  uint64_t start = 0, size = 0, chunk = 0, chunk_size = 0;
+  if (!ctx->pool->find(dptr, &start, &size, &chunk, &chunk_size)) return done(scope, CUDA_ERROR_NOT_FOUND);
+  if (pbase != nullptr) *pbase = start;
+  if (psize != nullptr) *psize = size;
+  if (scope.active()) scope.result("CUDA_SUCCESS, base={:#x}, size={}", start, size);
+  return CUDA_SUCCESS;
 }
 
 // Contract: *data = one attribute of the allocation containing ptr (type per

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <iterator>
 
+#include "memcheck.h"
+
 namespace minicuda::libcuda {
 
 namespace {
@@ -48,7 +50,7 @@ void VaAllocator::release(uint64_t va, uint64_t size) {
   }
 }
 
-Pool::Pool(CUctx_st& ctx) : ctx_(ctx), va_(ctx.va_base, ctx.va_size) {}
+Pool::Pool(CUctx_st& ctx, PoolLayout layout) : ctx_(ctx), layout_(layout), va_(ctx.va_base, ctx.va_size) {}
 
 int Pool::find_run(const Chunk& chunk, uint32_t n) {
   uint32_t run = 0;
@@ -60,10 +62,11 @@ int Pool::find_run(const Chunk& chunk, uint32_t n) {
 }
 
 // Gets `size` bytes of VRAM from the kernel and maps them at a fresh VA: the pool's "brk".
-CUresult Pool::grow(uint64_t size, bool dedicated, uint64_t* va_out) {
+CUresult Pool::grow(uint64_t size, bool dedicated, uint64_t guard, uint64_t* va_out) {
   Driver& d = driver();
   const DeviceInfo& dev = *device_info(ctx_.device);
-  uint64_t va = va_.reserve(size);
+  if (size + guard < size) return CUDA_ERROR_OUT_OF_MEMORY;
+  uint64_t va = va_.reserve(size + guard);
   if (va == 0) return CUDA_ERROR_OUT_OF_MEMORY;
 
   NV_MEMORY_ALLOCATION_PARAMS mem{};
@@ -78,18 +81,19 @@ CUresult Pool::grow(uint64_t size, bool dedicated, uint64_t* va_out) {
   NvHandle hMemory = next_handle();
   NV_STATUS s = rm_alloc(d.hClient, dev.hDevice, &hMemory, NV01_MEMORY_LOCAL_USER, &mem, sizeof mem);
   if (s != NV_OK) {
-    va_.release(va, size);
+    va_.release(va, size + guard);
     return to_cu_result(s);
   }
 
   s = uvm_map_memory(ctx_.uvm_fd, va, size, dev.uuid, hMemory);
   if (s != NV_OK) {
     rm_free(d.hClient, dev.hDevice, hMemory);
-    va_.release(va, size);
+    va_.release(va, size + guard);
     return to_cu_result(s);
   }
   Chunk chunk;
   chunk.size = size;
+  chunk.guard = guard;
   chunk.hMemory = hMemory;
   chunk.dedicated = dedicated;
   chunks_[va] = chunk;
@@ -102,18 +106,34 @@ void Pool::release_chunk(uint64_t va) {
   auto it = chunks_.find(va);
   uvm_free_range(ctx_.uvm_fd, va);
   rm_free(d.hClient, device_info(ctx_.device)->hDevice, it->second.hMemory);
-  va_.release(va, it->second.size);
+  va_.release(va, it->second.size + it->second.guard);
   chunks_.erase(it);
 }
 
+// Memcheck mode: a chunk of its own, then an unmapped guard; the allocation ends at the chunk's
+// end, so its first byte past the end is the guard's first byte (memcheck.h).
+CUresult Pool::alloc_memcheck(uint64_t bytes, CUdeviceptr* out) {
+  uint64_t size = round_up(bytes, kChunkSize);
+  if (size < bytes) return CUDA_ERROR_OUT_OF_MEMORY;
+  uint64_t va = 0;
+  if (CUresult r = grow(size, /*dedicated=*/true, memcheck::kGuardSize, &va); r != CUDA_SUCCESS) return r;
+  uint64_t start = memcheck::place(va, size, bytes);
+  allocs_[start] = Allocation{bytes, va, 0, 0};
+  trace::note(trace::Layer::Libcuda, "memcheck: {} bytes at {:#x} (chunk {:#x}+{}, guard {:#x}+{}), aligned to {}", bytes,
+              start, va, size_str(size), va + size, size_str(memcheck::kGuardSize), memcheck::promised_alignment(bytes));
+  *out = start;
+  return CUDA_SUCCESS;
+}
+
 CUresult Pool::alloc(uint64_t bytes, CUdeviceptr* out) {
+  if (layout_ == PoolLayout::Memcheck) return alloc_memcheck(bytes, out);
   if (bytes > kDedicatedAbove) {
     uint64_t size = round_up(bytes, kChunkSize);
     if (size < bytes) return CUDA_ERROR_OUT_OF_MEMORY;
     trace::note(trace::Layer::Libcuda, "pool: {} > 1 MiB: a 2 MiB-aligned chunk of its own ({})", size_str(bytes),
                 size_str(size));
     uint64_t va = 0;
-    if (CUresult r = grow(size, /*dedicated=*/true, &va); r != CUDA_SUCCESS) return r;
+    if (CUresult r = grow(size, /*dedicated=*/true, /*guard=*/0, &va); r != CUDA_SUCCESS) return r;
     allocs_[va] = Allocation{bytes, va, 0, 0};
     *out = va;
     return CUDA_SUCCESS;
@@ -134,7 +154,7 @@ CUresult Pool::alloc(uint64_t bytes, CUdeviceptr* out) {
   }
   trace::note(trace::Layer::Libcuda, "pool: no free run of {} slot{}: grow by one 2 MiB chunk", slots, slots == 1 ? "" : "s");
   uint64_t va = 0;
-  if (CUresult r = grow(kChunkSize, /*dedicated=*/false, &va); r != CUDA_SUCCESS) return r;
+  if (CUresult r = grow(kChunkSize, /*dedicated=*/false, /*guard=*/0, &va); r != CUDA_SUCCESS) return r;
   Chunk& chunk = chunks_[va];
   for (uint32_t i = 0; i < slots; ++i) chunk.used.set(i);
   chunk.used_slots = slots;

@@ -13,6 +13,8 @@
 //     cost 4 MiB (tests/data/h200/probe_extra.txt, drv.pool.*);
 //   - when a chunk has no allocation left, it goes back to the kernel (UVM_FREE + RM_FREE), as
 //     the measured cudaFree of the last 256 KiB block did (chain_full.txt).
+// In memcheck mode (PoolLayout::Memcheck, MINICUDA_MEMCHECK=1) every request gets a chunk of its
+// own followed by 2 MiB of VA that is never mapped, and ends at the chunk's end (memcheck.h).
 #pragma once
 
 #include <bitset>
@@ -22,6 +24,12 @@
 #include "libcuda.h"
 
 namespace minicuda::libcuda {
+
+// How the pool lays allocations out: as the real libcuda does, or for memcheck mode.
+enum class PoolLayout {
+  Packed,    // 512-byte slots of shared 2 MiB chunks; dedicated chunks above 1 MiB
+  Memcheck,  // a chunk of its own per allocation, ending at the chunk's end, then an unmapped guard
+};
 
 // First-fit allocator of 2 MiB-aligned GPU virtual addresses inside the context's VA space.
 class VaAllocator {
@@ -42,8 +50,9 @@ class Pool {
   static constexpr uint32_t kSlotsPerChunk = kChunkSize / kSlotSize;
   static constexpr uint64_t kDedicatedAbove = 1ull << 20;  // larger requests get their own chunk
 
-  explicit Pool(CUctx_st& ctx);
+  Pool(CUctx_st& ctx, PoolLayout layout);
 
+  PoolLayout layout() const { return layout_; }
   // cuMemAlloc_v2's work. CUDA_ERROR_OUT_OF_MEMORY when the VA space or VRAM is exhausted.
   CUresult alloc(uint64_t bytes, CUdeviceptr* out);
   // cuMemFree_v2's work. CUDA_ERROR_INVALID_VALUE unless ptr starts a live allocation.
@@ -61,6 +70,7 @@ class Pool {
  private:
   struct Chunk {
     uint64_t size = 0;      // 2 MiB, or more for a dedicated chunk
+    uint64_t guard = 0;     // unmapped VA reserved after it (memcheck mode), else 0
     NvHandle hMemory = 0;
     bool dedicated = false;
     std::bitset<kSlotsPerChunk> used;
@@ -72,12 +82,15 @@ class Pool {
     uint32_t first_slot = 0, slots = 0;
   };
 
-  CUresult grow(uint64_t size, bool dedicated, uint64_t* va);
+  // Maps `size` bytes of fresh VRAM at a VA with `guard` more bytes of reserved, unmapped VA after it.
+  CUresult grow(uint64_t size, bool dedicated, uint64_t guard, uint64_t* va);
+  CUresult alloc_memcheck(uint64_t bytes, CUdeviceptr* out);
   void release_chunk(uint64_t va);
   // First free run of n slots in a chunk, or -1.
   static int find_run(const Chunk& chunk, uint32_t n);
 
   CUctx_st& ctx_;
+  PoolLayout layout_;
   VaAllocator va_;
   std::map<uint64_t, Chunk> chunks_;       // by GPU VA
   std::map<uint64_t, Allocation> allocs_;  // by start address

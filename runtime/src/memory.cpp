@@ -5,8 +5,9 @@
 using namespace minicuda;
 using namespace minicuda::cudart;
 
-// Contract: *devPtr = size bytes of device memory (256-byte aligned or better, not cleared).
-// size 0: cudaSuccess with *devPtr = NULL (measured); NULL devPtr: cudaErrorInvalidValue; no room:
+// Contract: *devPtr = size bytes of device memory (256-byte aligned or better, not cleared; in
+// libcuda's memcheck mode, MINICUDA_MEMCHECK=1, only aligned to the largest power of two dividing
+// size, at most 256). size 0: cudaSuccess with *devPtr = NULL (measured); NULL devPtr: cudaErrorInvalidValue; no room:
 // cudaErrorMemoryAllocation with *devPtr = NULL, recorded as the last error but not sticky.
 cudaError_t cudaMalloc(void** devPtr, size_t size) {
   trace::Scope scope(trace::Layer::Cudart, "cudaMalloc(devPtr={}, size={})", static_cast<void*>(devPtr), size);

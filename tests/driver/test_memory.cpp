@@ -133,6 +133,24 @@ TEST_F(PointerAttributes, RangesAndMappings) {
   EXPECT_EQ(size, 4096u);  // drv.ptrAttr.rangeSize.pinned.value
 }
 
+// cuMemGetAddressRange_v2 (not measured on the H200; CUDA's documented contract).
+TEST_F(PointerAttributes, AddressRangeOfDeviceAllocations) {
+  CUdeviceptr base = 7;
+  size_t size = 7;
+  EXPECT_EQ(cuMemGetAddressRange_v2(&base, &size, device_ + 999), CUDA_SUCCESS);
+  EXPECT_EQ(base, device_);
+  EXPECT_EQ(size, 1000u);
+  base = 7;
+  EXPECT_EQ(cuMemGetAddressRange_v2(&base, nullptr, device_), CUDA_SUCCESS) << "either result may be NULL";
+  EXPECT_EQ(base, device_);
+  EXPECT_EQ(cuMemGetAddressRange_v2(nullptr, &size, device_), CUDA_SUCCESS);
+  base = 7;
+  EXPECT_EQ(cuMemGetAddressRange_v2(&base, &size, device_ + 1000), CUDA_ERROR_NOT_FOUND) << "one past the end";
+  EXPECT_EQ(base, 7u) << "left alone";
+  EXPECT_EQ(cuMemGetAddressRange_v2(&base, &size, pinned()), CUDA_ERROR_NOT_FOUND) << "not cuMemAlloc memory";
+  EXPECT_EQ(cuMemGetAddressRange_v2(&base, &size, 0), CUDA_ERROR_NOT_FOUND);
+}
+
 TEST_F(PointerAttributes, HostAndDevicePointers) {
   void* hp = const_cast<void*>(kUntouched);
   EXPECT_EQ(cuPointerGetAttribute(&hp, CU_POINTER_ATTRIBUTE_HOST_POINTER, device_), CUDA_ERROR_INVALID_VALUE);
