@@ -273,7 +273,8 @@ std::optional<ChannelFault> CopyEngine::transfer(uint32_t chid, const CopyState&
         selectors[c] == NVC8B5_SET_REMAP_COMPONENTS_DST_CONST_A ? constants : constants + 4;
     std::memcpy(element + c * component, constant, component);
   }
-  for (uint64_t i = 0; i < count; ++i) {
+  // Lines of no bytes move nothing (and their address, which the MMU did not check, may be 0).
+  for (uint64_t i = 0; i < count && dst_lines.bytes != 0; ++i) {
     auto* out = reinterpret_cast<uint8_t*>(*line_va(dst_lines, i));
     const auto* in =
         reads_source ? reinterpret_cast<const uint8_t*>(*line_va(src_lines, i)) : nullptr;
