@@ -287,8 +287,8 @@ std::optional<ChannelFault> CopyEngine::transfer(uint32_t chid, const CopyState&
         for (uint64_t c = 0; c < num_dst; ++c) {
           uint8_t* to = out + e * dst_element + c * component;
           NvU32 sel = selectors[c];
-          if (sel <= NVC8B5_SET_REMAP_COMPONENTS_DST_SRC_W)
-            std::memcpy(to, in + e * src_element + sel * component, component);
+          if (sel <= NVC8B5_SET_REMAP_COMPONENTS_DST_SRC_W)  // the source may overlap the destination
+            std::memmove(to, in + e * src_element + sel * component, component);
           else if (sel == NVC8B5_SET_REMAP_COMPONENTS_DST_CONST_A)
             std::memcpy(to, constants, component);
           else if (sel == NVC8B5_SET_REMAP_COMPONENTS_DST_CONST_B)
