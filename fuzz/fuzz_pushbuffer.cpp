@@ -235,7 +235,9 @@ void push_piece(std::vector<uint32_t>& pb, FuzzedDataProvider& in, const Session
       push_header(pb, in, s, NVC56F_DMA_SEC_OP_NON_INC_METHOD, sub, method, count, 1);
       break;
     }
-    case 3: pb.push_back(nv_method_immd(sub, method, in.ConsumeIntegralInRange<uint32_t>(0, NVC56F_DMA_IMMD_DATA_MAX))); break;
+    case 3:
+      pb.push_back(nv_method_immd(sub, method, in.ConsumeIntegralInRange<uint32_t>(0, NVC56F_DMA_IMMD_DATA_MAX)));
+      break;
     case 4: {  // END_PB_SEGMENT, tertiary ops, reserved SEC_OPs, NOP
       const uint32_t sec_op = in.ConsumeIntegralInRange(0, 7);
       pb.push_back((sec_op << 29) | (in.ConsumeIntegral<uint32_t>() & 0x1FFFFFFF & -uint32_t(in.ConsumeBool())));
@@ -244,7 +246,8 @@ void push_piece(std::vector<uint32_t>& pb, FuzzedDataProvider& in, const Session
     case 5: pb.push_back(in.ConsumeIntegral<uint32_t>()); break;  // a raw dword
     case 6: case 7: case 14: {  // SEM_ADDR_LO..SEM_EXECUTE
       const uint64_t va = pick_address(in, s) & ~uint64_t(in.ConsumeBool() ? 15 : 3);
-      const uint64_t payload = in.ConsumeBool() ? in.ConsumeIntegralInRange<uint64_t>(0, 8) : in.ConsumeIntegral<uint64_t>();
+      const uint64_t payload =
+          in.ConsumeBool() ? in.ConsumeIntegralInRange<uint64_t>(0, 8) : in.ConsumeIntegral<uint64_t>();
       push_inc(pb, NV_SUBCHANNEL_HOST, NVC56F_SEM_ADDR_LO,
                {static_cast<uint32_t>(va), static_cast<uint32_t>(va >> 32), static_cast<uint32_t>(payload),
                 static_cast<uint32_t>(payload >> 32), pick_data(in, s, NVC56F_SEM_EXECUTE)});
@@ -484,7 +487,8 @@ void write_qmd(FuzzedDataProvider& in, const Session& s, int i) {
   const bool params = in.ConsumeBool();
   const int odd = in.ConsumeIntegralInRange(0, 3) == 0 ? 3 : 0;  // how often a field is odd: 1 in odd + 1
   nv_qmd_set(qmd, NVC9C0_QMDV03_00_QMD_MAJOR_VERSION,
-             odd && in.ConsumeIntegralInRange(0, odd) == 0 ? in.ConsumeIntegralInRange(0, 15) : NVC9C0_QMDV03_00_QMD_MAJOR_VERSION_3);
+             odd && in.ConsumeIntegralInRange(0, odd) == 0 ? in.ConsumeIntegralInRange(0, 15)
+                                                           : NVC9C0_QMDV03_00_QMD_MAJOR_VERSION_3);
   auto is_odd = [&] { return odd && in.ConsumeIntegralInRange(0, odd) == 0; };
   auto dim = [&](uint32_t usual) { return is_odd() ? pick_value(in) : in.ConsumeIntegralInRange(1u, usual); };
   nv_qmd_set(qmd, NVC9C0_QMDV03_00_CTA_RASTER_WIDTH, dim(8));
@@ -553,11 +557,11 @@ void toggle_mapping(FuzzedDataProvider& in, Session& s) {
   gpu::Mmu& mmu = s.device->mmu();
   if (in.ConsumeBool()) {
     if (s.data_mapped) mmu.unmap(s.data, gpu::kBigPage);
-    else if (!mmu.map_vidmem(s.data, gpu::kBigPage, gpu::kBigPage)) __builtin_trap();
+    else if (!mmu.map_vidmem(s.data, gpu::kBigPage, gpu::kBigPage)) violated("the data page does not map again");
     s.data_mapped = !s.data_mapped;
   } else {
     if (s.sys_mapped) mmu.unmap(s.sysmem, 2 * gpu::kSmallPage);
-    else if (!mmu.map_sysmem(s.sysmem, 2 * gpu::kSmallPage, in.ConsumeBool())) __builtin_trap();
+    else if (!mmu.map_sysmem(s.sysmem, 2 * gpu::kSmallPage, in.ConsumeBool())) violated("sysmem does not map again");
     s.sys_mapped = !s.sys_mapped;
   }
 }
@@ -636,8 +640,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // The segment budget, and sometimes an injected error at an input-chosen segment.
   std::string plan = "gpu@" + std::to_string(kSegmentBudget) + "+=ecc";
   if (in.ConsumeIntegralInRange(0, 15) == 0)
-    plan += ",gpu@" + std::to_string(in.ConsumeIntegralInRange(1, 16)) + (in.ConsumeBool() ? "=ecc" : "=illegal_address");
-  if (!minicuda::fault::set_plan(plan)) __builtin_trap();
+    plan += ",gpu@" + std::to_string(in.ConsumeIntegralInRange(1, 16)) +
+            (in.ConsumeBool() ? "=ecc" : "=illegal_address");
+  if (!minicuda::fault::set_plan(plan)) violated("the fault plan does not parse:", plan);
   g_threads_left.store(kThreadBudget, std::memory_order_relaxed);
   Session s;
   {
