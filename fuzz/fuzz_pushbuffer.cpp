@@ -62,6 +62,7 @@ constexpr uint64_t kUserdOffset = 0x10000;           // channel k's USERD at + k
 constexpr uint64_t kPushbufferOffset = 0x20000;      // pushbuffer space to the end of the page
 constexpr uint64_t kFifoOffset = 0x100000;           // printf FIFO in the data page
 constexpr uint64_t kFifoBytes = 4096;
+constexpr uint64_t kDataPushbufferOffset = 0x180000;  // pushbuffer space in the data page
 constexpr uint64_t kQmdOffset = 0x1000;              // QMD i at code page + 0x1000 + i * 256
 constexpr uint64_t kParamsOffset = 0x3000;           // constant bank 0 in the code page
 constexpr int kQmds = 8;
@@ -125,7 +126,9 @@ struct Session {
   uint8_t* sys = nullptr;       // 4 host pages: canary, 2 mapped pages, canary
   uint64_t sysmem = 0;          // VA of the two mapped pages
   bool data_mapped = true, sys_mapped = true;
-  uint64_t pb_cursor = kPushbufferOffset;
+  // Pushbuffer space handed out so far, in the ring page, the data page and sysmem: segments
+  // never overlap, so each runs as written (and clamped).
+  uint64_t pb_cursor = kPushbufferOffset, data_pb_cursor = kDataPushbufferOffset, sys_pb_cursor = 0;
   ChannelSlot channels[kMaxChannels];
   size_t faults_seen = 0;
   uint64_t last_now = 0;
@@ -342,20 +345,23 @@ void one_segment(FuzzedDataProvider& in, Session& s, ChannelSlot& c) {
   for (int i = 0; i < pieces; ++i) push_piece(pb, in, s);
   if (pb.size() > 1024) pb.resize(1024);
   clamp_line_counts(pb, c);
-  uint64_t va = 0;
   const size_t bytes = pb.size() * 4;
+  // The next free bytes of a pushbuffer space, 0 when it is full.
+  auto take = [bytes](uint64_t base, uint64_t& cursor, uint64_t end) -> uint64_t {
+    if (cursor + bytes > end) return 0;
+    const uint64_t va = base + cursor;
+    cursor += (bytes + 63) & ~uint64_t{63};
+    return va;
+  };
+  uint64_t va = 0;
   switch (in.ConsumeIntegralInRange(0, 7)) {
     case 0:
-      if (s.sys_mapped && bytes <= 2 * gpu::kSmallPage) va = s.sysmem + ((2 * gpu::kSmallPage - bytes) & ~uint64_t{63});
+      if (s.sys_mapped) va = take(s.sysmem, s.sys_pb_cursor, 2 * gpu::kSmallPage);
       break;
     case 1:
-      if (s.data_mapped) va = s.data + 0x180000 + in.ConsumeIntegralInRange<uint64_t>(0, 0x1000) * 4;
+      if (s.data_mapped) va = take(s.data, s.data_pb_cursor, gpu::kBigPage);
       break;
-    default:
-      if (s.pb_cursor + bytes + 64 <= gpu::kBigPage) {
-        va = s.ring + s.pb_cursor;
-        s.pb_cursor += (bytes + 63) & ~uint64_t{63};
-      }
+    default: va = take(s.ring, s.pb_cursor, gpu::kBigPage - 64); break;
   }
   if (va == 0) return;
   if (bytes != 0) std::memcpy(reinterpret_cast<void*>(va), pb.data(), bytes);
@@ -415,7 +421,7 @@ void add_channel(FuzzedDataProvider& in, Session& s, int k, uint32_t chid) {
   c.config = gpu::ChannelConfig{chid, 0x100 + chid, gpfifo, 2u << in.ConsumeIntegralInRange(0, 5), userd,
                                 in.ConsumeIntegralInRange(0, 7) == 0};
   s.device->host().add_channel(c.config);
-  if (in.ConsumeIntegralInRange(0, 7) == 0) return;
+  if (in.ConsumeIntegralInRange(0, 7) == 0 || s.pb_cursor + 64 > gpu::kBigPage) return;
   // Mostly the prologue libcuda writes first: compute on subchannel 1, copy on 4.
   std::vector<uint32_t> pb;
   push_inc(pb, NV_SUBCHANNEL_COMPUTE, NVC56F_SET_OBJECT, {HOPPER_COMPUTE_A});
