@@ -110,13 +110,17 @@ constexpr uint32_t kEngineMethods[] = {
 constexpr uint32_t kEdgeValues[] = {0, 1, 2, 3, 4, 7, 8, 15, 16, 255, 256, 0x1000, 0x1FFF, 0xFFFF,
                                     0x10000, 0x7FFFFFFF, 0x80000000, 0xFFFFFFF0, 0xFFFFFFFC, 0xFFFFFFFF};
 
+// The PBDMA's expansion of a method header: where its next data dword goes.
+struct Expansion {
+  uint32_t method = 0, remaining = 0, sec_op = 0;
+};
+
 struct ChannelSlot {
   bool live = false;
   gpu::ChannelConfig config{};
   uint32_t put = 0;             // the host's next GPFIFO slot (published or not)
   uint64_t extended_base = ~0ull;  // what the last extended-base entry written here set
-  // The header being expanded at the end of the last segment written for it (for the clamp).
-  uint32_t method = 0, remaining = 0, sec_op = 0;
+  Expansion expansion;  // at the end of the last segment written for it (for the clamp)
   int faults_allowed = 0;       // incarnations of this chid so far: each may fault once
 };
 
@@ -299,36 +303,61 @@ void push_piece(std::vector<uint32_t>& pb, FuzzedDataProvider& in, const Session
   }
 }
 
-// Decodes the segment as the PBDMA will (carrying a header's state over from the channel's last
-// segment) and clamps what would go to LINE_COUNT: see the header comment.
-void clamp_line_counts(std::vector<uint32_t>& pb, ChannelSlot& c) {
-  for (uint32_t& dword : pb) {
-    if (c.remaining != 0) {
-      if (c.method == NVC8B5_LINE_COUNT && dword > kMaxLineCount) dword = kMaxLineCount;
-      --c.remaining;
-      if (c.sec_op == NVC56F_DMA_SEC_OP_INC_METHOD) c.method += 4;
-      if (c.sec_op == NVC56F_DMA_SEC_OP_ONE_INC) {
-        c.method += 4;
-        c.sec_op = NVC56F_DMA_SEC_OP_NON_INC_METHOD;
+// Can the rest of the header send a dword to LINE_COUNT?
+bool reaches_line_count(const Expansion& e) {
+  if (e.remaining == 0) return false;
+  if (e.sec_op == NVC56F_DMA_SEC_OP_INC_METHOD)
+    return e.method <= NVC8B5_LINE_COUNT && NVC8B5_LINE_COUNT < e.method + 4 * e.remaining;
+  if (e.sec_op == NVC56F_DMA_SEC_OP_ONE_INC) return e.method == NVC8B5_LINE_COUNT || e.method + 4 == NVC8B5_LINE_COUNT;
+  return e.method == NVC8B5_LINE_COUNT;
+}
+
+// Decodes the segment as the PBDMA will, from expansion state e, and clamps what would go to
+// LINE_COUNT (see the header comment). A header of the segment that would go on past its end into
+// LINE_COUNT is cut short there: the bytes after a segment are another segment's, or padding.
+void clamp_pass(std::vector<uint32_t>& pb, Expansion& e) {
+  size_t header_at = pb.size();  // the header being expanded, if it is in this segment
+  for (size_t i = 0; i < pb.size(); ++i) {
+    uint32_t& dword = pb[i];
+    if (e.remaining != 0) {
+      if (e.method == NVC8B5_LINE_COUNT && dword > kMaxLineCount) dword = kMaxLineCount;
+      --e.remaining;
+      if (e.sec_op == NVC56F_DMA_SEC_OP_INC_METHOD) e.method += 4;
+      if (e.sec_op == NVC56F_DMA_SEC_OP_ONE_INC) {
+        e.method += 4;
+        e.sec_op = NVC56F_DMA_SEC_OP_NON_INC_METHOD;
       }
       continue;
     }
     const uint32_t sec_op = nv_method_sec_op(dword);
     if (sec_op == NVC56F_DMA_SEC_OP_INC_METHOD || sec_op == NVC56F_DMA_SEC_OP_NON_INC_METHOD ||
         sec_op == NVC56F_DMA_SEC_OP_ONE_INC) {
-      c.method = nv_method_address(dword);
-      c.remaining = nv_method_count(dword);
-      c.sec_op = sec_op;
+      e = Expansion{nv_method_address(dword), nv_method_count(dword), sec_op};
+      header_at = i;
     } else if (sec_op == NVC56F_DMA_SEC_OP_IMMD_DATA_METHOD && nv_method_address(dword) == NVC8B5_LINE_COUNT &&
                nv_method_immd_data(dword) > kMaxLineCount) {
       dword = nv_method_immd(nv_method_subchannel(dword), NVC8B5_LINE_COUNT, kMaxLineCount);
     } else if (sec_op == NVC56F_DMA_SEC_OP_GRP0_USE_TERT && dword != NVC56F_DMA_NOP &&
                nv_method_tert_op(dword) == NVC56F_DMA_TERT_OP_GRP0_INC_METHOD) {
-      break;  // the PBDMA faults here: nothing after it runs
+      return;  // the PBDMA faults here: nothing after it runs
     } else if (sec_op == NVC56F_DMA_SEC_OP_END_PB_SEGMENT) {
-      break;
+      return;
     }
   }
+  if (reaches_line_count(e) && header_at < pb.size()) {
+    const uint32_t header = pb[header_at];
+    pb[header_at] = nv_method_header(nv_method_sec_op(header), nv_method_subchannel(header), nv_method_address(header),
+                                     nv_method_count(header) - e.remaining);
+    e.remaining = 0;
+  }
+}
+
+// Clamps twice: as the segment runs after the channel's last one (a header of that one may go on
+// into it), and as it runs on its own (when that one never ran: its entry was overwritten).
+void clamp_line_counts(std::vector<uint32_t>& pb, ChannelSlot& c) {
+  Expansion fresh;
+  clamp_pass(pb, fresh);
+  clamp_pass(pb, c.expansion);
 }
 
 void write_entry(ChannelSlot& c, uint64_t entry) {
