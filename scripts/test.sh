@@ -4,7 +4,7 @@
 #   debug   the whole test suite (GoogleTest + CTest), -O0 -g3
 #   asan    the whole suite again under AddressSanitizer + UBSan + LeakSanitizer
 #   tsan    the concurrency tests under ThreadSanitizer
-#   fuzz    the two libFuzzer targets, 10^5 executions each from the seed corpus (clang)
+#   fuzz    the three libFuzzer targets, 10^5 executions each from the seed corpus (clang)
 #
 #   scripts/test.sh            all four, in that order
 #   scripts/test.sh debug asan only those

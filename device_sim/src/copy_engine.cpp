@@ -308,7 +308,8 @@ std::optional<ChannelFault> CopyEngine::transfer(uint32_t chid, const CopyState&
         selectors[c] == NVC8B5_SET_REMAP_COMPONENTS_DST_CONST_A ? constants : constants + 4;
     std::memcpy(element + c * component, constant, component);
   }
-  for (uint64_t i = 0; i < count; ++i) {
+  // Lines of no bytes move nothing (and their address, which the MMU did not check, may be 0).
+  for (uint64_t i = 0; i < count && dst_lines.bytes != 0; ++i) {
     auto* out = reinterpret_cast<uint8_t*>(*line_va(dst_lines, i));
     const auto* in =
         reads_source ? reinterpret_cast<const uint8_t*>(*line_va(src_lines, i)) : nullptr;
@@ -321,8 +322,8 @@ std::optional<ChannelFault> CopyEngine::transfer(uint32_t chid, const CopyState&
         for (uint64_t c = 0; c < num_dst; ++c) {
           uint8_t* to = out + e * dst_element + c * component;
           NvU32 sel = selectors[c];
-          if (sel <= NVC8B5_SET_REMAP_COMPONENTS_DST_SRC_W)
-            std::memcpy(to, in + e * src_element + sel * component, component);
+          if (sel <= NVC8B5_SET_REMAP_COMPONENTS_DST_SRC_W)  // the source may overlap the destination
+            std::memmove(to, in + e * src_element + sel * component, component);
           else if (sel == NVC8B5_SET_REMAP_COMPONENTS_DST_CONST_A)
             std::memcpy(to, constants, component);
           else if (sel == NVC8B5_SET_REMAP_COMPONENTS_DST_CONST_B)

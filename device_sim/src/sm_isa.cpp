@@ -74,7 +74,9 @@ int vprintf_device(const char* format, va_list args) {
   auto* fifo = reinterpret_cast<NvMinicudaPrintfFifo*>(launch.printf_buffer);
   uint32_t capacity = launch.printf_bytes - sizeof(NvMinicudaPrintfFifo);
   uint32_t at = __atomic_fetch_add(&fifo->write, length, __ATOMIC_RELAXED);
-  if (at + length > capacity) {
+  // In 64 bits: the header is in GPU memory, so write may hold anything, and at + length must
+  // not wrap round to a small offset (it once did: a write past the FIFO, 4 GiB on).
+  if (uint64_t{at} + length > capacity) {
     __atomic_fetch_add(&fifo->dropped, 1, __ATOMIC_RELAXED);
     return n;
   }
