@@ -33,8 +33,9 @@
 // Bounded work per input: the harmless kernel traps after kThreadBudget threads, so a grid of
 // 2^63 blocks stops; the fault-injection plan gpu@N+=ecc stops every channel that fetches more
 // than kSegmentBudget segments, so a channel that republishes its own GPPut (an endless ring)
-// stops too; LINE_COUNT data in the segments written here is clamped (kMaxLineCount), since a
-// copy of 2^32 lines all at one address is real work, not a bug.
+// stops too; LINE_COUNT data in the segments written here is clamped (kMaxLineCount), and a header
+// that would run on past its segment into LINE_COUNT is cut, since a copy of 2^32 lines all at one
+// address is real work, not a bug.
 #include <fuzzer/FuzzedDataProvider.h>
 #include <sys/mman.h>
 
