@@ -3,9 +3,11 @@
 // doorbell, straight into device_sim's host interface, PBDMA, copy engine and compute engine,
 // with no kernel module in between.
 //
-// Each input gets a fresh gpu::Device (teaching preset) with no worker thread, so nothing
-// depends on thread timing: work runs only when the input calls run_pending() or poll(), and
-// MINICUDA_SM_THREADS=1 keeps every thread block on this thread. Memory, mapped by hand as
+// Each input gets a fresh gpu::Device (teaching preset) with no worker thread: work starts only
+// when the input calls run_pending() or poll(); MINICUDA_SM_THREADS=1 keeps blocks on one thread.
+// Even-length inputs run with MINICUDA_ENGINE_THREADS=0, so nothing depends on thread timing;
+// odd-length ones with the engines on their own threads, whose work (Busy channels, resumed by
+// those threads) goes on after poll() returns while the input carries on. Memory, mapped by hand as
 // nvidia.ko would map it:
 //   ring page   vidmem, writable: the GPFIFO rings and USERD pages of the channels, pushbuffer
 //               space after them;
@@ -25,10 +27,10 @@
 // host writes that satisfy acquires; unmapping and remapping pages; channels removed and added.
 //
 // After every run_pending()/poll() these must hold: every channel run is Idle, Waiting or
-// Faulted; each new fault names a channel of this input, has a kind and a message; a faulted
-// channel has its fault recorded; GPGet in USERD lies inside the ring; the canary pages are
-// unchanged; the harmless kernel, which touches no memory, never takes an MMU fault; simulated
-// time never goes back. A violation names itself on stderr and traps: libFuzzer keeps the input.
+// Faulted (Busy or Pending too after a poll() with the engines' threads); each new fault names a
+// channel of this input, has a kind and a message; a faulted channel has its fault recorded;
+// GPGet in USERD lies inside the ring; the canary pages are unchanged; the harmless kernel, which
+// touches no memory, never takes an MMU fault; simulated time never goes back. A violation names itself on stderr and traps: libFuzzer keeps the input.
 //
 // Bounded work per input: the harmless kernel traps after kThreadBudget threads, so a grid of
 // 2^63 blocks stops; the fault-injection plan gpu@N+=ecc stops every channel that fetches more
@@ -127,6 +129,7 @@ struct ChannelSlot {
 
 struct Session {
   gpu::Device* device = nullptr;
+  bool engine_threads = false;  // odd-length inputs: the engines' work goes on after poll()
   uint64_t ring = 0, data = 0, code = 0, gap = 0;  // page VAs (gap: in the window, unmapped)
   uint8_t* sys = nullptr;       // 4 host pages: canary, 2 mapped pages, canary
   uint64_t sysmem = 0;          // VA of the two mapped pages
@@ -471,7 +474,8 @@ void add_channel(FuzzedDataProvider& in, Session& s, int k, uint32_t chid) {
 }
 
 // The invariants after the host interface ran (include_inline: inline channels ran too).
-void check(Session& s, bool include_inline) {
+// settled: after run_pending(), or a poll() with the engines' threads off: nothing is Pending.
+void check(Session& s, bool include_inline, bool settled = true) {
   gpu::HostInterface& host = s.device->host();
   const std::vector<gpu::ChannelFault> faults = host.faults();
   if (faults.size() < s.faults_seen) violated("faults were forgotten");
@@ -490,10 +494,10 @@ void check(Session& s, bool include_inline) {
     if (!c.live) continue;
     const std::optional<gpu::ChannelStatus> status = host.channel_status(c.config.chid);
     if (!status) violated("a channel was lost");
-    if (*status == gpu::ChannelStatus::Pending && (include_inline || !c.config.inline_only))
+    if (settled && *status == gpu::ChannelStatus::Pending && (include_inline || !c.config.inline_only))
       violated("a channel is still Pending after the run");
-    int recorded = 0;
-    for (const gpu::ChannelFault& f : faults) recorded += f.chid == c.config.chid;
+    int recorded = 0;  // faults recorded by now: an engine's thread may have faulted it meanwhile
+    for (const gpu::ChannelFault& f : host.faults()) recorded += f.chid == c.config.chid;
     if (recorded > c.faults_allowed) violated("a channel faulted twice");  // it stays stopped after one
     if (*status == gpu::ChannelStatus::Faulted && recorded == 0) violated("a channel is Faulted with no fault");
     if (*status != gpu::ChannelStatus::Faulted && *userd_word(c, NVC56F_USERD_GP_GET) >= c.config.gpfifo_entries)
@@ -636,7 +640,7 @@ void run(FuzzedDataProvider& in, Session& s) {
       case 11: {
         const bool include_inline = in.ConsumeBool();
         host.poll(include_inline);
-        check(s, include_inline);
+        check(s, include_inline, /*settled=*/!s.engine_threads);
         break;
       }
       case 12: host_release(in, s); break;
@@ -660,7 +664,8 @@ void run(FuzzedDataProvider& in, Session& s) {
       }
     }
   }
-  s.device->host().poll();
+  if (s.engine_threads) s.device->host().run_pending();  // what the threads still do, done
+  else s.device->host().poll();
   check(s, true);
 }
 
@@ -681,6 +686,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!minicuda::fault::set_plan(plan)) violated("the fault plan does not parse:", plan);
   g_threads_left.store(kThreadBudget, std::memory_order_relaxed);
   Session s;
+  s.engine_threads = (size & 1) != 0;  // read by the Device's EngineThreads when it is built
+  setenv("MINICUDA_ENGINE_THREADS", s.engine_threads ? "1" : "0", 1);
   {
     gpu::Device device(gpu::Preset::Teaching);
     s.device = &device;

@@ -144,6 +144,9 @@ PbdmaRun Pbdma::run(Channel& channel, bool one_entry) {
                     gp_get, length, pb_va);
         if (auto injected = injected_error(config.chid, pb_va)) return stop(std::move(*injected));
       }
+      // The page walk first: a bogus entry of 2^21 dwords at an unmapped address costs nothing.
+      if (auto fault = memory_.check(pb_va, uint64_t{length} * 4, Access::Read))
+        return stop(mmu_fault(config.chid, *fault, 0, "pushbuffer"));
       std::vector<uint32_t> dwords(length);
       if (auto fault = memory_.read(pb_va, dwords.data(), uint64_t{length} * 4))
         return stop(mmu_fault(config.chid, *fault, 0, "pushbuffer"));
