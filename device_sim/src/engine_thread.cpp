@@ -82,8 +82,10 @@ void EngineThreads::thread_loop(Unit& unit) {
   pthread_setname_np(pthread_self(), name.c_str());
   // After a piece of work the thread looks for the next one a while before it sleeps: work
   // comes in bursts (a stream's copies, a loop of launches), and waking a sleeping thread costs
-  // the hand-over more than the yields do.
-  constexpr int kSpinChecks = 1000;
+  // the hand-over more than the yields do - where there are cores to spare. On a host of fewer
+  // than 4 cores the program's thread and the gpu-host thread already spin on both, and a third
+  // spinner only takes turns with them: there the thread sleeps at once.
+  static const int kSpinChecks = std::thread::hardware_concurrency() >= 4 ? 1000 : 0;
   std::unique_lock lock(mutex_);
   for (;;) {
     for (int i = 0; i < kSpinChecks && unit.queue.empty() && !stop_; ++i) {
