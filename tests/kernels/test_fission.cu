@@ -163,6 +163,20 @@ __global__ void fission_dynamic_rotate(int* data, int shift) {
   data[blockIdx.x * n + threadIdx.x] = buf[(threadIdx.x + shift) % n];
 }
 
+// Each thread copies a value read through a pointer into a local before a barrier; one thread
+// then overwrites the pointee between barriers, and every thread uses its local after them. The
+// locals must keep the value read first (a C-style cast before the `*`, a macro that
+// dereferences): computing them again in a later region would read 42.
+#define FISSION_FIRST_WORD (*flag)
+__global__ void fission_pointee_changes(int* flag, int* out) {
+  const int v = (int)*flag;
+  const int w = FISSION_FIRST_WORD;
+  __syncthreads();
+  if (threadIdx.x == 0) *flag = 42;
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = v * 1000 + w;
+}
+
 // One thread of one block writes through a null pointer after the barrier.
 __global__ void fission_fault(int* data, int bad_block, int bad_thread) {
   __shared__ int s[64];
@@ -366,6 +380,15 @@ TEST_F(KernelFission, LocalsLiveAcrossBarriers) {
   for (int b = 0; b < blocks; ++b)
     for (int t = 0; t < 64; ++t) want[b * 64 + t] = s[b * 64 + (t + 63) % 64] + host[b * 64 + t];
   EXPECT_EQ(out.read(), want);
+}
+
+TEST_F(KernelFission, ALocalReadThroughAPointerKeepsTheValueEachThreadRead) {
+  constexpr int threads = 64;
+  DeviceArray<int> flag(std::vector<int>{7}), out(threads);
+  EXPECT_EQ(mode_of("fission_pointee_changes", [&] { fission_pointee_changes<<<1, threads>>>(flag.get(), out.get()); }),
+            split_mode());
+  EXPECT_EQ(out.read(), std::vector<int>(threads, 7007));
+  EXPECT_EQ(flag.read(), std::vector<int>{42});
 }
 
 TEST_F(KernelFission, AStructLivesAcrossBarriers) {

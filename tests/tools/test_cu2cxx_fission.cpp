@@ -184,6 +184,67 @@ TEST(Cu2cxxFission, LocalsThatChangeOrReadMemoryAreKeptPerThread) {
   EXPECT_EQ(lines_containing(t.text, "out[threadIdx.x] = sum * v;"), (std::vector<int>{9, 9}));
 }
 
+// A local is re-declared in a later region only when computing it again there must give the
+// same value: its initializer may read no memory. Each of these reads memory (or may), so each
+// local is kept per thread.
+TEST(Cu2cxxFission, LocalsReadThroughAPointerAreKeptPerThreadWhateverTheSpelling) {
+  const std::string_view initializers[] = {
+      "(int)*p",             // a C-style cast, then a dereference: not a multiplication
+      "(const int)*p",       //
+      "(unsigned) * p",      //
+      "(int)(*p)",           //
+      "(T)*p",               // a cast to a type the translator does not know
+      "(int)*p + n",         //
+      "VAL",                 // a macro that dereferences
+      "ELEM",                // a macro that subscripts
+      "min(p, 1)",           // a function of the file that shadows a built-in's name
+      "sizeof(int) * *p",    //
+      "n ? *p : 0",          //
+  };
+  for (std::string_view init : initializers) {
+    const std::string source = std::string(
+                                   "typedef int T;\n"
+                                   "#define VAL (*p)\n"
+                                   "#define ELEM p[1]\n"
+                                   "__device__ int min(const int* q, int i) { return q[i]; }\n"
+                                   "__global__ void k(int* p, int* out, int n) {\n"
+                                   "  const int v = ") +
+                               std::string(init) +
+                               ";\n"
+                               "  __syncthreads();\n"
+                               "  if (threadIdx.x == 0) *p = 42;\n"
+                               "  __syncthreads();\n"
+                               "  out[threadIdx.x] = v;\n"
+                               "}\n";
+    const Translation t = split(source);
+    EXPECT_NE(t.text.find("[[maybe_unused]] minicuda_T1& v = minicuda_r1[minicuda_t].value;"), std::string::npos)
+        << init << "\n" << t.text;
+    EXPECT_EQ(t.text.find("[[maybe_unused]] const int v ="), std::string::npos) << init;
+  }
+}
+
+// Arithmetic that reads no memory is still recomputed: a parenthesized value times another, a
+// call's result times another, constants made of macros.
+TEST(Cu2cxxFission, ParenthesizedArithmeticAndConstantMacrosAreStillRecomputed) {
+  const std::string_view initializers[] = {"(n + 1) * n", "(n) * 2", "min(n, 4) * n", "sizeof(int) * n",
+                                           "M * (int)threadIdx.x", "(N) * n"};
+  for (std::string_view init : initializers) {
+    const std::string source = std::string(
+                                   "#define N 16\n"
+                                   "#define M (2 * N)\n"
+                                   "__global__ void k(int* out, int n) {\n"
+                                   "  const int v = ") +
+                               std::string(init) +
+                               ";\n"
+                               "  __syncthreads();\n"
+                               "  out[threadIdx.x] = v;\n"
+                               "}\n";
+    const Translation t = split(source);
+    EXPECT_NE(t.text.find("[[maybe_unused]] const int v = "), std::string::npos) << init << "\n" << t.text;
+    EXPECT_EQ(t.text.find("minicuda_r1"), std::string::npos) << init;
+  }
+}
+
 TEST(Cu2cxxFission, UniformLocalsMayControlALoopAroundBarriers) {
   const std::string_view source =
       "constexpr int kTile = 16;\n"

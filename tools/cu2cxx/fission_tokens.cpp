@@ -36,6 +36,8 @@ constexpr std::string_view kTypeKeywords[] = {
     "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "uint3", "dim3", "int2",
     "int4", "uint2", "uint4", "float2", "float3", "float4", "double2", "void"};
 
+constexpr std::string_view kComparisonStarts[] = {"<", ">", "!", "="};
+
 constexpr std::string_view kNonCallKeywords[] = {
     "if", "for", "while", "switch", "return", "sizeof", "alignof", "decltype", "noexcept", "static_assert",
     "alignas", "__attribute__", "__align__", "__launch_bounds__", "typeid", "constexpr", "defined", "catch"};
@@ -93,6 +95,56 @@ std::string_view enclosing_callee(const Tokens& tokens, std::size_t k, std::size
   return "";
 }
 
+// Does the `)` at token k close the condition of an `if`, `while`, `for` or `switch`? What
+// follows it then starts a statement (`if (c) *p = v;`).
+bool closes_condition(const Tokens& tokens, std::size_t k) {
+  const auto open = matching_open(tokens, k);
+  if (!open || *open == 0) return false;
+  const Token& keyword = tokens[*open - 1];
+  return keyword.is_identifier("if") || keyword.is_identifier("while") || keyword.is_identifier("for") ||
+         keyword.is_identifier("switch");
+}
+
+// Can a macro whose replacement is `body` stand for the same value wherever it is used? Only
+// numbers, literals, operators, type names, `sizeof`, and names in `constants`; a `*` or `&`
+// only between two operands (after a number or a name: not `(T)*p`); no subscript, member
+// access, assignment or increment.
+bool constant_replacement(const Tokens& body, const std::set<std::string, std::less<>>& constants) {
+  for (std::size_t k = 0; k < body.size(); ++k) {
+    const Token& t = body[k];
+    if (t.kind == TokenKind::Number) continue;
+    if (t.kind == TokenKind::Literal) {
+      if (t.text.find('\n') != std::string_view::npos) return false;
+      continue;
+    }
+    if (t.is_identifier()) {
+      if (is_type_keyword(t.text) || t.is_identifier("sizeof") || t.is_identifier("const") ||
+          t.is_identifier("static_cast") || t.is_identifier("true") || t.is_identifier("false") ||
+          constants.contains(t.text))
+        continue;
+      return false;
+    }
+    static constexpr std::string_view kRefused[] = {"[", ".", "=", "{", "}", ";"};
+    if (among(kRefused, t.text)) {
+      const bool comparison = t.is_punct("=") &&
+                              ((k > 0 && among(kComparisonStarts, body[k - 1].text) && adjacent(body[k - 1], t)) ||
+                               (k + 1 < body.size() && body[k + 1].is_punct("=") && adjacent(t, body[k + 1])));
+      if (!comparison) return false;
+      if (k + 1 < body.size() && body[k + 1].is_punct("=")) ++k;
+      continue;
+    }
+    if (is_increment_at(body, k)) return false;
+    if (t.is_punct("-") && k + 1 < body.size() && body[k + 1].is_punct(">") && adjacent(t, body[k + 1])) return false;
+    if (t.is_punct("*") || t.is_punct("&")) {
+      const bool logical = t.is_punct("&") && ((k + 1 < body.size() && body[k + 1].is_punct("&") && adjacent(t, body[k + 1])) ||
+                                               (k > 0 && body[k - 1].is_punct("&") && adjacent(body[k - 1], t)));
+      const bool binary = k > 0 && (body[k - 1].kind == TokenKind::Number || body[k - 1].is_identifier());
+      if (!logical && !binary) return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 bool is_warp_or_reduction_name(std::string_view n) {
@@ -134,7 +186,8 @@ bool maybe_modified(const Tokens& tokens, std::size_t begin, std::size_t end, st
     // `*p = v` writes what p points to (a unary `*`: no operand before it).
     if (pointer && k >= 1 && tokens[k - 1].is_punct("*")) {
       const bool unary = k < 2 || !(tokens[k - 2].is_identifier() || tokens[k - 2].kind == TokenKind::Number ||
-                                    tokens[k - 2].is_punct(")") || tokens[k - 2].is_punct("]"));
+                                    (tokens[k - 2].is_punct(")") && !closes_condition(tokens, k - 2)) ||
+                                    tokens[k - 2].is_punct("]"));
       if (unary) {
         if (is_increment_at(tokens, k + 1)) return true;  // *p++
         continue;
@@ -267,13 +320,17 @@ FileFacts file_facts(std::string_view source, const Tokens& tokens) {
   FileFacts facts;
   // Object-like macros, from the preprocessor lines the tokens skip; and whether any #define
   // mentions a barrier or a warp operation.
+  std::vector<std::pair<std::string, Tokens>> object_macros;
   for_each_directive(source, [&](std::string_view directive) {
     if (!directive.starts_with("define")) return;
-    const Tokens words = tokenize(directive.substr(6));
+    Tokens words = tokenize(directive.substr(6));
     for (const Token& w : words)
       if (w.is_identifier() && is_barrier_name(w.text)) facts.macro_hides_barrier = true;
-    if (!words.empty() && words[0].is_identifier() && !(words.size() > 1 && words[1].is_punct("(") && adjacent(words[0], words[1])))
-      facts.constants.insert(std::string(words[0].text));
+    if (!words.empty() && words[0].is_identifier() && !(words.size() > 1 && words[1].is_punct("(") && adjacent(words[0], words[1]))) {
+      std::string name(words[0].text);
+      words.erase(words.begin());
+      object_macros.emplace_back(std::move(name), std::move(words));
+    }
   });
   // Functions defined in the file, and const/constexpr variables outside every function.
   const std::vector<bool> in_function = inside_function_bodies(tokens);
@@ -294,6 +351,18 @@ FileFacts file_facts(std::string_view source, const Tokens& tokens) {
         }
       }
     }
+  }
+  // An object-like macro is a constant when its replacement reads no memory: numbers, literals,
+  // arithmetic, type names and other constants (`#define N 256`, `#define M (2 * N)`); not
+  // `#define V (*g)` or `#define X data[0]`. Macros may name macros defined later: iterate until
+  // nothing changes.
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const auto& [name, body] : object_macros)
+      if (!facts.constants.contains(name) && constant_replacement(body, facts.constants)) {
+        facts.constants.insert(name);
+        grew = true;
+      }
   }
   return facts;
 }
