@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "fission_check.h"
 #include "minicuda/trace.h"
 #include "nv_uapi_compute.h"
 #include "sm.h"
@@ -36,14 +37,29 @@ unsigned worker_threads() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
-// MINICUDA_FISSION=0 runs every kernel with fibers, ignoring the block functions cu2cxx emits
-// (docs/tools/cu2cxx.md, "Region fission"): to compare the two, or to rule fission out.
-bool fission_enabled() {
-  static const bool enabled = [] {
+// How kernels that have a block function (cu2cxx's region fission, docs/tools/cu2cxx.md) run:
+// as regions (the default); with fibers (MINICUDA_FISSION=0: ignores the block functions, to
+// rule fission out); or both ways, compared (MINICUDA_FISSION=check, fission_check.h).
+enum class FissionMode { Regions, Fibers, Check };
+
+FissionMode fission_mode() {
+  static const FissionMode mode = [] {
     const char* env = std::getenv("MINICUDA_FISSION");
-    return env == nullptr || std::string_view(env) != "0";
+    if (env == nullptr) return FissionMode::Regions;
+    if (std::string_view(env) == "0") return FissionMode::Fibers;
+    if (std::string_view(env) == "check") return FissionMode::Check;
+    return FissionMode::Regions;
   }();
-  return enabled;
+  return mode;
+}
+
+const char* fission_mode_text(FissionMode mode) {
+  switch (mode) {
+    case FissionMode::Regions: return "regions (its block function: no fibers)";
+    case FissionMode::Fibers: return "fibers (MINICUDA_FISSION=0)";
+    case FissionMode::Check: return "both (fibers, then regions, compared: MINICUDA_FISSION=check)";
+  }
+  return "";
 }
 
 ChannelFault engine_fault(uint32_t chid, FaultKind kind, uint64_t va, uint32_t method, std::string what) {
@@ -129,7 +145,7 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
   grid.kernel_name = reinterpret_cast<const char*>(code.name);
   grid.entry = reinterpret_cast<KernelEntry>(code.entry);
   grid.block_entry = reinterpret_cast<KernelBlockEntry>(code.block_entry);
-  if (fission_enabled()) grid.region_entry = reinterpret_cast<KernelRegionEntry>(code.region_entry);
+  if (fission_mode() != FissionMode::Fibers) grid.region_entry = reinterpret_cast<KernelRegionEntry>(code.region_entry);
   grid.grid = dim3(nv_qmd_get(qmd, NVC9C0_QMDV03_00_CTA_RASTER_WIDTH), nv_qmd_get(qmd, NVC9C0_QMDV03_00_CTA_RASTER_HEIGHT),
                    nv_qmd_get(qmd, NVC9C0_QMDV03_00_CTA_RASTER_DEPTH));
   grid.block = dim3(nv_qmd_get(qmd, NVC9C0_QMDV03_00_CTA_THREAD_DIMENSION0),
@@ -180,22 +196,12 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
               grid.dynamic_shared, occ.blocks_per_sm, occ.limit, waves, props.multiprocessor_count);
   if (code.region_entry != 0)  // how the barriers run: docs/layers/device_sim.md, "Region fission"
     trace::note(trace::Layer::Gpu, "compute: ch {} {} runs as {}", chid, grid.kernel_name,
-                grid.region_entry != nullptr ? "regions (its block function: no fibers)"
-                                             : "fibers (MINICUDA_FISSION=0)");
+                fission_mode_text(fission_mode()));
 
-  // Run the blocks: a shared queue hands them out in order, a few per claim (enough claims per
-  // host thread to even out the load); the first error stops the grid.
-  unsigned helpers = inline_run ? 1u : static_cast<unsigned>(std::min<uint64_t>(blocks, threads_));
-  BlockQueue queue(grid.grid, std::clamp<uint64_t>(blocks / (uint64_t{helpers} * 16), 1, 64));
-  std::mutex error_mutex;
-  std::optional<BlockError> first_error;
-  std::function<void()> job = [&] {
-    if (std::optional<BlockError> e = run_blocks(grid, queue)) {
-      std::lock_guard lock(error_mutex);
-      if (!first_error || e->block < first_error->block) first_error = std::move(e);
-    }
-  };
-  run_parallel(helpers, job);
+  const unsigned helpers = inline_run ? 1u : static_cast<unsigned>(std::min<uint64_t>(blocks, threads_));
+  std::optional<BlockError> first_error = fission_mode() == FissionMode::Check && grid.region_entry != nullptr
+                                              ? run_grid_checked(chid, grid)
+                                              : run_grid(grid, helpers);
   const uint64_t resident = std::min<uint64_t>(uint64_t{occ.blocks_per_sm} * threads, props.max_threads_per_sm);
   const uint64_t wave_ns = std::max<uint64_t>(1, kFullWaveNs * resident / props.max_threads_per_sm);
   const TimeSpan span = device_.timeline().run(chid, TimelineUnit::Compute, kLaunchNs + waves * wave_ns);
@@ -217,6 +223,60 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
                                     e.kind == KernelErrorKind::Assert ? e.message : "SM exception: " + what);
   fault.sm_exception = sm_exception_of(e.kind);
   return fault;
+}
+
+std::optional<BlockError> ComputeEngine::run_grid(const GridLaunch& grid, unsigned helpers) {
+  // A shared queue hands the blocks out in order, a few per claim (enough claims per host thread
+  // to even out the load); the first error stops the grid.
+  const uint64_t blocks = uint64_t{grid.grid.x} * grid.grid.y * grid.grid.z;
+  BlockQueue queue(grid.grid, std::clamp<uint64_t>(blocks / (uint64_t{helpers} * 16), 1, 64));
+  std::mutex error_mutex;
+  std::optional<BlockError> first_error;
+  std::function<void()> job = [&] {
+    if (std::optional<BlockError> e = run_blocks(grid, queue)) {
+      std::lock_guard lock(error_mutex);
+      if (!first_error || e->block < first_error->block) first_error = std::move(e);
+    }
+  };
+  run_parallel(helpers, job);
+  return first_error;
+}
+
+std::optional<BlockError> ComputeEngine::run_grid_checked(uint32_t chid, const GridLaunch& grid) {
+  // One host thread for both runs, so that the blocks run in the same order each time (atomics
+  // of different blocks then add up in the same order too).
+  FissionCheck check(device_.mmu(), grid.printf_buffer, grid.printf_bytes);
+  GridLaunch with_fibers = grid;
+  with_fibers.region_entry = nullptr;
+  const std::optional<BlockError> fibers_error = run_grid(with_fibers, 1);
+  check.rewind();
+  std::optional<BlockError> error = run_grid(grid, 1);
+  std::optional<std::string> difference;
+  if (fibers_error || error) {
+    // A kernel error: each run stopped where it was raised, so only the errors are compared.
+    auto text = [](const std::optional<BlockError>& e) {
+      if (!e) return std::string("no error");
+      return fmt::format("error kind {} at {:#x} in block ({},{},{}) thread ({},{},{})", static_cast<int>(e->error.kind),
+                         e->error.address, e->error.block.x, e->error.block.y, e->error.block.z, e->error.thread.x,
+                         e->error.thread.y, e->error.thread.z);
+    };
+    if (text(fibers_error) != text(error))
+      difference = fmt::format("the fibers ended with {}, the regions with {}", text(fibers_error), text(error));
+  } else {
+    difference = check.first_difference();
+  }
+  record_fission_check(grid.kernel_name, !difference);
+  if (!difference) {
+    trace::note(trace::Layer::Gpu, "compute: ch {} {} checked: fibers and regions {}", chid, grid.kernel_name,
+                error ? "raised the same error" : fmt::format("left the same {} bytes", check.bytes()));
+    return error;
+  }
+  trace::note(trace::Layer::Gpu, "compute: ch {} {} checked: {}", chid, grid.kernel_name, *difference);
+  KernelError e;
+  e.kind = KernelErrorKind::Trap;
+  e.message = fmt::format("region fission changed the result of kernel {}: {} (MINICUDA_FISSION=check)",
+                          grid.kernel_name, *difference);
+  return BlockError{0, std::move(e)};
 }
 
 void ComputeEngine::run_parallel(unsigned threads, const std::function<void()>& job) {

@@ -37,6 +37,9 @@
 
 namespace minicuda::gpu {
 
+struct BlockError;  // sm.h
+struct GridLaunch;
+
 // The compute class's method registers of one channel.
 struct ComputeState {
   uint32_t qmd_address_shifted8 = 0;  // SEND_PCAS_A
@@ -67,6 +70,12 @@ class ComputeEngine {
 
  private:
   std::optional<ChannelFault> launch(uint32_t chid, uint64_t qmd_va, bool inline_run);
+  // Runs every block of grid on `helpers` host threads; returns the error of the lowest block
+  // that raised one.
+  std::optional<BlockError> run_grid(const GridLaunch& grid, unsigned helpers);
+  // MINICUDA_FISSION=check: runs grid with fibers, then as regions over the same memory, and
+  // returns a kernel error if the two left different bytes (fission_check.h).
+  std::optional<BlockError> run_grid_checked(uint32_t chid, const GridLaunch& grid);
   // Runs job on the worker threads and the calling thread (at most `threads` in all); returns
   // when every one has returned.
   void run_parallel(unsigned threads, const std::function<void()>& job);

@@ -260,4 +260,18 @@ uint64_t Mmu::pte_count() const {
   return ptes_.size();
 }
 
+std::vector<std::pair<uint64_t, uint64_t>> Mmu::writable_vidmem() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<std::pair<uint64_t, uint64_t>> ranges;
+  for (const auto& [va, pte] : ptes_) {
+    if (pte.aperture != Aperture::Vidmem || !pte.writable) continue;
+    if (!ranges.empty() && ranges.back().first + ranges.back().second == va) {
+      ranges.back().second += pte.page_size;
+    } else {
+      ranges.emplace_back(va, pte.page_size);
+    }
+  }
+  return ranges;
+}
+
 }  // namespace minicuda::gpu

@@ -215,9 +215,15 @@ bool BlockRun::landed(fctx::transfer_t from) {
   return from.data == &scheduler_;
 }
 
-// The next runnable thread after the current one (round-robin), or threads_ if none.
+// The next runnable thread after the current one (round-robin; from thread 0 just after a
+// barrier was released), or threads_ if none.
 unsigned BlockRun::next_runnable() const {
   if (!fiber_mode_ || error_) return threads_;
+  if (from_lowest_) {
+    for (unsigned t = 0; t < threads_; ++t)
+      if (t != current_ && slots_[t].state == ThreadState::Runnable) return t;
+    return threads_;
+  }
   for (unsigned i = 1; i <= threads_; ++i) {
     unsigned t = current_ + i < threads_ ? current_ + i : current_ + i - threads_;
     if (t != current_ && slots_[t].state == ThreadState::Runnable) return t;
@@ -243,6 +249,7 @@ void BlockRun::resume(unsigned t) {
 void BlockRun::switch_away() {
   const unsigned me = current_;
   const unsigned next = next_runnable();
+  from_lowest_ = false;
   void* fake_stack = nullptr;
   fctx::transfer_t back;
   if (next == threads_) {
@@ -264,6 +271,7 @@ void BlockRun::switch_away() {
 // scheduler. Its fiber is never resumed.
 void BlockRun::exit_fiber() {
   const unsigned next = next_runnable();
+  from_lowest_ = false;
   if (next == threads_) {
     alignment_check(false);
     start_switch(nullptr, scheduler_bottom_, scheduler_size_);  // null: this fiber's stack is done
@@ -425,6 +433,10 @@ void BlockRun::syncthreads(int op, int predicate, int* result) {
   ++at_barrier_;
   if (at_barrier_ == threads_ - exited_) {
     release_barrier();
+    // The last thread to arrive lets the lower ones go first (threads leave a barrier in index
+    // order, as the regions of a split kernel run them: MINICUDA_FISSION=check compares the two).
+    if (next_runnable() < current_) switch_away();
+    from_lowest_ = false;
   } else {
     switch_away();
   }
@@ -444,6 +456,7 @@ void BlockRun::release_barrier() {
   at_barrier_ = 0;
   for (ThreadSlot& s : slots_)
     if (s.state == ThreadState::AtBarrier) s.state = ThreadState::Runnable;
+  from_lowest_ = true;
 }
 
 void BlockRun::region_violation(const char* what) {

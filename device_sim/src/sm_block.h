@@ -163,6 +163,9 @@ class BlockRun {
   unsigned threads_ = 0, current_ = 0, exited_ = 0;
   bool fiber_mode_ = false;
   bool region_mode_ = false;  // the block runs through its block function (launch_->region_entry)
+  // A barrier was just released: the next thread to run is the lowest runnable one, so that
+  // threads leave a barrier in index order, as a split kernel's regions run them.
+  bool from_lowest_ = false;
   std::vector<ThreadSlot> slots_;
   std::vector<Warp> warps_;
   std::vector<Jump> jumps_;  // one per thread fiber (fiber mode only)

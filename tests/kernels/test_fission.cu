@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "kernel_test.h"
 #include "minicuda/trace.h"
 
@@ -228,9 +230,22 @@ static bool hidden_barrier_regions(int* out) {
   __syncthreads();
   return true;
 }
-// Registered at start-up, before the launch would register the template at first use.
+// A block function that computes something else than its kernel (what a translator bug could
+// emit): only MINICUDA_FISSION=check notices.
+template <int N>
+__global__ void disagreeing_regions(int* out) {
+  out[threadIdx.x] = N;
+  __syncthreads();
+}
+static bool disagreeing_regions_block(int* out) {
+  out[0] = 2;
+  return true;
+}
+// Registered at start-up, before the launch would register the templates at first use.
 static const ::minicuda::detail::ModuleRegistration hidden_barrier_module{
-    "test_fission.cu (guard)", {MINICUDA_KERNEL_REGIONS(hidden_barrier<1>, hidden_barrier_regions)}};
+    "test_fission.cu (guard)",
+    {MINICUDA_KERNEL_REGIONS(hidden_barrier<1>, hidden_barrier_regions),
+     MINICUDA_KERNEL_REGIONS(disagreeing_regions<1>, disagreeing_regions_block)}};
 
 namespace minicuda::kernels_test {
 namespace {
@@ -255,10 +270,12 @@ std::string mode_of(const std::string& kernel, Launch launch) {
   return mode_in(recorder, kernel);
 }
 
-// The mode a split kernel runs in, in this process.
+// The mode a split kernel runs in, in this process: "both" under MINICUDA_FISSION=check.
 std::string split_mode() {
   const char* env = std::getenv("MINICUDA_FISSION");
-  return env != nullptr && std::string(env) == "0" ? "fibers" : "regions";
+  if (env != nullptr && std::string(env) == "0") return "fibers";
+  if (env != nullptr && std::string(env) == "check") return "both";
+  return "regions";
 }
 
 std::vector<int> iota_mod(size_t n, int mod) {
@@ -482,8 +499,44 @@ TEST_F(KernelFission, ABarrierInsideABlockFunctionIsAKernelError) {
     return;
   }
   EXPECT_EQ(err, cudaErrorLaunchFailure);
-  EXPECT_NE(text.find("__syncthreads reached while kernel hidden_barrier<1> ran as regions"), std::string::npos) << text;
+  if (split_mode() == "both") {  // the check compares the errors too: here only the regions raise one
+    EXPECT_NE(text.find("region fission changed the result of kernel hidden_barrier<1>: the fibers ended with no "
+                        "error, the regions with error"),
+              std::string::npos)
+        << text;
+  } else {
+    EXPECT_NE(text.find("__syncthreads reached while kernel hidden_barrier<1> ran as regions"), std::string::npos)
+        << text;
+  }
   ASSERT_EQ(cudaDeviceReset(), cudaSuccess);
+}
+
+// Under MINICUDA_FISSION=check the GPU runs a split kernel with fibers and as regions, and a
+// block function that leaves other bytes than its kernel is a launch failure naming the first
+// byte that differs; otherwise whichever way runs decides what the grid leaves.
+TEST_F(KernelFission, TheCheckCatchesABlockFunctionThatDisagreesWithItsKernel) {
+  DeviceArray<int> out(32);
+  ::testing::internal::CaptureStderr();
+  disagreeing_regions<1><<<1, 32>>>(out.get());
+  const cudaError_t err = cudaDeviceSynchronize();
+  const std::string text = ::testing::internal::GetCapturedStderr();
+  if (split_mode() == "fibers") {
+    EXPECT_EQ(err, cudaSuccess);
+    EXPECT_EQ(out.read(), std::vector<int>(32, 1));
+  } else if (split_mode() == "regions") {
+    EXPECT_EQ(err, cudaSuccess);
+    std::vector<int> want(32, 0);
+    want[0] = 2;
+    EXPECT_EQ(out.read(), want);
+  } else {
+    EXPECT_EQ(err, cudaErrorLaunchFailure);
+    EXPECT_NE(text.find("region fission changed the result of kernel disagreeing_regions<1>: the byte at " +
+                        fmt::format("{:#x}", reinterpret_cast<uintptr_t>(out.get())) +
+                        " is 0x02 after the regions and 0x01 after the fibers (it was 0x00)"),
+              std::string::npos)
+        << text;
+    ASSERT_EQ(cudaDeviceReset(), cudaSuccess);
+  }
 }
 
 }  // namespace

@@ -13,7 +13,11 @@ namespace {
 using minicuda::cu2cxx::Translation;
 using minicuda::cu2cxx::translate;
 
-constexpr std::string_view kHeader = "#include \"cuda_runtime.h\"\n#line 1 \"/src/t.cu\"\n";
+// What every generated file begins with: nvcc's macros, the runtime header (translate.cpp).
+#define PROLOGUE                                                                                   \
+  "#define __CUDACC__ 1\n#define __CUDACC_VER_MAJOR__ 13\n#define __CUDACC_VER_MINOR__ 0\n"                  \
+  "#define __CUDACC_VER_BUILD__ 88\n#include \"cuda_runtime.h\"\n"
+constexpr std::string_view kHeader = PROLOGUE "#line 1 \"/src/t.cu\"\n";
 constexpr std::string_view kBlockComment =
     "// Appended by minicuda_cu2cxx: registers this file's kernels at start-up, as nvcc's host code "
     "does\n";
@@ -47,13 +51,58 @@ std::string shared_pointer(std::string_view type, std::string_view name) {
 
 TEST(Cu2cxxHeader, IncludesTheRuntimeThenRestartsLineNumberingAtTheCuFile) {
   const Translation t = translate("int x;\n", "/home/me/proj/vector_add.cu");
-  EXPECT_EQ(t.text, "#include \"cuda_runtime.h\"\n#line 1 \"/home/me/proj/vector_add.cu\"\nint x;\n");
+  EXPECT_EQ(t.text, PROLOGUE "#line 1 \"/home/me/proj/vector_add.cu\"\nint x;\n");
   EXPECT_TRUE(t.warnings.empty());
 }
 
 TEST(Cu2cxxHeader, EscapesQuotesAndBackslashesInThePath) {
   const Translation t = translate("", R"(C:\a "b"\k.cu)");
-  EXPECT_EQ(t.text, "#include \"cuda_runtime.h\"\n#line 1 \"C:\\\\a \\\"b\\\"\\\\k.cu\"\n");
+  EXPECT_EQ(t.text, PROLOGUE "#line 1 \"C:\\\\a \\\"b\\\"\\\\k.cu\"\n");
+}
+
+// --- __CUDA_ARCH__ (docs/kernels.md) -------------------------------------------------------------
+
+// Defined in the bodies of __global__ and __device__ functions that name it, as the device pass
+// of nvcc defines it; not in __host__ __device__ or host functions, nor at file scope. Every line
+// keeps its number (the #line after each directive gives the rest of the line its own).
+TEST(Cu2cxxCudaArch, DefinedInDeviceOnlyBodiesThatNameIt) {
+  const std::string_view source =
+      "__device__ int d() { return __CUDA_ARCH__; }\n"           // 1
+      "__host__ __device__ int hd() {\n"                         // 2
+      "#ifdef __CUDA_ARCH__\n"                                   // 3
+      "  return 1;\n"                                            // 4
+      "#endif\n"                                                 // 5
+      "  return 0; }\n"                                          // 6
+      "int h() { return 0; }\n"                                  // 7
+      "__global__ void k(int* p) { p[0] = d(); }\n"              // 8
+      "struct S { __device__ int m() {\n"                        // 9
+      "#if __CUDA_ARCH__ >= 900\n"                               // 10
+      "  return 9; \n"                                           // 11
+      "#endif\n"                                                 // 12
+      "} };\n";                                                  // 13
+  const Translation t = translate(source, "/src/t.cu");
+  EXPECT_NE(t.text.find("__device__ int d() {\n#define __CUDA_ARCH__ 900\n#line 1 \"/src/t.cu\"\n return __CUDA_ARCH__; "
+                        "\n#undef __CUDA_ARCH__\n#line 1 \"/src/t.cu\"\n}\n"),
+            std::string::npos)
+      << t.text;
+  EXPECT_NE(t.text.find("struct S { __device__ int m() {\n#define __CUDA_ARCH__ 900\n#line 9 \"/src/t.cu\"\n\n#if"),
+            std::string::npos)
+      << t.text;
+  EXPECT_NE(t.text.find("#endif\n\n#undef __CUDA_ARCH__\n#line 13 \"/src/t.cu\"\n} };"), std::string::npos) << t.text;
+  // hd and h are host code; k does not name the macro, so nothing is added to it.
+  EXPECT_NE(t.text.find("__host__ __device__ int hd() {\n#ifdef __CUDA_ARCH__"), std::string::npos) << t.text;
+  EXPECT_NE(t.text.find("int h() { return 0; }"), std::string::npos);
+  EXPECT_NE(t.text.find("__global__ void k(int* p) { p[0] = d(); }"), std::string::npos);
+  EXPECT_EQ(t.text.find("#define __CUDA_ARCH__", t.text.find("__global__ void k")), t.text.find("#define __CUDA_ARCH__ 900\n#line 9"));
+}
+
+// A #define that names the macro may be expanded in any device body: then every one gets it.
+TEST(Cu2cxxCudaArch, EveryDeviceBodyWhenADefineNamesIt) {
+  const Translation t = translate("#define ARCH __CUDA_ARCH__\n__global__ void k(int* p) { p[0] = ARCH; }\n", "/src/t.cu");
+  EXPECT_NE(t.text.find("__global__ void k(int* p) {\n#define __CUDA_ARCH__ 900\n#line 2 \"/src/t.cu\"\n p[0] = ARCH; "
+                        "\n#undef __CUDA_ARCH__\n#line 2 \"/src/t.cu\"\n}"),
+            std::string::npos)
+      << t.text;
 }
 
 // --- launches -----------------------------------------------------------------------------------
@@ -326,7 +375,7 @@ std::string block(std::string_view module, std::string_view kernels) {
 TEST(Cu2cxxRegistration, OneKernel) {
   const std::string source = "__global__ void vector_add(const float* a, float* c, int n) {\n  c[0] = a[0];\n}\n";
   const Translation t = translate(source, "/x/y/vector_add.cu");
-  EXPECT_EQ(t.text, "#include \"cuda_runtime.h\"\n#line 1 \"/x/y/vector_add.cu\"\n" + source +
+  EXPECT_EQ(t.text, PROLOGUE "#line 1 \"/x/y/vector_add.cu\"\n" + source +
                         block("vector_add.cu", ", MINICUDA_KERNEL(::vector_add)"));
   EXPECT_EQ(t.kernels, std::vector<std::string>{"::vector_add"});
 }

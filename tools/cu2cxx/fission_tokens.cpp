@@ -95,6 +95,25 @@ std::string_view enclosing_callee(const Tokens& tokens, std::size_t k, std::size
   return "";
 }
 
+// Does the `)` at token k close parentheses that hold a value, not a type (a cast)? Yes for a
+// call's arguments (`f(x)`, `g<T>(x)`) and for parentheses that hold a number, a literal or an
+// operator a type cannot contain (`(a | b)`, `(n + 1)`); no for `(T)`, `(const int*)`, `(x)`.
+bool parenthesized_value(const Tokens& tokens, std::size_t k) {
+  const auto open = matching_open(tokens, k);
+  if (!open) return false;
+  if (*open > 0) {
+    const Token& before = tokens[*open - 1];
+    if ((before.is_identifier() && !is_non_call_keyword(before.text)) || before.is_punct(">")) return true;
+  }
+  static constexpr std::string_view kTypePunct[] = {"*", "&", "::", "<", ">", ",", "(", ")", "[", "]"};
+  for (std::size_t j = *open + 1; j < k; ++j) {
+    const Token& t = tokens[j];
+    if (t.kind == TokenKind::Number || t.kind == TokenKind::Literal) return true;
+    if (t.kind == TokenKind::Punct && !among(kTypePunct, t.text)) return true;
+  }
+  return false;
+}
+
 // Does the `)` at token k close the condition of an `if`, `while`, `for` or `switch`? What
 // follows it then starts a statement (`if (c) *p = v;`).
 bool closes_condition(const Tokens& tokens, std::size_t k) {
@@ -180,8 +199,13 @@ bool maybe_modified(const Tokens& tokens, std::size_t begin, std::size_t end, st
     if (!is_variable_use(tokens, k, name)) continue;
     // Before it: `++x`, `--x`, `&x` (not `a && x`), a range-for's `: x`.
     if (k >= 2 && is_increment_at(tokens, k - 2)) return true;
-    if (k >= 1 && tokens[k - 1].is_punct("&") && !(k >= 2 && tokens[k - 2].is_punct("&") && adjacent(tokens[k - 2], tokens[k - 1])))
-      return true;
+    if (k >= 1 && tokens[k - 1].is_punct("&") && !(k >= 2 && tokens[k - 2].is_punct("&") && adjacent(tokens[k - 2], tokens[k - 1]))) {
+      // `a & x` is a bitwise and; after `)` the `&` may follow a cast (`(T)&x`): an address.
+      const bool bitwise = k >= 2 && (tokens[k - 2].is_identifier() || tokens[k - 2].kind == TokenKind::Number ||
+                                      tokens[k - 2].is_punct("]") ||
+                                      (tokens[k - 2].is_punct(")") && parenthesized_value(tokens, k - 2)));
+      if (!bitwise || tokens[k - 2].is_identifier("return")) return true;
+    }
     if (k >= 1 && tokens[k - 1].is_punct(":") && enclosing_callee(tokens, k, 0) == "for") return true;  // range-for
     // `*p = v` writes what p points to (a unary `*`: no operand before it).
     if (pointer && k >= 1 && tokens[k - 1].is_punct("*")) {

@@ -154,6 +154,8 @@ bool is_alignment_specifier(const Token& t) {
   return t.is_identifier("__align__") || t.is_identifier("alignas");
 }
 
+}  // namespace
+
 // True when the `{` at index `brace` opens a function body (a lambda's included). Read backwards
 // from the brace: a function body follows the `)` of a parameter list, optionally with trailing
 // specifiers in between (`const`, `noexcept(...)`, `override`, `mutable`, `__attribute__((...))`,
@@ -214,8 +216,6 @@ bool opens_function_body(const Tokens& tokens, std::size_t brace) {
   }
   return false;
 }
-
-}  // namespace
 
 std::vector<bool> inside_function_bodies(const Tokens& tokens) {
   std::vector<bool> inside(tokens.size(), false);

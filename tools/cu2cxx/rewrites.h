@@ -45,6 +45,11 @@ std::vector<Edit> rewrite_launches(std::string_view source, const Tokens& tokens
 std::vector<Edit> rewrite_dynamic_shared(std::string_view source, const Tokens& tokens,
                                          const LineIndex& lines, std::vector<Diagnostic>& warnings);
 
+// True when the `{` at index `brace` opens a function body (a lambda's included): it follows a
+// parameter list's `)`, optionally with trailing specifiers, attributes or `-> type` between, or
+// a lambda's captures.
+bool opens_function_body(const Tokens& tokens, std::size_t brace);
+
 // For every token: true when it lies inside a function body (at any depth below one), as pass 2
 // tells function bodies from other braces.
 std::vector<bool> inside_function_bodies(const Tokens& tokens);
@@ -65,5 +70,15 @@ std::vector<KernelSite> registrable_kernel_sites(const Tokens& tokens);
 // non-template `__global__` function definitions at namespace scope whose qualified name is
 // defined only once in the file, in source order.
 std::vector<std::string> registrable_kernels(const Tokens& tokens);
+
+// Pass 5: `__CUDA_ARCH__` inside device code only (docs/kernels.md, "__CUDACC__ and
+// __CUDA_ARCH__"). For the body of every function definition declared `__global__` or
+// `__device__` without `__host__` (not nested in another function), two Edits: after its `{`,
+// `#define __CUDA_ARCH__ 900`, and before its `}`, `#undef __CUDA_ARCH__`, each on lines of its
+// own followed by a `#line` directive (naming `line_path`, already escaped) that gives the rest of
+// the line its own number again. Only bodies where the macro can matter get them: those whose
+// text names `__CUDA_ARCH__` (a directive or a use), or every one if a #define of the file names it.
+std::vector<Edit> define_cuda_arch_in_device_bodies(std::string_view source, const Tokens& tokens,
+                                                    const LineIndex& lines, std::string_view line_path);
 
 }  // namespace minicuda::cu2cxx

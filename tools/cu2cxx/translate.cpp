@@ -11,6 +11,17 @@
 namespace minicuda::cu2cxx {
 namespace {
 
+// What nvcc's host pass defines and includes before the .cu (docs/kernels.md, "__CUDACC__ and
+// __CUDA_ARCH__"): the macro that says CUDA source is being compiled, CUDA 13.0's version, and
+// the runtime header. Not __NVCC__: libraries read it as "the nvcc front end parses this" and
+// work around that front end's limits (fmt turns constexpr off), which g++ does not have.
+constexpr std::string_view kPrologue =
+    "#define __CUDACC__ 1\n"
+    "#define __CUDACC_VER_MAJOR__ 13\n"
+    "#define __CUDACC_VER_MINOR__ 0\n"
+    "#define __CUDACC_VER_BUILD__ 88\n"
+    "#include \"cuda_runtime.h\"\n";
+
 // `text` as the inside of a C string literal (for the #line path and the module name).
 std::string escape_for_string_literal(std::string_view text) {
   std::string out;
@@ -69,8 +80,12 @@ Translation translate(std::string_view source, std::string_view input_path) {
   }
   edits.insert(edits.end(), std::make_move_iterator(block_functions.begin()),
                std::make_move_iterator(block_functions.end()));
+  // Pass 5, first among equals: at a `{` that a launch follows at once, its #define goes first.
+  std::vector<Edit> arch = define_cuda_arch_in_device_bodies(source, tokens, lines, line_path);
+  edits.insert(edits.begin(), std::make_move_iterator(arch.begin()), std::make_move_iterator(arch.end()));
 
-  result.text = "#include \"cuda_runtime.h\"\n#line 1 \"";
+  result.text = kPrologue;
+  result.text += "#line 1 \"";
   result.text.append(line_path).append("\"\n");
   result.text.append(apply_edits(source, 0, source.size(), std::move(edits)));
   if (!entries.empty()) {

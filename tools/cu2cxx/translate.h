@@ -2,12 +2,13 @@
 //
 // Contract of translate(source, input_path): the returned text is
 //
+//   #define __CUDACC__ 1                       (and __CUDACC_VER_MAJOR__/MINOR__/BUILD__: 13.0.88)
 //   #include "cuda_runtime.h"
 //   #line 1 "<input_path>"
 //   <source, with the rewrites below>
 //   <registration block, only when the file defines at least one registrable kernel>
 //
-// and only four things are rewritten, never inside comments, literals or preprocessor lines:
+// and only five things are rewritten, never inside comments, literals or preprocessor lines:
 //
 //   1. kernel launches   CALLEE<<<CFG>>>(ARGS)
 //        -> (__cudaPushCallConfiguration(CFG) ? (void)0 : ::minicuda::kernel_stub<CALLEE>::launch(ARGS))
@@ -29,6 +30,12 @@
 //      Its pieces carry #line directives naming their own .cu lines, and a last #line maps the
 //      rest of the `}` line back, so the kernel's and every following line keep their numbers.
 //      A kernel it cannot split keeps fibers only; `fission` says why.
+//   5. __CUDA_ARCH__     around the body of each `__global__` or `__device__` (not `__host__`)
+//      function that names the macro (each one, if a #define of the file names it):
+//        {  ->  {\n#define __CUDA_ARCH__ 900\n#line L "<input_path>"\n
+//        }  ->  \n#undef __CUDA_ARCH__\n#line L "<input_path>"\n}
+//      so device code sees the H200's compute capability and host code sees none
+//      (docs/kernels.md, "__CUDACC__ and __CUDA_ARCH__").
 //
 // Every rewrite keeps the count of newlines of the text it replaces (missing newlines are put at
 // the end of the replacement), so line N of the output body is line N of the .cu: compiler

@@ -154,6 +154,9 @@ class Mmu {
   std::optional<Pte> translate(uint64_t va) const;
   // Number of valid PTEs.
   uint64_t pte_count() const;
+  // The writable vidmem the page table maps, as [va, va+length) ranges in address order, each
+  // run of contiguous pages merged into one range.
+  std::vector<std::pair<uint64_t, uint64_t>> writable_vidmem() const;
 
   // Held (shared) by an engine for the whole of a run of work: from the page walk to the last
   // byte it touches. unmap() takes it exclusively, so a page is never torn down between the
