@@ -42,10 +42,8 @@ class Kernel:
         self.loop_depth = 0
         self.modes = {}        # space ("global", "shared") -> "own", "read" or "write"
         self.accesses = []     # of the statement being written
-        # Shapes that keep a kernel on fibers, in a few kernels only: a barrier under an `if`
-        # (block-uniform, but not at a split level) and a function-like macro (a call cu2cxx
-        # cannot see into).
-        self.uniform_if = rng.random() < 0.15
+        # A shape that keeps a kernel on fibers, in a few kernels only: a function-like macro
+        # (a call cu2cxx cannot see into).
         self.function_macro = rng.random() < 0.15
 
     # --- expressions -------------------------------------------------------------------------
@@ -144,9 +142,7 @@ class Kernel:
         kinds = ["local", "local", "pure_local", "shared_write", "one_writer", "own_a", "own_b", "barrier",
                  "barrier"]
         if allow_loop:
-            kinds += ["loop"]
-        if self.uniform_if:
-            kinds += ["uniform_if_barrier"]
+            kinds += ["loop", "uniform_if"]
         if self.locals:
             kinds += ["reference", "update"]
         if self.loop_depth == 0:
@@ -197,9 +193,8 @@ class Kernel:
         if kind == "barrier":
             self.barrier()
             return True
-        if kind == "uniform_if_barrier":  # may not run: the spaces stay as they were
-            self.emit(f"if (blockIdx.x % 2u == {r.randrange(2)}u) {{ __syncthreads(); }}")
-            return True
+        if kind == "uniform_if":
+            return self.uniform_if()
         if kind == "early_return":
             self.emit(f"if (t >= threads - {r.randrange(1, 9)}u && m > {r.randrange(4)}u) return;")
             return True
@@ -219,6 +214,33 @@ class Kernel:
         self.loop_depth -= 1
         self.locals, self.modes = before_locals, before_modes
         self.emit("}")
+        return True
+
+    def uniform_if(self):
+        """An if around barriers whose condition is the same in the whole block, with an else
+        half of the time. A branch that does not run leaves the spaces as they were, so each
+        branch starts from them and the code after the if must fit all that came before."""
+        r = self.rng
+        cond = r.choice(["blockIdx.x % 2u == 0u", "m > 1u", "n % 3u != 1u", "(blockIdx.x + m) % 3u == 0u"])
+        before_locals, before_modes = list(self.locals), dict(self.modes)
+        after_modes = dict(before_modes)
+        branches = ["if (" + cond + ") {"] + (["} else {"] if r.random() < 0.5 else [])
+        for opening in branches:
+            self.emit(opening)
+            self.loop_depth += 1
+            self.modes = dict(before_modes)
+            for _ in range(r.randint(1, 3)):
+                self.statement(allow_loop=False)
+            if r.random() < 0.7:
+                self.barrier()
+            for space, how in self.modes.items():
+                after_modes.setdefault(space, how)
+                if after_modes[space] != how:
+                    after_modes[space] = "conflict"
+            self.loop_depth -= 1
+            self.locals = list(before_locals)
+        self.emit("}")
+        self.modes = after_modes
         return True
 
     def generate(self):

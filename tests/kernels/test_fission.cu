@@ -179,6 +179,29 @@ __global__ void fission_pointee_changes(int* flag, int* out) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = v * 1000 + w;
 }
 
+// Even blocks reverse their slice through shared memory, odd ones rotate it by `shift` rounds
+// of one step each: an if/else around barriers whose condition is the same in the whole block,
+// one branch holding a loop around barriers.
+__global__ void fission_uniform_if(const int* in, int* out, int shift) {
+  __shared__ int s[64];
+  const int base = blockIdx.x * 64;
+  s[threadIdx.x] = in[base + threadIdx.x];
+  __syncthreads();
+  if (blockIdx.x % 2 == 0) {
+    const int mine = s[63 - threadIdx.x];
+    __syncthreads();
+    out[base + threadIdx.x] = mine;
+  } else {
+    for (int r = 0; r < shift; ++r) {
+      const int next = s[(threadIdx.x + 1) % 64];
+      __syncthreads();
+      s[threadIdx.x] = next;
+      __syncthreads();
+    }
+    out[base + threadIdx.x] = s[threadIdx.x];
+  }
+}
+
 // One thread of one block writes through a null pointer after the barrier.
 __global__ void fission_fault(int* data, int bad_block, int bad_thread) {
   __shared__ int s[64];
@@ -406,6 +429,19 @@ TEST_F(KernelFission, ALocalReadThroughAPointerKeepsTheValueEachThreadRead) {
             split_mode());
   EXPECT_EQ(out.read(), std::vector<int>(threads, 7007));
   EXPECT_EQ(flag.read(), std::vector<int>{42});
+}
+
+TEST_F(KernelFission, AnIfAroundBarriersWithABlockUniformCondition) {
+  constexpr int blocks = 6, shift = 5;
+  const std::vector<int> host = iota_mod(blocks * 64, 53);
+  DeviceArray<int> in(host), out(blocks * 64);
+  EXPECT_EQ(mode_of("fission_uniform_if", [&] { fission_uniform_if<<<blocks, 64>>>(in.get(), out.get(), shift); }),
+            split_mode());
+  std::vector<int> want(blocks * 64);
+  for (int b = 0; b < blocks; ++b)
+    for (int t = 0; t < 64; ++t)
+      want[b * 64 + t] = b % 2 == 0 ? host[b * 64 + 63 - t] : host[b * 64 + (t + shift) % 64];
+  EXPECT_EQ(out.read(), want);
 }
 
 TEST_F(KernelFission, AStructLivesAcrossBarriers) {

@@ -245,6 +245,31 @@ TEST(Cu2cxxFission, ParenthesizedArithmeticAndConstantMacrosAreStillRecomputed) 
   }
 }
 
+// An if whose condition is the same in every thread of the block (here: a parameter and
+// blockIdx) runs its condition once per block, around its bodies' regions.
+TEST(Cu2cxxFission, AnIfAroundBarriersWithAUniformConditionIsSplit) {
+  const Translation t = split(
+      "__global__ void k(int* out, int n) {\n"                      // 1
+      "  __shared__ int s[64];\n"                                   // 2
+      "  const int half = n / 2;\n"                                 // 3
+      "  s[threadIdx.x] = threadIdx.x;\n"                           // 4
+      "  if (blockIdx.x % 2 == 0 && half > 0) {\n"                  // 5
+      "    __syncthreads();\n"                                      // 6
+      "    out[threadIdx.x] = s[63 - threadIdx.x];\n"               // 7
+      "  } else {\n"                                                // 8
+      "    const int v = s[threadIdx.x];\n"                         // 9
+      "    __syncthreads();\n"                                      // 10
+      "    out[threadIdx.x] = v + 1;\n"                             // 11
+      "  }\n"                                                       // 12
+      "}\n");
+  EXPECT_NE(t.text.find("{ [[maybe_unused]] const int half = n / 2; if (blockIdx.x % 2 == 0 && half > 0) {"),
+            std::string::npos)
+      << t.text;
+  EXPECT_NE(t.text.find("else {"), std::string::npos);
+  EXPECT_NE(t.text.find("[[maybe_unused]] minicuda_T1& v = minicuda_r1[minicuda_t].value;"), std::string::npos);
+  EXPECT_EQ(lines_containing(t.text, "out[threadIdx.x] = v + 1;"), (std::vector<int>{11, 11}));
+}
+
 TEST(Cu2cxxFission, UniformLocalsMayControlALoopAroundBarriers) {
   const std::string_view source =
       "constexpr int kTile = 16;\n"
@@ -330,13 +355,23 @@ TEST(Cu2cxxFission, OnlyRegistrableKernelsAreConsidered) {
 TEST(Cu2cxxFissionFallback, NoBarrier) {
   expect_not_split("__global__ void k(int* p) { p[threadIdx.x] = 1; }\n", "no __syncthreads");
 }
-TEST(Cu2cxxFissionFallback, BarrierUnderAnIf) {
-  expect_not_split("__global__ void k(int* p, int n) { if (n > 0) { __syncthreads(); } p[0] = 1; }\n",
-                   "not a loop at a split level");
+TEST(Cu2cxxFissionFallback, BarrierUnderAnIfWhoseConditionMayDifferBetweenThreads) {
+  expect_not_split("__global__ void k(int* p, int n) { if (threadIdx.x < n) { __syncthreads(); } p[0] = 1; }\n",
+                   "the condition of an if around a barrier reads threadIdx");
+  expect_not_split("__global__ void k(int* p) { int v = p[threadIdx.x]; if (v > 0) { __syncthreads(); } p[0] = v; }\n",
+                   "the condition of an if around a barrier reads v, which may differ between threads");
+  expect_not_split("__global__ void k(int* p, int n) { if (n-- > 0) { __syncthreads(); } p[0] = 1; }\n",
+                   "modifies its parameter n");
+}
+TEST(Cu2cxxFissionFallback, BarrierUnderAnIfWithoutBraces) {
+  expect_not_split("__global__ void k(int* p, int n) { if (n > 0) __syncthreads(); p[0] = 1; }\n",
+                   "an if around a barrier has no braced body");
+  expect_not_split("__global__ void k(int* p, int n) { if (n > 0) { p[1] = 2; } else if (n < -1) { __syncthreads(); } }\n",
+                   "the else of an if around a barrier has no braced body");
 }
 TEST(Cu2cxxFissionFallback, BarrierInADoWhile) {
   expect_not_split("__global__ void k(int n) { int i = 0; do { __syncthreads(); } while (++i < n); }\n",
-                   "not a loop at a split level");
+                   "not a loop or an if at a split level");
 }
 TEST(Cu2cxxFissionFallback, LoopWithoutBraces) {
   expect_not_split("__global__ void k(int n) { for (int i = 0; i < n; ++i) __syncthreads(); }\n", "no braced body");

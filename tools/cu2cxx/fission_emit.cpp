@@ -14,6 +14,9 @@
 //     } }
 //     for z, y, x { ... { D } }
 //     return true;
+//
+// An `if (C) { ... } else { ... }` around barriers (C block-uniform) becomes `{ if (C) { regions
+// } else { regions } }` the same way.
 //   }
 //
 // Every piece copied from the kernel is preceded by a #line directive naming its line of the
@@ -134,6 +137,7 @@ class Emitter {
       }
       flush();
       if (s.kind == Stmt::Kind::Loop) loop(s, visible);
+      if (s.kind == Stmt::Kind::If) branch(s, visible);
     }
     flush();
   }
@@ -227,6 +231,25 @@ class Emitter {
     if (!plan_.returns.empty()) out_.append(" if (minicuda_live == 0) break;");
     level(s.body, visible);
     out_.append(line_of(s.body_close)).append("} }");
+  }
+
+  // An if around barriers: its condition once per block, each body's regions inside. The
+  // uniform re-declared locals come first, since the condition may read them.
+  void branch(const Stmt& s, const std::vector<std::size_t>& visible) {
+    out_.append(line_of(s.begin)).append("{ ");
+    for (std::size_t i : visible) {
+      const Var& v = plan_.vars[i];
+      if (v.kind == Var::Kind::Remat && v.uniform) out_.append(redeclaration(v));
+    }
+    out_.append(copy(s.begin, s.body_open + 1, {}));
+    level(s.body, visible);
+    out_.append(line_of(s.body_close)).append("}");
+    if (s.else_open != 0) {
+      out_.append(line_of(s.body_close + 1)).append("else {");
+      level(s.else_body, visible);
+      out_.append(line_of(s.else_close)).append("}");
+    }
+    out_.append(" }");
   }
 
   const FileContext& file_;

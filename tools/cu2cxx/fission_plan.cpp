@@ -208,6 +208,8 @@ class Planner {
         const bool loop = t_[k].is_identifier("for") || t_[k].is_identifier("while");
         if (barrier) {
           s.kind = Stmt::Kind::Barrier;
+        } else if (t_[k].is_identifier("if")) {
+          if (!branch(s, in_loop)) return std::nullopt;
         } else if (loop) {
           const std::size_t close = *matching_close(t_, k + 1);
           if (!(close + 1 < *e && t_[close + 1].is_punct("{") && *matching_close(t_, close + 1) == *e - 1)) {
@@ -220,7 +222,7 @@ class Planner {
           if (!body) return std::nullopt;
           s.body = std::move(*body);
         } else {
-          fail("a __syncthreads() is inside a statement that is not a loop at a split level (an if, a "
+          fail("a __syncthreads() is inside a statement that is not a loop or an if at a split level (a "
                "switch, a do-while, a nested block or an expression)" + at_line(k));
           return std::nullopt;
         }
@@ -234,6 +236,34 @@ class Planner {
     return level;
   }
 
+  // Reads `if (C) { ... }` or `if (C) { ... } else { ... }` around a barrier, statement s: both
+  // bodies braced (`else if` is a nested if without braces), each a split level of its own.
+  bool branch(Stmt& s, bool in_loop) {
+    const std::size_t k = s.begin;
+    if (!t_[k + 1].is_punct("(")) return fail("an if constexpr or consteval holds a barrier" + at_line(k));
+    const std::size_t close = *matching_close(t_, k + 1);
+    if (!(close + 1 < s.end && t_[close + 1].is_punct("{")))
+      return fail("an if around a barrier has no braced body" + at_line(k));
+    const std::size_t then_close = *matching_close(t_, close + 1);
+    s.kind = Stmt::Kind::If;
+    s.body_open = close + 1, s.body_close = then_close;
+    if (then_close + 1 != s.end) {
+      const bool braced_else = t_[then_close + 1].is_identifier("else") && then_close + 2 < s.end &&
+                               t_[then_close + 2].is_punct("{") && *matching_close(t_, then_close + 2) == s.end - 1;
+      if (!braced_else) return fail("the else of an if around a barrier has no braced body" + at_line(k));
+      s.else_open = then_close + 2, s.else_close = s.end - 1;
+    }
+    auto body = parse_level(s.body_open + 1, s.body_close, in_loop);
+    if (!body) return false;
+    s.body = std::move(*body);
+    if (s.else_open != 0) {
+      auto else_body = parse_level(s.else_open + 1, s.else_close, in_loop);
+      if (!else_body) return false;
+      s.else_body = std::move(*else_body);
+    }
+    return true;
+  }
+
   // Classifies the declarations of a level, in order; `scope` holds the variables visible.
   bool classify(std::vector<Stmt>& level, std::size_t level_end, std::vector<std::size_t>& scope, bool in_loop) {
     for (std::size_t i = 0; i < level.size(); ++i) {
@@ -244,8 +274,19 @@ class Planner {
       if (s.kind == Stmt::Kind::Plain && !declaration(s, level_end, later, scope, in_loop, false)) return false;
       if (s.kind == Stmt::Kind::Plain && s.vars.empty()) find_x_bound(s, scope);
       if (s.kind == Stmt::Kind::Loop && !loop(s, scope)) return false;
+      if (s.kind == Stmt::Kind::If && !if_statement(s, scope, in_loop)) return false;
     }
     return true;
+  }
+
+  // An if around a barrier evaluates its condition once per block, as a loop its header: CUDA
+  // requires every thread of the block to reach the same barriers, so the condition must be the
+  // same in all of them, and the translator must see that it is.
+  bool if_statement(Stmt& s, const std::vector<std::size_t>& scope, bool in_loop) {
+    if (!header_is_uniform(s.begin + 2, s.body_open - 1, scope, {}, "the condition of an if")) return false;
+    std::vector<std::size_t> then_scope = scope, else_scope = scope;
+    return classify(s.body, s.body_close, then_scope, in_loop) &&
+           (s.else_open == 0 || classify(s.else_body, s.else_close, else_scope, in_loop));
   }
 
   bool loop(Stmt& s, const std::vector<std::size_t>& scope) {
@@ -272,33 +313,32 @@ class Planner {
       }
     }
     const std::vector<std::size_t> own(inner.begin() + static_cast<std::ptrdiff_t>(scope.size()), inner.end());
-    if (!header_is_uniform(open + 1, close, inner, own)) return false;
+    if (!header_is_uniform(open + 1, close, inner, own, "the header of a loop")) return false;
     return classify(s.body, s.body_close, inner, true);
   }
 
-  // A loop around a barrier runs its header once per block: it may read only what every
-  // thread of the block sees alike, and change nothing but its own loop variables (a side
-  // effect that each thread made would now happen once). `own`: the loop's variables.
+  // A loop around a barrier runs its header once per block, and an if its condition: they may
+  // read only what every thread of the block sees alike, and change nothing but the loop's own
+  // variables (a side effect that each thread made would now happen once). `own`: the loop's
+  // variables; `what`: "the header of a loop" or "the condition of an if", for the reason.
   bool header_is_uniform(std::size_t begin, std::size_t end, const std::vector<std::size_t>& scope,
-                         const std::vector<std::size_t>& own) {
+                         const std::vector<std::size_t>& own, const std::string& what) {
+    const std::string around = what + " around a barrier ";
     for (std::size_t k = begin; k < end; ++k) {
       const Token& t = t_[k];
       if (!t.is_identifier() || !is_variable_use(t_, k, t.text)) continue;
       const std::string name(t.text);
       if (k + 1 < end && t_[k + 1].is_punct("(")) {
-        if (!is_pure_builtin(name) && !is_non_call_keyword(name))
-          return fail("the header of a loop around a barrier calls " + name + at_line(k));
+        if (!is_pure_builtin(name) && !is_non_call_keyword(name)) return fail(around + "calls " + name + at_line(k));
         continue;
       }
-      if (name == "threadIdx") return fail("the header of a loop around a barrier reads threadIdx" + at_line(k));
+      if (name == "threadIdx") return fail(around + "reads threadIdx" + at_line(k));
       const Var* v = in_scope(scope, name);
       if (v != nullptr && !v->uniform)
-        return fail("the header of a loop around a barrier reads " + name + ", which may differ between threads" +
-                    at_line(k));
+        return fail(around + "reads " + name + ", which may differ between threads" + at_line(k));
       bool is_own = false;
       for (std::size_t o : own) is_own = is_own || plan_.vars[o].name == name;
-      if (!is_own && maybe_modified(t_, begin, end, name, false))
-        return fail("the header of a loop around a barrier changes " + name + at_line(k));
+      if (!is_own && maybe_modified(t_, begin, end, name, false)) return fail(around + "changes " + name + at_line(k));
     }
     return true;
   }

@@ -12,7 +12,7 @@
 
 namespace minicuda::cu2cxx::fission {
 
-// A local declared at a split level (the top of the body or of a split loop's body).
+// A local declared at a split level (the top of the body, or of the body of a split loop or if).
 struct Var {
   enum class Kind {
     Local,       // used only in the region that declares it: left where it is
@@ -35,7 +35,7 @@ struct Var {
 
 // A statement of a split level.
 struct Stmt {
-  enum class Kind { Barrier, Loop, Plain };
+  enum class Kind { Barrier, Loop, If, Plain };
   Kind kind = Kind::Plain;
   std::size_t begin = 0, end = 0;  // its tokens [begin, end)
   std::vector<std::size_t> vars;   // Plain: the variables it declares (indices into Plan::vars)
@@ -48,8 +48,10 @@ struct Stmt {
   enum class XBound { None, Search, One };
   XBound x_bound = XBound::None;
   std::size_t cond_begin = 0, cond_end = 0;
-  std::size_t body_open = 0, body_close = 0;  // Loop: its body's braces
-  std::vector<Stmt> body;                     // Loop: its body's statements
+  std::size_t body_open = 0, body_close = 0;  // Loop, If: its (then-)body's braces
+  std::vector<Stmt> body;                     // Loop, If: its (then-)body's statements
+  std::size_t else_open = 0, else_close = 0;  // If: its else-body's braces (0: no else)
+  std::vector<Stmt> else_body;                // If: its else-body's statements
 };
 
 struct Plan {
