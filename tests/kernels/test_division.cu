@@ -304,7 +304,10 @@ __attribute__((noinline)) Regs run_form(int form) {
     }
     case kDivlAddr32:
       rax = 7, rdx = 0;
-      asm volatile("divl (%%ebx)" : "+a"(rax), "+d"(rdx) : "b"(reinterpret_cast<uint64_t>(g_low_zero)) : "cc", "memory");
+      asm volatile("divl (%%ebx)"
+                   : "+a"(rax), "+d"(rdx)
+                   : "b"(reinterpret_cast<uint64_t>(g_low_zero))
+                   : "cc", "memory");
       break;
     case kDivlCsPrefix:
       rax = 7, rdx = 0;
