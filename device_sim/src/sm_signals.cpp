@@ -179,6 +179,14 @@ struct Divide {
   uint64_t divisor = 0;   // zero-extended from `size` bytes
 };
 
+// A fixed-size load (no call to memcpy from the handler).
+template <class T>
+uint64_t load(const uint8_t* p) {
+  T v;
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
+}
+
 uint64_t operand_mask(unsigned size) { return size == 8 ? ~0ull : (1ull << (size * 8)) - 1; }
 
 // Decodes the instruction at p. Null on success, else why it is not emulated.
@@ -255,9 +263,11 @@ const char* decode_divide(const uint8_t* p, const greg_t* gregs, Divide* out) {
   if (address_size) address &= 0xFFFFFFFFull;
   if (gs) return "integer division by a %gs operand: not emulated";
   if (fs) address += reinterpret_cast<uint64_t>(__builtin_thread_pointer());  // thread_local (__shared__)
-  uint64_t value = 0;
-  __builtin_memcpy(&value, reinterpret_cast<const void*>(address), out->size);  // little-endian
-  out->divisor = value & mask;
+  const auto* operand = reinterpret_cast<const uint8_t*>(address);
+  out->divisor = out->size == 1   ? load<uint8_t>(operand)
+                 : out->size == 2 ? load<uint16_t>(operand)
+                 : out->size == 4 ? load<uint32_t>(operand)
+                                  : load<uint64_t>(operand);
   return nullptr;
 }
 

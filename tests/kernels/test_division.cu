@@ -51,6 +51,13 @@ __global__ void divide_around_barrier(const int* divisors, int* out) {
   out[blockIdx.x * 64 + t] = quotient[63 - t] + 1000 % divisors[t];
 }
 
+// An unsigned char quotient kept as an int: C++ divides in int (the H200 gives -1), but g++
+// divides two unsigned chars with one 8-bit divb, whose result is the low 8 bits (255).
+__global__ void uchar_quotient_as_int(const unsigned char* a, unsigned char zero, int* out) {
+  out[0] = a[0] / zero;
+  out[1] = a[0] % zero;
+}
+
 __global__ void divide_floats(const float* f, const double* d, float* fout, double* dout) {
   fout[0] = f[0] / f[1];  // 1 / 0
   fout[1] = f[2] / f[1];  // -1 / 0
@@ -155,6 +162,21 @@ TEST_F(Division, ThreadsOfManyBlocksAroundABarrier) {
       ASSERT_EQ(got[b * 64 + t], q + r) << "block " << b << " thread " << t;
     }
   }
+}
+
+// The known difference of docs/kernels.md: g++'s 8-bit divide gives 255 where the H200's int
+// division gives -1. (Another compiler may divide in 32 bits and give -1.)
+TEST_F(Division, AnUnsignedCharQuotientKeptAsAnIntIsTheLowEightBits) {
+  DeviceArray<unsigned char> a(std::vector<unsigned char>{7});
+  DeviceArray<int> out(2, 0xee);
+  uchar_quotient_as_int<<<1, 1>>>(a.get(), 0, out.get());
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const std::vector<int> got = out.read();
+#if defined(__clang__)
+  for (int v : got) EXPECT_TRUE(v == 255 || v == -1) << v;
+#else
+  EXPECT_EQ(got, (std::vector<int>{255, 255}));
+#endif
 }
 
 // Floating-point division never trapped: IEEE infinities and NaN, as on the GPU.
