@@ -565,7 +565,7 @@ void BlockRun::record_fault() {
       e.message = "illegal instruction";
     } else {
       e.kind = KernelErrorKind::Trap;
-      e.message = f.signo == SIGFPE ? "arithmetic exception (integer division by zero?)" : "unexpected signal";
+      e.message = f.signo == SIGFPE && f.detail != nullptr ? f.detail : "unexpected signal";
     }
   }
   e.block = sm_block_idx;

@@ -153,6 +153,176 @@ bool kernels_own_misalignment(const Instruction& in) {
   return true;
 }
 
+// --- integer division: what an H200 gives where x86 traps ----------------------------------
+// x86's div and idiv raise #DE (SIGFPE, FPE_INTDIV) for a zero divisor and for a quotient that
+// does not fit (INT_MIN / -1); an H200's integer division never stops a kernel. The handler
+// emulates the trapping instruction with the answers recorded on an H200
+// (tests/data/h200/probe_semantics.txt, div.*), writes them to the registers of the signal's
+// context, steps past the instruction and returns, so the kernel goes on:
+//   x / 0 and x % 0, 32-bit, signed or unsigned: 0xffffffff, whatever x;
+//   x / 0 and x % 0, unsigned 64-bit: 0x00000000ffffffff;
+//   x / 0 and x % 0, signed 64-bit: 0x00000000ffffffff if x >= 0, 0xffffffffffffffff if x < 0;
+//   MIN / -1 (signed, 32- or 64-bit): MIN, and MIN % -1 is 0;
+//   8- and 16-bit divide instructions (g++ uses them for some unsigned char and unsigned short
+//   divisions, which C++ performs in int): the low 8 or 16 bits of the 32-bit answers.
+// A trap that C++ division cannot cause (a dividend wider than the operand, as hand-written asm
+// may divide) or an instruction that is not div/idiv is not emulated: the block fails with 719.
+// Everything here is async-signal-safe: it reads the instruction and its operand (both were just
+// read by the CPU) and the saved registers, and writes the saved registers.
+
+// The trapping division, decoded: legacy prefixes, REX, F6 (8-bit) or F7 (16/32/64-bit) with
+// ModRM.reg 6 (div) or 7 (idiv), then ModRM, SIB and displacement.
+struct Divide {
+  unsigned length = 0;    // bytes of the whole instruction
+  unsigned size = 0;      // operand size in bytes: 1, 2, 4 or 8
+  bool is_signed = false; // idiv
+  uint64_t divisor = 0;   // zero-extended from `size` bytes
+};
+
+// A fixed-size load (no call to memcpy from the handler).
+template <class T>
+uint64_t load(const uint8_t* p) {
+  T v;
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
+}
+
+uint64_t operand_mask(unsigned size) { return size == 8 ? ~0ull : (1ull << (size * 8)) - 1; }
+
+// Decodes the instruction at p. Null on success, else why it is not emulated.
+const char* decode_divide(const uint8_t* p, const greg_t* gregs, Divide* out) {
+  const uint8_t* const start = p;
+  bool operand_size = false, address_size = false, fs = false, gs = false;
+  uint8_t rex = 0;
+  for (int i = 0; i < 14; ++i, ++p) {
+    const uint8_t b = *p;
+    if (b >= 0x40 && b <= 0x4F) {
+      rex = b;  // counts only right before the opcode: a legacy prefix after it clears it
+      continue;
+    }
+    if (b == 0x66) operand_size = true;
+    else if (b == 0x67) address_size = true;
+    else if (b == 0x64) fs = true;
+    else if (b == 0x65) gs = true;
+    else if (!(b == 0xF0 || b == 0xF2 || b == 0xF3 || b == 0x2E || b == 0x3E || b == 0x26 || b == 0x36)) break;
+    rex = 0;
+  }
+  static constexpr const char* kNotADivide =
+      "arithmetic exception at an instruction that is not div or idiv: not emulated";
+  const uint8_t opcode = *p++;
+  if (opcode != 0xF6 && opcode != 0xF7) return kNotADivide;
+  const uint8_t modrm = *p++;
+  const unsigned mod = modrm >> 6, op = (modrm >> 3) & 7, rm = modrm & 7;
+  if (op != 6 && op != 7) return kNotADivide;
+  out->is_signed = op == 7;
+  out->size = opcode == 0xF6 ? 1 : (rex & 8) ? 8 : operand_size ? 2 : 4;
+  const uint64_t mask = operand_mask(out->size);
+  if (mod == 3) {
+    const unsigned n = rm | ((rex & 1u) << 3);
+    // Without REX, byte registers 4..7 are AH, CH, DH, BH: bits 15:8 of RAX, RCX, RDX, RBX.
+    if (out->size == 1 && rex == 0 && rm >= 4) {
+      out->divisor = (reg(gregs, rm - 4) >> 8) & 0xFF;
+    } else {
+      out->divisor = reg(gregs, n) & mask;
+    }
+    out->length = static_cast<unsigned>(p - start);
+    return nullptr;
+  }
+  uint64_t address = 0;
+  bool rip_relative = false;
+  if (rm == 4) {
+    const uint8_t sib = *p++;
+    const unsigned index = ((sib >> 3) & 7) | ((rex & 2u) << 2), base = (sib & 7) | ((rex & 1u) << 3);
+    if (index != 4) address += reg(gregs, index) << (sib >> 6);
+    if ((base & 7) == 5 && mod == 0) {
+      int32_t disp;
+      __builtin_memcpy(&disp, p, 4);
+      p += 4;
+      address += static_cast<uint64_t>(static_cast<int64_t>(disp));
+    } else {
+      address += reg(gregs, base);
+    }
+  } else if (rm == 5 && mod == 0) {
+    int32_t disp;
+    __builtin_memcpy(&disp, p, 4);
+    p += 4;
+    address = static_cast<uint64_t>(static_cast<int64_t>(disp));
+    rip_relative = true;
+  } else {
+    address = reg(gregs, rm | ((rex & 1u) << 3));
+  }
+  if (mod == 1) address += static_cast<uint64_t>(static_cast<int64_t>(static_cast<int8_t>(*p++)));
+  if (mod == 2) {
+    int32_t disp;
+    __builtin_memcpy(&disp, p, 4);
+    p += 4;
+    address += static_cast<uint64_t>(static_cast<int64_t>(disp));
+  }
+  out->length = static_cast<unsigned>(p - start);
+  if (rip_relative) address += reinterpret_cast<uint64_t>(start) + out->length;  // the next instruction
+  if (address_size) address &= 0xFFFFFFFFull;
+  if (gs) return "integer division by a %gs operand: not emulated";
+  if (fs) address += reinterpret_cast<uint64_t>(__builtin_thread_pointer());  // thread_local (__shared__)
+  const auto* operand = reinterpret_cast<const uint8_t*>(address);
+  out->divisor = out->size == 1   ? load<uint8_t>(operand)
+                 : out->size == 2 ? load<uint16_t>(operand)
+                 : out->size == 4 ? load<uint32_t>(operand)
+                                  : load<uint64_t>(operand);
+  return nullptr;
+}
+
+// The H200's quotient and remainder for a division that traps on x86 (see above), from the
+// dividend's high and low halves (each `size` bytes wide). False for a trap C++ cannot cause.
+bool h200_division(const Divide& d, uint64_t high, uint64_t low, uint64_t* quotient, uint64_t* remainder) {
+  const uint64_t mask = operand_mask(d.size);
+  const uint64_t min = 1ull << (d.size * 8 - 1);  // the sign bit
+  if (d.divisor == 0) {
+    uint64_t v = 0xFFFFFFFFull & mask;
+    if (d.size == 8 && d.is_signed && (high & min) != 0) v = ~0ull;  // a negative 64-bit dividend
+    *quotient = *remainder = v;
+    return true;
+  }
+  // MIN / -1: the dividend is MIN sign-extended (cdq/cqo), the quotient MIN does not fit.
+  if (d.is_signed && d.divisor == mask && low == min && high == mask) {
+    *quotient = min;
+    *remainder = 0;
+    return true;
+  }
+  return false;
+}
+
+// Emulates the division that raised SIGFPE at the context's RIP. Null when it did (the context
+// then holds the results and RIP is past the instruction), else why it did not.
+const char* emulate_divide(ucontext_t* uc) {
+  greg_t* gregs = uc->uc_mcontext.gregs;
+  Divide d;
+  if (const char* why = decode_divide(reinterpret_cast<const uint8_t*>(gregs[REG_RIP]), gregs, &d)) return why;
+  const auto rax = static_cast<uint64_t>(gregs[REG_RAX]), rdx = static_cast<uint64_t>(gregs[REG_RDX]);
+  const uint64_t mask = operand_mask(d.size);
+  // The dividend: AX for a byte divisor (AH:AL), else DX:AX, EDX:EAX or RDX:RAX.
+  const uint64_t high = d.size == 1 ? (rax >> 8) & 0xFF : rdx & mask;
+  const uint64_t low = rax & mask;
+  uint64_t q = 0, r = 0;
+  if (!h200_division(d, high, low, &q, &r)) {
+    return "integer division overflow that C++ division cannot cause (a dividend wider than its operand): not emulated";
+  }
+  switch (d.size) {
+    case 1:  // AL = quotient, AH = remainder
+      gregs[REG_RAX] = static_cast<greg_t>((rax & ~0xFFFFull) | (r << 8) | q);
+      break;
+    case 2:  // AX, DX; the rest of RAX and RDX is kept
+      gregs[REG_RAX] = static_cast<greg_t>((rax & ~0xFFFFull) | q);
+      gregs[REG_RDX] = static_cast<greg_t>((rdx & ~0xFFFFull) | r);
+      break;
+    default:  // EAX/EDX (a 32-bit write clears bits 63:32) or RAX/RDX
+      gregs[REG_RAX] = static_cast<greg_t>(q);
+      gregs[REG_RDX] = static_cast<greg_t>(r);
+      break;
+  }
+  gregs[REG_RIP] += d.length;
+  return nullptr;
+}
+
 #endif  // __x86_64__
 
 void handle_signal(int signo, siginfo_t* info, void* context) {
@@ -186,6 +356,16 @@ void handle_signal(int signo, siginfo_t* info, void* context) {
     }
     misaligned_address = in.address_known ? in.address : 0;
   }
+  // An integer division by zero, or MIN / -1: the H200's answer, and the kernel goes on.
+  const char* detail = nullptr;
+  if (signo == SIGFPE) {
+    if (code != FPE_INTDIV) {
+      detail = "arithmetic exception that is not an integer division";
+    } else {
+      detail = emulate_divide(uc);
+      if (detail == nullptr) return;
+    }
+  }
   // A general-protection fault (SIGSEGV, SI_KERNEL, no address) from an aligned vector move is
   // a misaligned float4/int4/double2 access; any other is a non-canonical (garbage) pointer.
   if (signo == SIGSEGV && code == SI_KERNEL && rip >= g_main_text_begin && rip < g_main_text_end) {
@@ -205,6 +385,9 @@ void handle_signal(int signo, siginfo_t* info, void* context) {
   t_fault.address = misaligned ? misaligned_address : reinterpret_cast<uint64_t>(info->si_addr);
 #if defined(__x86_64__)
   t_fault.write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+  t_fault.detail = detail;
+#else
+  t_fault.detail = signo == SIGFPE ? "arithmetic exception (integer division by zero?)" : nullptr;
 #endif
   siglongjmp(*t_fault_jump, 1);
 }

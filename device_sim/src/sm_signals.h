@@ -4,7 +4,9 @@
 // worker thread: SIGSEGV for an address the page tables do not map, SIGBUS (BUS_ADRALN) for a
 // misaligned access while EFLAGS.AC is set (x86-64's alignment check, which the SM turns on for
 // kernel code), SIGILL, SIGFPE. The handler, armed only while kernel code runs
-// (t_fault_jump != null), records what happened and siglongjmps to the faulting fiber's entry.
+// (t_fault_jump != null), records what happened and siglongjmps to the faulting fiber's entry -
+// except for an integer division by zero or MIN / -1 (SIGFPE), which an H200 answers and goes
+// on: the handler emulates the div/idiv with the H200's results and returns (x86-64 only).
 // Alignment traps that are not the kernel's own access are let through: the C library's
 // routines, the SM's code between threads, and the vector and 8-byte moves g++ makes of
 // naturally aligned 4-byte accesses (it merges adjacent stores, and copies a uint3 eight bytes
@@ -62,6 +64,7 @@ struct SavedFault {
   int signo = 0, code = 0;
   uint64_t address = 0;  // the faulting address (decoded from the instruction for alignment traps)
   bool write = false;
+  const char* detail = nullptr;  // SIGFPE: why the division was not emulated (a static string)
 };
 
 extern thread_local sigjmp_buf* t_fault_jump;   // armed while kernel code runs

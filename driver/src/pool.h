@@ -11,8 +11,12 @@
 //   - a request over 1 MiB gets a chunk of its own, rounded up to 2 MiB (like a big malloc getting
 //     its own mmap): measured, 1 MiB still shared a chunk, 1.5 MiB and 2 MiB did not, and 3 MiB
 //     cost 4 MiB (tests/data/h200/probe_extra.txt, drv.pool.*);
+//   - freeing a small allocation clears its slots and nothing else: its bytes stay mapped while
+//     the chunk holds other allocations, so a kernel that still uses them gets no fault, as on
+//     the H200 (tests/data/h200/probe_semantics.txt freed.256_*, freed.4096_*);
 //   - when a chunk has no allocation left, it goes back to the kernel (UVM_FREE + RM_FREE), as
-//     the measured cudaFree of the last 256 KiB block did (chain_full.txt).
+//     the measured cudaFree of the last 256 KiB block did (chain_full.txt); a dedicated chunk
+//     goes back at its cudaFree, so a kernel's later access faults (freed.2097152_*: 700).
 // In memcheck mode (PoolLayout::Memcheck, MINICUDA_MEMCHECK=1) every request gets a chunk of its
 // own followed by 2 MiB of VA that is never mapped, and ends at the chunk's end (memcheck.h).
 #pragma once

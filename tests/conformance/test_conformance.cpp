@@ -1,14 +1,18 @@
 // Conformance: asks minicuda the questions a real H200 answered and compares every answer.
 //
-// tests/data/h200/ holds two programs that ran on an H200 under CUDA 13 and what they printed
-// (one `key = value` line per question): probe.cu (probe.txt, and probe_sticky.txt for its
-// `sticky` mode, which needs a process of its own) and probe_extra.cu (probe_extra.txt: ~360
-// more driver and runtime edge cases) and probe_bad_input.cu (probe_bad_input.txt: NULL
-// out-pointers, invalid and destroyed handles, sizes of 0 and 2^63, bad flags, at every runtime
-// and driver call minicuda has). All are built here against minicuda unchanged and run
-// as they ran there. Every recorded key must be answered, and every answer must equal the
-// H200's, except the few listed as known differences, each with the reason it cannot (or
-// should not) match; those must still give the answer minicuda is documented to give.
+// tests/data/h200/ holds programs that ran on an H200 under CUDA 13 and what they printed (one
+// `key = value` line per question):
+//   - probe.cu (probe.txt, and probe_sticky.txt for its `sticky` mode, which needs a process of
+//     its own);
+//   - probe_extra.cu (probe_extra.txt: ~360 more driver and runtime edge cases);
+//   - probe_bad_input.cu (probe_bad_input.txt: NULL out-pointers, invalid and destroyed handles,
+//     sizes of 0 and 2^63, bad flags, at every runtime and driver call minicuda has);
+//   - probe_semantics.cu (probe_semantics.txt: what a kernel sees in freed memory, and what
+//     integer division by zero and MIN / -1 give).
+// All are built here against minicuda unchanged and run as they ran there. Every recorded key
+// must be answered, and every answer must equal the H200's, except the few listed as known
+// differences, each with the reason it cannot (or should not) match; those must still give the
+// answer minicuda is documented to give.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -179,6 +183,12 @@ TEST(ConformanceH200, EveryExtraProbeAnswerMatchesTheH200) {
 
 TEST(ConformanceH200, EveryBadInputAnswerMatchesTheH200) {
   expect_conformance("probe_bad_input.txt", MINICUDA_PROBE_BAD_INPUT_EXE, "");
+}
+
+// A kernel's access to freed memory (a pooled allocation stays mapped, a dedicated one faults
+// with 700) and integer division by zero and MIN / -1 (the kernel goes on with the H200's values).
+TEST(ConformanceH200, EverySemanticsAnswerMatchesTheH200) {
+  expect_conformance("probe_semantics.txt", MINICUDA_PROBE_SEMANTICS_EXE, "");
 }
 
 }  // namespace

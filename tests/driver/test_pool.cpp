@@ -129,6 +129,37 @@ TEST_F(PoolTest, FreeingTheLastAllocationOfAChunkGivesItBack) {
   EXPECT_EQ(free_memory(), f0);
 }
 
+// probe_semantics.txt freed.256_*, freed.4096_*: on the H200 a freed small allocation keeps its
+// mapping and its bytes while its chunk holds other allocations (free_delta = 0; a kernel's write
+// succeeds, its read gets the old bytes), and the same address comes back for the same size.
+// The pool frees slots, not pages: nothing is unmapped until the chunk is empty.
+TEST_F(PoolTest, AFreedSlotStaysMappedWithItsBytesWhileItsChunkHoldsOthers) {
+  CUdeviceptr keep = 0, p = 0;
+  ASSERT_EQ(cuMemAlloc_v2(&keep, 256), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemAlloc_v2(&p, 4096), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemsetD8_v2(p, 0x5a, 4096), CUDA_SUCCESS);
+  ASSERT_EQ(cuCtxSynchronize(), CUDA_SUCCESS);
+  const size_t f0 = free_memory();
+  {
+    trace::Recorder recorder;
+    ASSERT_EQ(cuMemFree_v2(p), CUDA_SUCCESS);
+    EXPECT_EQ(syscalls(recorder), 0u);  // no UVM_FREE, no RM_FREE
+  }
+  EXPECT_EQ(free_memory(), f0);  // freed.4096_write.free_delta = 0
+  // Device pointers are host addresses: the slot is still mapped and holds what it held.
+  const auto* bytes = reinterpret_cast<const unsigned char*>(p);
+  EXPECT_EQ(bytes[0], 0x5a);
+  EXPECT_EQ(bytes[4095], 0x5a);
+  size_t range = 0;
+  EXPECT_EQ(cuPointerGetAttribute(&range, CU_POINTER_ATTRIBUTE_RANGE_SIZE, p), CUDA_ERROR_INVALID_VALUE)
+      << "no allocation there any more";
+  CUdeviceptr again = 0;
+  ASSERT_EQ(cuMemAlloc_v2(&again, 4096), CUDA_SUCCESS);
+  EXPECT_EQ(again, p);  // freed.256_write_after_realloc.realloc_same_ptr = 1
+  EXPECT_EQ(cuMemFree_v2(again), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemFree_v2(keep), CUDA_SUCCESS);
+}
+
 TEST_F(PoolTest, BadFreesAreInvalidValueAndChangeNothing) {
   CUdeviceptr a = 0;
   ASSERT_EQ(cuMemAlloc_v2(&a, 1024), CUDA_SUCCESS);  // drv.memAlloc.1024

@@ -24,6 +24,8 @@ __global__ void sum_ints(const int* a, int n, int* out) {
 
 __global__ void store_at(int* a, long long index, int value) { a[index] = value; }
 
+__global__ void read_at(const int* a, int* out) { *out = *a; }
+
 __global__ void fill(int* a, int n, int value) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) a[i] = value;
@@ -127,6 +129,35 @@ int reset_leak() {
   return 0;
 }
 
+// A kernel writes to, then reads, an allocation already freed, whose bytes were 0x5a. With
+// `keep_neighbour`, a live allocation shares its chunk (as probe_semantics.cu's `keep` does).
+// Without memcheck a small allocation's chunk stays mapped while it holds other allocations
+// (the H200 answered cudaSuccess and read 0x5a5a5a5a: probe_semantics.txt freed.256_*), and an
+// emptied chunk or a dedicated one (bytes >= 2 MiB) is unmapped at once (freed.2097152_*: 700).
+__attribute__((noinline)) int* make_freed_buffer(size_t bytes) {
+  int* a = nullptr;
+  check("cudaMalloc", cudaMalloc(&a, bytes));
+  check("cudaMemset", cudaMemset(a, 0x5a, bytes));
+  check("cudaFree", cudaFree(a));
+  return a;
+}
+
+int use_after_free(size_t bytes, bool keep_neighbour) {
+  int* keep = nullptr;
+  int* out = nullptr;
+  check("cudaMallocHost", cudaMallocHost(&out, sizeof(int)));
+  *out = 0;
+  if (keep_neighbour) check("cudaMalloc", cudaMalloc(&keep, 256));
+  int* freed = make_freed_buffer(bytes);
+  store_at<<<1, 1>>>(freed, 1, 0x12345678);
+  check("write: cudaDeviceSynchronize", cudaDeviceSynchronize());
+  read_at<<<1, 1>>>(freed, out);
+  check("read: cudaDeviceSynchronize", cudaDeviceSynchronize());
+  std::printf("read: 0x%08x\n", static_cast<unsigned>(*out));
+  check("cudaDeviceReset", cudaDeviceReset());
+  return 0;
+}
+
 // Nothing wrong: only the error summary.
 int clean() {
   int* a = nullptr;
@@ -141,7 +172,10 @@ int clean() {
 
 int main(int argc, char** argv) {
   if (argc != 2) {
-    std::fprintf(stderr, "usage: %s overrun_write|overrun_read|underrun_write|null_write|leaks|reset_leak|clean\n", argv[0]);
+    std::fprintf(stderr,
+                 "usage: %s overrun_write|overrun_read|underrun_write|null_write|leaks|reset_leak|clean|"
+                 "use_after_free|use_after_free_last|use_after_free_dedicated\n",
+                 argv[0]);
     return 2;
   }
   if (std::strcmp(argv[1], "overrun_write") == 0) return overrun_write();
@@ -151,6 +185,9 @@ int main(int argc, char** argv) {
   if (std::strcmp(argv[1], "leaks") == 0) return leaks();
   if (std::strcmp(argv[1], "reset_leak") == 0) return reset_leak();
   if (std::strcmp(argv[1], "clean") == 0) return clean();
+  if (std::strcmp(argv[1], "use_after_free") == 0) return use_after_free(kInts * sizeof(int), true);
+  if (std::strcmp(argv[1], "use_after_free_last") == 0) return use_after_free(kInts * sizeof(int), false);
+  if (std::strcmp(argv[1], "use_after_free_dedicated") == 0) return use_after_free(4 << 20, true);
   std::fprintf(stderr, "unknown scenario %s\n", argv[1]);
   return 2;
 }

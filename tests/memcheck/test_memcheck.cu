@@ -4,8 +4,9 @@
 //     cuMemGetAddressRange, memsets, copies and in-bounds kernels work as without it;
 //   - in a child process (memcheck_scenarios.cu), whose stderr is read: a one-byte overrun
 //     write and read fault with 700 and are reported as compute-sanitizer reports them, with the
-//     allocation's call site; leaks are reported at cudaDeviceReset and at exit; without the
-//     variable nothing is reported.
+//     allocation's call site; leaks are reported at cudaDeviceReset and at exit; a use after
+//     free of a small allocation faults only with memcheck (the H200 does not fault there);
+//     without the variable nothing is reported.
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
@@ -355,6 +356,45 @@ TEST(MemcheckReport, ACleanProgramGetsOnlyTheErrorSummary) {
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_TRUE(has(o.out, "host[0]=7 host[249]=7")) << o.out;
   EXPECT_EQ(o.err, "========= ERROR SUMMARY: 0 errors\n");
+}
+
+// A use after free. Without memcheck, as on the H200 (probe_semantics.txt freed.256_write,
+// freed.256_read): a small allocation's slots stay mapped while their chunk holds other
+// allocations, so the write succeeds and the read gets the old bytes. Memcheck mode gives each
+// allocation a chunk of its own and unmaps it at cudaFree, so the same write faults and is
+// reported.
+TEST(MemcheckReport, AUseAfterFreeOfASmallAllocationIsCaughtOnlyWithMemcheck) {
+  Output o = run("MINICUDA_MEMCHECK=", "use_after_free");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(has(o.out, "write: cudaDeviceSynchronize: cudaSuccess\n")) << o.out;
+  EXPECT_TRUE(has(o.out, "read: cudaDeviceSynchronize: cudaSuccess\nread: 0x5a5a5a5a\n")) << o.out;
+  EXPECT_EQ(o.err, "");
+
+  o = run("MINICUDA_MEMCHECK=1", "use_after_free");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(has(o.out, "write: cudaDeviceSynchronize: cudaErrorIllegalAddress\n")) << o.out;  // 700
+  EXPECT_TRUE(has(o.out, "read: cudaDeviceSynchronize: cudaErrorIllegalAddress\n")) << o.out;  // sticky
+  EXPECT_TRUE(has(o.err,
+                  "========= Invalid __global__ write\n"
+                  "=========     at store_at\n"
+                  "=========     by thread (0,0,0) in block (0,0,0)\n"
+                  "=========     Address 0x"))
+      << o.err;
+}
+
+// Without memcheck too, a freed allocation is unmapped when its chunk goes back to the kernel:
+// a dedicated one (>= 2 MiB: probe_semantics.txt freed.4194304_write = 700) at once, a small one
+// when it was the last of its chunk (the real libcuda gives an emptied chunk back too:
+// probe_extra.txt drv.pool.free_256K_d.free_delta = 2097152).
+TEST(MemcheckReport, AUseAfterFreeOfAnUnmappedChunkFaultsWithoutMemcheck) {
+  for (const char* scenario : {"use_after_free_dedicated", "use_after_free_last"}) {
+    Output o = run("MINICUDA_MEMCHECK=", scenario);
+    ASSERT_EQ(o.status, 0) << o.err;
+    EXPECT_TRUE(has(o.out, "write: cudaDeviceSynchronize: cudaErrorIllegalAddress\n")) << scenario << o.out;
+    EXPECT_TRUE(has(o.out, "read: 0x00000000\n")) << scenario << o.out;
+    EXPECT_TRUE(has(o.err, "minicuda: CUDA_ERROR_ILLEGAL_ADDRESS: MMU fault: kernel store_at")) << scenario << o.err;
+    EXPECT_FALSE(has(o.err, "=========")) << scenario << o.err;
+  }
 }
 
 TEST(MemcheckReport, WithoutTheVariableNothingIsReported) {
