@@ -160,8 +160,8 @@ bool kernels_own_misalignment(const Instruction& in) {
 // (tests/data/h200/probe_semantics.txt, div.*), writes them to the registers of the signal's
 // context, steps past the instruction and returns, so the kernel goes on:
 //   x / 0 and x % 0, 32-bit, signed or unsigned: 0xffffffff, whatever x;
-//   x / 0 and x % 0, unsigned 64-bit: 0x00000000ffffffff;
-//   x / 0 and x % 0, signed 64-bit: 0x00000000ffffffff if x >= 0, 0xffffffffffffffff if x < 0;
+//   x / 0 and x % 0, 64-bit, signed or unsigned: 0x00000000ffffffff if 0 <= x < 2^32 (what a
+//   32-bit division gives), 0xffffffffffffffff otherwise (probe_semantics_more.txt, div.*64*);
 //   MIN / -1 (signed, 32- or 64-bit): MIN, and MIN % -1 is 0;
 //   8- and 16-bit divide instructions (g++ uses them for some unsigned char and unsigned short
 //   divisions, which C++ performs in int): the low 8 or 16 bits of the 32-bit answers.
@@ -278,7 +278,7 @@ bool h200_division(const Divide& d, uint64_t high, uint64_t low, uint64_t* quoti
   const uint64_t min = 1ull << (d.size * 8 - 1);  // the sign bit
   if (d.divisor == 0) {
     uint64_t v = 0xFFFFFFFFull & mask;
-    if (d.size == 8 && d.is_signed && (high & min) != 0) v = ~0ull;  // a negative 64-bit dividend
+    if (d.size == 8 && (low >> 32) != 0) v = ~0ull;  // a 64-bit dividend outside [0, 2^32)
     *quotient = *remainder = v;
     return true;
   }

@@ -51,9 +51,16 @@ __global__ void divide_around_barrier(const int* divisors, int* out) {
   out[blockIdx.x * 64 + t] = quotient[63 - t] + 1000 % divisors[t];
 }
 
-// An unsigned char quotient kept as an int: C++ divides in int (the H200 gives -1), but g++
+// An unsigned char quotient kept as an int: the H200 gives 65535 (div.uchar_as_int.*), but g++
 // divides two unsigned chars with one 8-bit divb, whose result is the low 8 bits (255).
 __global__ void uchar_quotient_as_int(const unsigned char* a, unsigned char zero, int* out) {
+  out[0] = a[0] / zero;
+  out[1] = a[0] % zero;
+}
+
+// The same for unsigned short: g++'s 16-bit divw leaves 65535, the H200's answer
+// (div.ushort_as_int.*).
+__global__ void ushort_quotient_as_int(const unsigned short* a, unsigned short zero, int* out) {
   out[0] = a[0] / zero;
   out[1] = a[0] % zero;
 }
@@ -73,17 +80,15 @@ using minicuda::kernels_test::FreshProcess;
 
 class Division : public FreshProcess {};
 
-// What the H200 gives for x / 0 and x % 0 (div.*_div_0, div.*_rem_0): all ones in 32 bits for
-// every 32-bit division; 0x00000000ffffffff for unsigned 64-bit ones and for signed 64-bit ones
-// of a dividend >= 0, all ones for a negative one. Narrower types are divided in int (C++
-// promotes them), so they get the low bits of the 32-bit answer.
+// What the H200 gives for x / 0 and x % 0 (div.*_div_0, div.*_rem_0 of probe_semantics.txt and
+// probe_semantics_more.txt): all ones in 32 bits for every 32-bit division; for a 64-bit one,
+// 0x00000000ffffffff when 0 <= x < 2^32 and all ones otherwise, signed or not. Narrower types
+// are divided in int (C++ promotes them), so they get the low bits of the 32-bit answer.
 template <class T>
 T h200_by_zero(T dividend) {
   if constexpr (sizeof(T) == 8) {
-    if constexpr (std::is_signed_v<T>) {
-      if (dividend < 0) return static_cast<T>(-1);
-    }
-    return static_cast<T>(0xFFFFFFFFull);
+    const bool in_32_bits = !(dividend < 0) && static_cast<unsigned long long>(dividend) < (1ull << 32);
+    return in_32_bits ? static_cast<T>(0xFFFFFFFFull) : static_cast<T>(-1);
   } else {
     return static_cast<T>(~0ull);
   }
@@ -105,9 +110,11 @@ void expect_divisions_by_zero(const std::vector<T>& dividends, const char* type)
 TEST_F(Division, ByZeroGivesTheH200sValuesForEveryType) {
   expect_divisions_by_zero<int>({7, -7, 0, INT_MIN, INT_MAX}, "int");  // div.s32.*
   expect_divisions_by_zero<unsigned>({7u, 0u, UINT_MAX, 0x80000000u}, "unsigned");  // div.u32.*
-  expect_divisions_by_zero<long long>({7, -7, 0, LLONG_MIN, LLONG_MAX, -(1ll << 40), 1ll << 40},
+  expect_divisions_by_zero<long long>({7, -7, 0, LLONG_MIN, LLONG_MAX, -(1ll << 40), 1ll << 40, -(1ll << 32),
+                                       (1ll << 32) - 1, 1ll << 32},
                                       "long long");  // div.s64.*
-  expect_divisions_by_zero<unsigned long long>({7, 0, ULLONG_MAX, 1ull << 40}, "unsigned long long");  // div.u64.*
+  expect_divisions_by_zero<unsigned long long>({7, 0, ULLONG_MAX, 1ull << 40, 1ull << 32, (1ull << 32) - 1},
+                                               "unsigned long long");  // div.u64.*
   expect_divisions_by_zero<short>({7, -7, 0, SHRT_MIN}, "short");
   expect_divisions_by_zero<unsigned short>({7, 0, USHRT_MAX}, "unsigned short");
   expect_divisions_by_zero<signed char>({7, -7, 0, SCHAR_MIN}, "signed char");
@@ -164,8 +171,8 @@ TEST_F(Division, ThreadsOfManyBlocksAroundABarrier) {
   }
 }
 
-// The known difference of docs/kernels.md: g++'s 8-bit divide gives 255 where the H200's int
-// division gives -1. (Another compiler may divide in 32 bits and give -1.)
+// The known difference of docs/kernels.md: g++'s 8-bit divide gives 255 where the H200 gives
+// 65535. (Another compiler may divide in 32 bits and give -1.)
 TEST_F(Division, AnUnsignedCharQuotientKeptAsAnIntIsTheLowEightBits) {
   DeviceArray<unsigned char> a(std::vector<unsigned char>{7});
   DeviceArray<int> out(2, 0xee);
@@ -176,6 +183,18 @@ TEST_F(Division, AnUnsignedCharQuotientKeptAsAnIntIsTheLowEightBits) {
   for (int v : got) EXPECT_TRUE(v == 255 || v == -1) << v;
 #else
   EXPECT_EQ(got, (std::vector<int>{255, 255}));
+#endif
+}
+
+TEST_F(Division, AnUnsignedShortQuotientKeptAsAnIntIsTheH200s) {
+  DeviceArray<unsigned short> a(std::vector<unsigned short>{7});
+  DeviceArray<int> out(2, 0xee);
+  ushort_quotient_as_int<<<1, 1>>>(a.get(), 0, out.get());
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+#if defined(__clang__)
+  for (int v : out.read()) EXPECT_TRUE(v == 65535 || v == -1) << v;
+#else
+  EXPECT_EQ(out.read(), (std::vector<int>{65535, 65535}));
 #endif
 }
 
@@ -380,7 +399,7 @@ constexpr FormCase kForms[] = {
     {kDivlMem, "divl (%rbx)", 0xFFFFFFFF, 0xFFFFFFFF},
     {kDivlDisp8, "divl 8(%rbx)", 0xFFFFFFFF, 0xFFFFFFFF},
     {kIdivlDisp32, "idivl 0x100(%rbx)", 0xFFFFFFFF, 0xFFFFFFFF},
-    {kDivqSib, "divq (%rbx,%r12,8)", 0xFFFFFFFF, 0xFFFFFFFF},
+    {kDivqSib, "divq (%rbx,%r12,8)", ~0ull, ~0ull},  // a 64-bit dividend of 2^32 or more
     {kIdivqNoBase, "idivq 0(,%rcx,4)", ~0ull, ~0ull},  // a negative 64-bit dividend
     {kIdivqMinR11, "idivq %r11, LLONG_MIN / -1", 0x8000000000000000, 0},
     {kDivlRip, "divl sym(%rip)", 0xFFFFFFFF, 0xFFFFFFFF},
