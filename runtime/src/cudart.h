@@ -6,9 +6,12 @@
 //   device.cpp   cudaGetDeviceProperties, cudaDeviceGetAttribute
 //   memory.cpp   cudaMalloc/Free, pinned host memory, cudaMemGetInfo, cudaPointerGetAttributes
 //
-// Every cuda* entry point looks alike: open a trace scope, validate, make the driver call(s),
-// translate the result with to_cuda_error(), and pass it through done(), which stores errors
-// in the calling thread's last-error slot.
+// Every cuda* entry point looks alike: open a trace scope, validate, make sure of the context
+// (ensure_context), call its driver function by name, translate the result with
+// to_cuda_error(), and end with done(), which stores errors in the calling thread's last-error
+// slot:
+//   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
+//   return done(scope, to_cuda_error(cuMemFree_v2(reinterpret_cast<CUdeviceptr>(devPtr))));
 #pragma once
 
 #include <string>
@@ -24,7 +27,8 @@ namespace minicuda::cudart {
 const char* error_name(cudaError_t e);
 // The one place a CUresult becomes a cudaError_t.
 cudaError_t to_cuda_error(CUresult r);
-// Records e in the last-error slot when it is an error and returns it; sets the scope's result.
+// The end of every entry point: records e in the last-error slot when it is an error, sets the
+// scope's result and returns e (libcuda's done() does the same for a CUresult).
 cudaError_t done(trace::Scope& scope, cudaError_t e);
 // done() for the calls whose success also clears the last-error slot: CUDA 13 does that for
 // cudaFuncSetAttribute (tests/data/h200/probe_bad_input.txt, rt.lastError.*), not for
