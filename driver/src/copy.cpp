@@ -153,116 +153,134 @@ CUresult memset(CUctx_st& ctx, uint64_t dst, uint32_t value, uint32_t bytes, uin
   return to == Where::Pinned && !async ? ch.wait(fence) : CUDA_SUCCESS;
 }
 
-// The common start and end of every call here: the driver lock, the current context, the
-// stream hStream names (null: what 0 means), then body; a failure the GPU's fault explains
-// becomes the context's sticky error.
-using Body = CUresult (*)(CUctx_st&, CUstream_st*, uint64_t, uint64_t, uint64_t);
-CUresult on_stream(trace::Scope& scope, CUstream hStream, NullStream null, Body body, uint64_t a, uint64_t b,
-                   uint64_t n) {
-  std::lock_guard lock(driver_mutex());
-  CUcontext ctx = nullptr;
-  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
-  CUstream_st* stream = nullptr;
-  if (CUresult r = resolve_stream(*ctx, hStream, &stream, null); r != CUDA_SUCCESS) return done(scope, r);
-  CUresult r = body(*ctx, stream, a, b, n);
-  if (r != CUDA_SUCCESS && faulted_channel(*ctx) != nullptr) r = sticky_error(*ctx);  // the wait saw the GPU fault
-  return done(scope, r);
-}
-
 // Both ranges must be of the kinds named (Device, or host: Pinned or Pageable).
 bool is_device(CUctx_st& ctx, uint64_t p, uint64_t n) {
   Where where;
   return classify(ctx, p, n, &where) && where == Where::Device;
 }
 
-// The bodies, one per entry point; the synchronous calls' stream is their implicit one (the
-// legacy stream, or the per-thread stream for a _ptds call), and they wait as copy() says.
-CUresult htod(CUctx_st& ctx, CUstream_st* s, uint64_t dst, uint64_t src, uint64_t n) {
-  return is_device(ctx, dst, n) ? copy(ctx, dst, src, n, s) : CUDA_ERROR_INVALID_VALUE;
-}
-CUresult dtoh(CUctx_st& ctx, CUstream_st* s, uint64_t dst, uint64_t src, uint64_t n) {
-  return is_device(ctx, src, n) ? copy(ctx, dst, src, n, s) : CUDA_ERROR_INVALID_VALUE;
-}
-CUresult dtod(CUctx_st& ctx, CUstream_st* s, uint64_t dst, uint64_t src, uint64_t n) {
-  return is_device(ctx, dst, n) && is_device(ctx, src, n) ? copy(ctx, dst, src, n, s) : CUDA_ERROR_INVALID_VALUE;
-}
-CUresult any(CUctx_st& ctx, CUstream_st* s, uint64_t dst, uint64_t src, uint64_t n) { return copy(ctx, dst, src, n, s); }
-template <uint32_t Bytes>
-CUresult set(CUctx_st& ctx, CUstream_st* s, uint64_t dst, uint64_t value, uint64_t n) {
-  return memset(ctx, dst, static_cast<uint32_t>(value), Bytes, n, s);
-}
-CUresult htod_async(CUctx_st& ctx, CUstream_st* s, uint64_t dst, uint64_t src, uint64_t n) {
-  return is_device(ctx, dst, n) ? copy(ctx, dst, src, n, s, true) : CUDA_ERROR_INVALID_VALUE;
-}
-CUresult dtoh_async(CUctx_st& ctx, CUstream_st* s, uint64_t dst, uint64_t src, uint64_t n) {
-  return is_device(ctx, src, n) ? copy(ctx, dst, src, n, s, true) : CUDA_ERROR_INVALID_VALUE;
-}
-CUresult dtod_async(CUctx_st& ctx, CUstream_st* s, uint64_t dst, uint64_t src, uint64_t n) {
-  return is_device(ctx, dst, n) && is_device(ctx, src, n) ? copy(ctx, dst, src, n, s, true) : CUDA_ERROR_INVALID_VALUE;
-}
-CUresult any_async(CUctx_st& ctx, CUstream_st* s, uint64_t dst, uint64_t src, uint64_t n) {
-  return copy(ctx, dst, src, n, s, true);
-}
-CUresult set8_async(CUctx_st& ctx, CUstream_st* s, uint64_t dst, uint64_t value, uint64_t n) {
-  return memset(ctx, dst, static_cast<uint32_t>(value), 1, n, s, true);
-}
-
-// Each entry point and its _ptds/_ptsz twin share one of these; api is the name the trace shows.
-CUresult memcpy_htod(const char* api, NullStream null, CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount) {
+// Each entry point and its _ptds/_ptsz twin share one of these: api is the name the trace shows,
+// mode what stream 0 is (and, for the synchronous calls, the stream they use: the legacy stream
+// or the per-thread stream; they wait as copy() says). Each starts as every entry point that
+// needs the context does (libcuda.h), then finds its stream; a failure of the copy that a GPU
+// fault explains is returned as the context's sticky error (done(scope, ctx, r)).
+CUresult memcpy_htod(const char* api, DefaultStream mode, CUdeviceptr dstDevice, const void* srcHost,
+                     size_t ByteCount) {
   trace::Scope scope(trace::Layer::Libcuda, "{}(dstDevice={:#x}, srcHost={}, ByteCount={})", api, dstDevice, srcHost,
                      ByteCount);
-  return on_stream(scope, nullptr, null, htod, dstDevice, reinterpret_cast<uint64_t>(srcHost), ByteCount);
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  CUstream_st* stream = nullptr;
+  if (CUresult r = resolve_stream(*ctx, nullptr, &stream, mode); r != CUDA_SUCCESS) return done(scope, r);
+  if (!is_device(*ctx, dstDevice, ByteCount)) return done(scope, *ctx, CUDA_ERROR_INVALID_VALUE);
+  return done(scope, *ctx, copy(*ctx, dstDevice, reinterpret_cast<uint64_t>(srcHost), ByteCount, stream));
 }
-CUresult memcpy_dtoh(const char* api, NullStream null, void* dstHost, CUdeviceptr srcDevice, size_t ByteCount) {
+CUresult memcpy_dtoh(const char* api, DefaultStream mode, void* dstHost, CUdeviceptr srcDevice, size_t ByteCount) {
   trace::Scope scope(trace::Layer::Libcuda, "{}(dstHost={}, srcDevice={:#x}, ByteCount={})", api, dstHost, srcDevice,
                      ByteCount);
-  return on_stream(scope, nullptr, null, dtoh, reinterpret_cast<uint64_t>(dstHost), srcDevice, ByteCount);
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  CUstream_st* stream = nullptr;
+  if (CUresult r = resolve_stream(*ctx, nullptr, &stream, mode); r != CUDA_SUCCESS) return done(scope, r);
+  if (!is_device(*ctx, srcDevice, ByteCount)) return done(scope, *ctx, CUDA_ERROR_INVALID_VALUE);
+  return done(scope, *ctx, copy(*ctx, reinterpret_cast<uint64_t>(dstHost), srcDevice, ByteCount, stream));
 }
-CUresult memcpy_dtod(const char* api, NullStream null, CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount) {
+CUresult memcpy_dtod(const char* api, DefaultStream mode, CUdeviceptr dstDevice, CUdeviceptr srcDevice,
+                     size_t ByteCount) {
   trace::Scope scope(trace::Layer::Libcuda, "{}(dstDevice={:#x}, srcDevice={:#x}, ByteCount={})", api, dstDevice,
                      srcDevice, ByteCount);
-  return on_stream(scope, nullptr, null, dtod, dstDevice, srcDevice, ByteCount);
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  CUstream_st* stream = nullptr;
+  if (CUresult r = resolve_stream(*ctx, nullptr, &stream, mode); r != CUDA_SUCCESS) return done(scope, r);
+  if (!is_device(*ctx, dstDevice, ByteCount) || !is_device(*ctx, srcDevice, ByteCount)) {
+    return done(scope, *ctx, CUDA_ERROR_INVALID_VALUE);
+  }
+  return done(scope, *ctx, copy(*ctx, dstDevice, srcDevice, ByteCount, stream));
 }
-CUresult memcpy_any(const char* api, NullStream null, CUdeviceptr dst, CUdeviceptr src, size_t ByteCount) {
+CUresult memcpy_any(const char* api, DefaultStream mode, CUdeviceptr dst, CUdeviceptr src, size_t ByteCount) {
   trace::Scope scope(trace::Layer::Libcuda, "{}(dst={:#x}, src={:#x}, ByteCount={})", api, dst, src, ByteCount);
-  return on_stream(scope, nullptr, null, any, dst, src, ByteCount);
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  CUstream_st* stream = nullptr;
+  if (CUresult r = resolve_stream(*ctx, nullptr, &stream, mode); r != CUDA_SUCCESS) return done(scope, r);
+  return done(scope, *ctx, copy(*ctx, dst, src, ByteCount, stream));
 }
 // The three memsets print their value as the real names do: uc, us, ui.
 template <uint32_t Bytes>
-CUresult memset_d(const char* api, NullStream null, CUdeviceptr dstDevice, uint32_t value, size_t N) {
+CUresult memset_d(const char* api, DefaultStream mode, CUdeviceptr dstDevice, uint32_t value, size_t N) {
   constexpr const char* kValue = Bytes == 1 ? "uc" : Bytes == 2 ? "us" : "ui";
   trace::Scope scope(trace::Layer::Libcuda, "{}(dstDevice={:#x}, {}={:#x}, N={})", api, dstDevice, kValue, value, N);
-  return on_stream(scope, nullptr, null, set<Bytes>, dstDevice, value, N);
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  CUstream_st* stream = nullptr;
+  if (CUresult r = resolve_stream(*ctx, nullptr, &stream, mode); r != CUDA_SUCCESS) return done(scope, r);
+  return done(scope, *ctx, memset(*ctx, dstDevice, value, Bytes, N, stream));
 }
-CUresult memcpy_htod_async(const char* api, NullStream null, CUdeviceptr dstDevice, const void* srcHost,
+CUresult memcpy_htod_async(const char* api, DefaultStream mode, CUdeviceptr dstDevice, const void* srcHost,
                            size_t ByteCount, CUstream hStream) {
   trace::Scope scope(trace::Layer::Libcuda, "{}(dstDevice={:#x}, srcHost={}, ByteCount={}, hStream={})", api,
                      dstDevice, srcHost, ByteCount, static_cast<void*>(hStream));
-  return on_stream(scope, hStream, null, htod_async, dstDevice, reinterpret_cast<uint64_t>(srcHost), ByteCount);
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  CUstream_st* stream = nullptr;
+  if (CUresult r = resolve_stream(*ctx, hStream, &stream, mode); r != CUDA_SUCCESS) return done(scope, r);
+  if (!is_device(*ctx, dstDevice, ByteCount)) return done(scope, *ctx, CUDA_ERROR_INVALID_VALUE);
+  return done(scope, *ctx, copy(*ctx, dstDevice, reinterpret_cast<uint64_t>(srcHost), ByteCount, stream, true));
 }
-CUresult memcpy_dtoh_async(const char* api, NullStream null, void* dstHost, CUdeviceptr srcDevice, size_t ByteCount,
-                           CUstream hStream) {
+CUresult memcpy_dtoh_async(const char* api, DefaultStream mode, void* dstHost, CUdeviceptr srcDevice,
+                           size_t ByteCount, CUstream hStream) {
   trace::Scope scope(trace::Layer::Libcuda, "{}(dstHost={}, srcDevice={:#x}, ByteCount={}, hStream={})", api, dstHost,
                      srcDevice, ByteCount, static_cast<void*>(hStream));
-  return on_stream(scope, hStream, null, dtoh_async, reinterpret_cast<uint64_t>(dstHost), srcDevice, ByteCount);
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  CUstream_st* stream = nullptr;
+  if (CUresult r = resolve_stream(*ctx, hStream, &stream, mode); r != CUDA_SUCCESS) return done(scope, r);
+  if (!is_device(*ctx, srcDevice, ByteCount)) return done(scope, *ctx, CUDA_ERROR_INVALID_VALUE);
+  return done(scope, *ctx, copy(*ctx, reinterpret_cast<uint64_t>(dstHost), srcDevice, ByteCount, stream, true));
 }
-CUresult memcpy_dtod_async(const char* api, NullStream null, CUdeviceptr dstDevice, CUdeviceptr srcDevice,
+CUresult memcpy_dtod_async(const char* api, DefaultStream mode, CUdeviceptr dstDevice, CUdeviceptr srcDevice,
                            size_t ByteCount, CUstream hStream) {
   trace::Scope scope(trace::Layer::Libcuda, "{}(dstDevice={:#x}, srcDevice={:#x}, ByteCount={}, hStream={})", api,
                      dstDevice, srcDevice, ByteCount, static_cast<void*>(hStream));
-  return on_stream(scope, hStream, null, dtod_async, dstDevice, srcDevice, ByteCount);
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  CUstream_st* stream = nullptr;
+  if (CUresult r = resolve_stream(*ctx, hStream, &stream, mode); r != CUDA_SUCCESS) return done(scope, r);
+  if (!is_device(*ctx, dstDevice, ByteCount) || !is_device(*ctx, srcDevice, ByteCount)) {
+    return done(scope, *ctx, CUDA_ERROR_INVALID_VALUE);
+  }
+  return done(scope, *ctx, copy(*ctx, dstDevice, srcDevice, ByteCount, stream, true));
 }
-CUresult memcpy_any_async(const char* api, NullStream null, CUdeviceptr dst, CUdeviceptr src, size_t ByteCount,
+CUresult memcpy_any_async(const char* api, DefaultStream mode, CUdeviceptr dst, CUdeviceptr src, size_t ByteCount,
                           CUstream hStream) {
   trace::Scope scope(trace::Layer::Libcuda, "{}(dst={:#x}, src={:#x}, ByteCount={}, hStream={})", api, dst, src,
                      ByteCount, static_cast<void*>(hStream));
-  return on_stream(scope, hStream, null, any_async, dst, src, ByteCount);
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  CUstream_st* stream = nullptr;
+  if (CUresult r = resolve_stream(*ctx, hStream, &stream, mode); r != CUDA_SUCCESS) return done(scope, r);
+  return done(scope, *ctx, copy(*ctx, dst, src, ByteCount, stream, true));
 }
-CUresult memset_d8_async(const char* api, NullStream null, CUdeviceptr dstDevice, unsigned char uc, size_t N,
+CUresult memset_d8_async(const char* api, DefaultStream mode, CUdeviceptr dstDevice, unsigned char uc, size_t N,
                          CUstream hStream) {
   trace::Scope scope(trace::Layer::Libcuda, "{}(dstDevice={:#x}, uc={:#x}, N={}, hStream={})", api, dstDevice, uc, N,
                      static_cast<void*>(hStream));
-  return on_stream(scope, hStream, null, set8_async, dstDevice, uc, N);
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  CUstream_st* stream = nullptr;
+  if (CUresult r = resolve_stream(*ctx, hStream, &stream, mode); r != CUDA_SUCCESS) return done(scope, r);
+  return done(scope, *ctx, memset(*ctx, dstDevice, uc, 1, N, stream, true));
 }
 
 }  // namespace
@@ -281,89 +299,91 @@ using namespace minicuda::libcuda;
 // calling thread's per-thread stream instead of the legacy stream (so they are not ordered with
 // other threads' blocking streams), with the same waits.
 CUresult cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount) {
-  return memcpy_htod("cuMemcpyHtoD_v2", NullStream::Legacy, dstDevice, srcHost, ByteCount);
+  return memcpy_htod("cuMemcpyHtoD_v2", DefaultStream::Legacy, dstDevice, srcHost, ByteCount);
 }
 CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount) {
-  return memcpy_htod("cuMemcpyHtoD_v2_ptds", NullStream::PerThread, dstDevice, srcHost, ByteCount);
+  return memcpy_htod("cuMemcpyHtoD_v2_ptds", DefaultStream::PerThread, dstDevice, srcHost, ByteCount);
 }
 
 CUresult cuMemcpyDtoH_v2(void* dstHost, CUdeviceptr srcDevice, size_t ByteCount) {
-  return memcpy_dtoh("cuMemcpyDtoH_v2", NullStream::Legacy, dstHost, srcDevice, ByteCount);
+  return memcpy_dtoh("cuMemcpyDtoH_v2", DefaultStream::Legacy, dstHost, srcDevice, ByteCount);
 }
 CUresult cuMemcpyDtoH_v2_ptds(void* dstHost, CUdeviceptr srcDevice, size_t ByteCount) {
-  return memcpy_dtoh("cuMemcpyDtoH_v2_ptds", NullStream::PerThread, dstHost, srcDevice, ByteCount);
+  return memcpy_dtoh("cuMemcpyDtoH_v2_ptds", DefaultStream::PerThread, dstHost, srcDevice, ByteCount);
 }
 
 CUresult cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount) {
-  return memcpy_dtod("cuMemcpyDtoD_v2", NullStream::Legacy, dstDevice, srcDevice, ByteCount);
+  return memcpy_dtod("cuMemcpyDtoD_v2", DefaultStream::Legacy, dstDevice, srcDevice, ByteCount);
 }
 CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount) {
-  return memcpy_dtod("cuMemcpyDtoD_v2_ptds", NullStream::PerThread, dstDevice, srcDevice, ByteCount);
+  return memcpy_dtod("cuMemcpyDtoD_v2_ptds", DefaultStream::PerThread, dstDevice, srcDevice, ByteCount);
 }
 
 CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount) {
-  return memcpy_any("cuMemcpy", NullStream::Legacy, dst, src, ByteCount);
+  return memcpy_any("cuMemcpy", DefaultStream::Legacy, dst, src, ByteCount);
 }
 CUresult cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount) {
-  return memcpy_any("cuMemcpy_ptds", NullStream::PerThread, dst, src, ByteCount);
+  return memcpy_any("cuMemcpy_ptds", DefaultStream::PerThread, dst, src, ByteCount);
 }
 
 CUresult cuMemsetD8_v2(CUdeviceptr dstDevice, unsigned char uc, size_t N) {
-  return memset_d<1>("cuMemsetD8_v2", NullStream::Legacy, dstDevice, uc, N);
+  return memset_d<1>("cuMemsetD8_v2", DefaultStream::Legacy, dstDevice, uc, N);
 }
 CUresult cuMemsetD8_v2_ptds(CUdeviceptr dstDevice, unsigned char uc, size_t N) {
-  return memset_d<1>("cuMemsetD8_v2_ptds", NullStream::PerThread, dstDevice, uc, N);
+  return memset_d<1>("cuMemsetD8_v2_ptds", DefaultStream::PerThread, dstDevice, uc, N);
 }
 
 CUresult cuMemsetD16_v2(CUdeviceptr dstDevice, unsigned short us, size_t N) {
-  return memset_d<2>("cuMemsetD16_v2", NullStream::Legacy, dstDevice, us, N);
+  return memset_d<2>("cuMemsetD16_v2", DefaultStream::Legacy, dstDevice, us, N);
 }
 CUresult cuMemsetD16_v2_ptds(CUdeviceptr dstDevice, unsigned short us, size_t N) {
-  return memset_d<2>("cuMemsetD16_v2_ptds", NullStream::PerThread, dstDevice, us, N);
+  return memset_d<2>("cuMemsetD16_v2_ptds", DefaultStream::PerThread, dstDevice, us, N);
 }
 
 CUresult cuMemsetD32_v2(CUdeviceptr dstDevice, unsigned int ui, size_t N) {
-  return memset_d<4>("cuMemsetD32_v2", NullStream::Legacy, dstDevice, ui, N);
+  return memset_d<4>("cuMemsetD32_v2", DefaultStream::Legacy, dstDevice, ui, N);
 }
 CUresult cuMemsetD32_v2_ptds(CUdeviceptr dstDevice, unsigned int ui, size_t N) {
-  return memset_d<4>("cuMemsetD32_v2_ptds", NullStream::PerThread, dstDevice, ui, N);
+  return memset_d<4>("cuMemsetD32_v2_ptds", DefaultStream::PerThread, dstDevice, ui, N);
 }
 
 // Contracts: see cuda.h. As the calls above, with the work queued on hStream; they return once
 // it is queued, except that pageable host memory is staged (and so waited for). The _ptsz twins
 // take hStream 0 as the calling thread's per-thread stream.
 CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount, CUstream hStream) {
-  return memcpy_htod_async("cuMemcpyHtoDAsync_v2", NullStream::Legacy, dstDevice, srcHost, ByteCount, hStream);
+  return memcpy_htod_async("cuMemcpyHtoDAsync_v2", DefaultStream::Legacy, dstDevice, srcHost, ByteCount, hStream);
 }
 CUresult cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount, CUstream hStream) {
-  return memcpy_htod_async("cuMemcpyHtoDAsync_v2_ptsz", NullStream::PerThread, dstDevice, srcHost, ByteCount, hStream);
+  return memcpy_htod_async("cuMemcpyHtoDAsync_v2_ptsz", DefaultStream::PerThread, dstDevice, srcHost, ByteCount,
+                           hStream);
 }
 
 CUresult cuMemcpyDtoHAsync_v2(void* dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream) {
-  return memcpy_dtoh_async("cuMemcpyDtoHAsync_v2", NullStream::Legacy, dstHost, srcDevice, ByteCount, hStream);
+  return memcpy_dtoh_async("cuMemcpyDtoHAsync_v2", DefaultStream::Legacy, dstHost, srcDevice, ByteCount, hStream);
 }
 CUresult cuMemcpyDtoHAsync_v2_ptsz(void* dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream) {
-  return memcpy_dtoh_async("cuMemcpyDtoHAsync_v2_ptsz", NullStream::PerThread, dstHost, srcDevice, ByteCount, hStream);
+  return memcpy_dtoh_async("cuMemcpyDtoHAsync_v2_ptsz", DefaultStream::PerThread, dstHost, srcDevice, ByteCount,
+                           hStream);
 }
 
 CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream) {
-  return memcpy_dtod_async("cuMemcpyDtoDAsync_v2", NullStream::Legacy, dstDevice, srcDevice, ByteCount, hStream);
+  return memcpy_dtod_async("cuMemcpyDtoDAsync_v2", DefaultStream::Legacy, dstDevice, srcDevice, ByteCount, hStream);
 }
 CUresult cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream) {
-  return memcpy_dtod_async("cuMemcpyDtoDAsync_v2_ptsz", NullStream::PerThread, dstDevice, srcDevice, ByteCount,
+  return memcpy_dtod_async("cuMemcpyDtoDAsync_v2_ptsz", DefaultStream::PerThread, dstDevice, srcDevice, ByteCount,
                            hStream);
 }
 
 CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream) {
-  return memcpy_any_async("cuMemcpyAsync", NullStream::Legacy, dst, src, ByteCount, hStream);
+  return memcpy_any_async("cuMemcpyAsync", DefaultStream::Legacy, dst, src, ByteCount, hStream);
 }
 CUresult cuMemcpyAsync_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream) {
-  return memcpy_any_async("cuMemcpyAsync_ptsz", NullStream::PerThread, dst, src, ByteCount, hStream);
+  return memcpy_any_async("cuMemcpyAsync_ptsz", DefaultStream::PerThread, dst, src, ByteCount, hStream);
 }
 
 CUresult cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream) {
-  return memset_d8_async("cuMemsetD8Async", NullStream::Legacy, dstDevice, uc, N, hStream);
+  return memset_d8_async("cuMemsetD8Async", DefaultStream::Legacy, dstDevice, uc, N, hStream);
 }
 CUresult cuMemsetD8Async_ptsz(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream) {
-  return memset_d8_async("cuMemsetD8Async_ptsz", NullStream::PerThread, dstDevice, uc, N, hStream);
+  return memset_d8_async("cuMemsetD8Async_ptsz", DefaultStream::PerThread, dstDevice, uc, N, hStream);
 }

@@ -104,14 +104,14 @@ void stop_host_functions(CUctx_st& ctx) {
 
 namespace {
 
-// Queues job on hStream (null: what hStream 0 means): the acquire that holds the stream's later
+// Queues job on hStream (mode: what hStream 0 means): the acquire that holds the stream's later
 // work, then the function.
-CUresult queue_host_work(trace::Scope& scope, CUstream hStream, NullStream null, HostFunctions::Job job) {
+CUresult queue_host_work(trace::Scope& scope, CUstream hStream, DefaultStream mode, HostFunctions::Job job) {
   std::lock_guard lock(driver_mutex());
   CUcontext ctx = nullptr;
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   CUstream_st* s = nullptr;
-  if (CUresult r = resolve_stream(*ctx, hStream, &s, null); r != CUDA_SUCCESS) return done(scope, r);
+  if (CUresult r = resolve_stream(*ctx, hStream, &s, mode); r != CUDA_SUCCESS) return done(scope, r);
   if (ctx->host_functions == nullptr) ctx->host_functions = new HostFunctions;
   Channel& ch = channel_of(*ctx, s);
   order_with_null_stream(*ctx, s);
@@ -129,18 +129,18 @@ CUresult queue_host_work(trace::Scope& scope, CUstream hStream, NullStream null,
 }
 
 // cuLaunchHostFunc and its _ptsz twin (api: the entry point's name in the trace).
-CUresult launch_host_func(const char* api, NullStream null, CUstream hStream, CUhostFn fn, void* userData) {
+CUresult launch_host_func(const char* api, DefaultStream mode, CUstream hStream, CUhostFn fn, void* userData) {
   trace::Scope scope(trace::Layer::Libcuda, "{}(hStream={}, fn={}, userData={})", api, static_cast<void*>(hStream),
                      reinterpret_cast<void*>(fn), userData);
   if (fn == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
   HostFunctions::Job job;
   job.fn = fn;
   job.data = userData;
-  return queue_host_work(scope, hStream, null, job);
+  return queue_host_work(scope, hStream, mode, job);
 }
 
 // cuStreamAddCallback and its _ptsz twin. The callback is told the handle it was given (0 stays 0).
-CUresult add_callback(const char* api, NullStream null, CUstream hStream, CUstreamCallback callback, void* userData,
+CUresult add_callback(const char* api, DefaultStream mode, CUstream hStream, CUstreamCallback callback, void* userData,
                       unsigned int flags) {
   trace::Scope scope(trace::Layer::Libcuda, "{}(hStream={}, callback={}, userData={}, flags={})", api,
                      static_cast<void*>(hStream), reinterpret_cast<void*>(callback), userData, flags);
@@ -149,7 +149,7 @@ CUresult add_callback(const char* api, NullStream null, CUstream hStream, CUstre
   job.callback = callback;
   job.stream = hStream;
   job.data = userData;
-  return queue_host_work(scope, hStream, null, job);
+  return queue_host_work(scope, hStream, mode, job);
 }
 
 }  // namespace
@@ -162,20 +162,20 @@ using namespace minicuda::libcuda;
 // Contract: queues fn(userData) on hStream (see the top of this file). fn NULL:
 // CUDA_ERROR_INVALID_VALUE; unknown stream: CUDA_ERROR_INVALID_HANDLE.
 CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void* userData) {
-  return launch_host_func("cuLaunchHostFunc", NullStream::Legacy, hStream, fn, userData);
+  return launch_host_func("cuLaunchHostFunc", DefaultStream::Legacy, hStream, fn, userData);
 }
 // Contract: as cuLaunchHostFunc; hStream 0 is this thread's per-thread stream.
 CUresult cuLaunchHostFunc_ptsz(CUstream hStream, CUhostFn fn, void* userData) {
-  return launch_host_func("cuLaunchHostFunc_ptsz", NullStream::PerThread, hStream, fn, userData);
+  return launch_host_func("cuLaunchHostFunc_ptsz", DefaultStream::PerThread, hStream, fn, userData);
 }
 
 // Contract: queues callback(hStream, status, userData) on hStream; status is the context's error
 // if the GPU faulted first. callback NULL or flags != 0: CUDA_ERROR_INVALID_VALUE; unknown
 // stream: CUDA_ERROR_INVALID_HANDLE.
 CUresult cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void* userData, unsigned int flags) {
-  return add_callback("cuStreamAddCallback", NullStream::Legacy, hStream, callback, userData, flags);
+  return add_callback("cuStreamAddCallback", DefaultStream::Legacy, hStream, callback, userData, flags);
 }
 // Contract: as cuStreamAddCallback; hStream 0 is this thread's per-thread stream.
 CUresult cuStreamAddCallback_ptsz(CUstream hStream, CUstreamCallback callback, void* userData, unsigned int flags) {
-  return add_callback("cuStreamAddCallback_ptsz", NullStream::PerThread, hStream, callback, userData, flags);
+  return add_callback("cuStreamAddCallback_ptsz", DefaultStream::PerThread, hStream, callback, userData, flags);
 }

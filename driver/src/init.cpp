@@ -172,7 +172,7 @@ std::recursive_mutex& driver_mutex() {
 }
 
 Driver& driver() {
-  int pid = kernel::current().pid();
+  int pid = kernel::vdso_getpid();
   auto& slot = drivers().by_pid[pid];
   if (!slot) slot = std::make_unique<Driver>();
   return *slot;

@@ -110,9 +110,9 @@ uint64_t push_launch(Channel& ch, const CUfunc_st& f, uint64_t code_va, const un
   return ch.submit();
 }
 
-// cuLaunchKernel and cuLaunchKernel_ptsz: api names the entry point in the trace, null what
+// cuLaunchKernel and cuLaunchKernel_ptsz: api names the entry point in the trace, mode what
 // hStream 0 means.
-CUresult launch_kernel(const char* api, NullStream null, CUfunction f, const unsigned (&grid)[3],
+CUresult launch_kernel(const char* api, DefaultStream mode, CUfunction f, const unsigned (&grid)[3],
                        const unsigned (&block)[3], unsigned int sharedMemBytes, CUstream hStream, void** kernelParams,
                        void** extra) {
   trace::Scope scope(trace::Layer::Libcuda, "{}(f={}, grid=({},{},{}), block=({},{},{}), sharedMemBytes={}, hStream={})",
@@ -130,7 +130,7 @@ CUresult launch_kernel(const char* api, NullStream null, CUfunction f, const uns
   if (CUresult r = check_config(*ctx, *fn, grid, block, sharedMemBytes); r != CUDA_SUCCESS) return done(scope, r);
   if (kernelParams == nullptr && fn->image->param_count != 0) return done(scope, CUDA_ERROR_INVALID_VALUE);
   CUstream_st* stream = nullptr;
-  if (CUresult r = resolve_stream(*ctx, hStream, &stream, null); r != CUDA_SUCCESS) return done(scope, r);
+  if (CUresult r = resolve_stream(*ctx, hStream, &stream, mode); r != CUDA_SUCCESS) return done(scope, r);
   uint64_t code_va = function_code(*ctx, *fn);
   if (code_va == 0) return done(scope, CUDA_ERROR_OUT_OF_MEMORY);
   Channel& ch = channel_of(*ctx, stream);
@@ -139,7 +139,7 @@ CUresult launch_kernel(const char* api, NullStream null, CUfunction f, const uns
   uint64_t fence = push_launch(ch, *fn, code_va, grid, block, sharedMemBytes, kernelParams);
   submitted(stream, fence);
   if (driver().launch_blocking) {
-    if (CUresult r = ch.wait(fence); r != CUDA_SUCCESS) return done(scope, sticky_error(*ctx));
+    if (CUresult r = ch.wait(fence); r != CUDA_SUCCESS) return done(scope, *ctx, r);
   }
   return done(scope, CUDA_SUCCESS);
 }
@@ -152,7 +152,7 @@ CUresult launch_kernel(const char* api, NullStream null, CUfunction f, const uns
 CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
                         unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
                         unsigned int sharedMemBytes, CUstream hStream, void** kernelParams, void** extra) {
-  return launch_kernel("cuLaunchKernel", NullStream::Legacy, f, {gridDimX, gridDimY, gridDimZ},
+  return launch_kernel("cuLaunchKernel", DefaultStream::Legacy, f, {gridDimX, gridDimY, gridDimZ},
                        {blockDimX, blockDimY, blockDimZ}, sharedMemBytes, hStream, kernelParams, extra);
 }
 
@@ -160,7 +160,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDi
 CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
                              unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
                              unsigned int sharedMemBytes, CUstream hStream, void** kernelParams, void** extra) {
-  return launch_kernel("cuLaunchKernel_ptsz", NullStream::PerThread, f, {gridDimX, gridDimY, gridDimZ},
+  return launch_kernel("cuLaunchKernel_ptsz", DefaultStream::PerThread, f, {gridDimX, gridDimY, gridDimZ},
                        {blockDimX, blockDimY, blockDimZ}, sharedMemBytes, hStream, kernelParams, extra);
 }
 

@@ -24,7 +24,7 @@
 
 #include "cuda.h"
 #include "minicuda/device_code.h"
-#include "minicuda/kernel.h"
+#include "minicuda/syscall.h"
 #include "minicuda/trace.h"
 #include "nv_uapi.h"
 
@@ -37,7 +37,13 @@ class HostFunctions;  // host_func.cpp
 
 // The name of a CUresult ("CUDA_ERROR_INVALID_VALUE"), or "CUresult(<n>)".
 std::string result_name(CUresult r);
-// Records r as the scope's result and returns it: `return done(scope, CUDA_SUCCESS);`.
+// The end of every entry point: records r as the scope's result and returns it
+// (`return done(scope, CUDA_SUCCESS);`; libcudart's done() does the same for a cudaError_t).
+// Every entry point that needs the context starts the same way, with the driver lock held for
+// the whole call:
+//   std::lock_guard lock(driver_mutex());
+//   CUcontext ctx = nullptr;
+//   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
 inline CUresult done(trace::Scope& scope, CUresult r) {
   if (scope.active()) scope.result("{}", result_name(r));
   return r;
@@ -248,15 +254,17 @@ CUresult require_context(CUcontext* ctx);
 // then CUDA_ERROR_ILLEGAL_ADDRESS (700) for good - as the real driver poisons a context after an
 // MMU fault (probe_sticky.txt) - until the primary context is reset.
 CUresult sticky_error(CUctx_st& ctx);
-// What stream handle 0 means in a call: the legacy NULL stream (the plain entry points) or the
-// calling thread's per-thread stream (the _ptsz and _ptds entry points, which a program compiled
-// with CUDA_API_PER_THREAD_DEFAULT_STREAM calls: cuda.h section 6).
-enum class NullStream { Legacy, PerThread };
-// *out = the stream hStream names in ctx; nullptr for the legacy NULL stream (CU_STREAM_LEGACY,
-// and 0 when null is Legacy); the calling thread's per-thread stream for CU_STREAM_PER_THREAD (and
-// 0 when null is PerThread), made at its first use: the error of making its channel, if any. Not
+// What stream handle 0 means in a call, and which stream the synchronous copies and memsets use:
+// the legacy default stream (the plain entry points) or the calling thread's per-thread default
+// stream (the _ptsz and _ptds entry points, which a program compiled with
+// CUDA_API_PER_THREAD_DEFAULT_STREAM calls: cuda.h section 6). libcudart passes the same mode
+// (its DefaultStream) and calls the matching entry point by name.
+enum class DefaultStream { Legacy, PerThread };
+// *out = the stream hStream names in ctx; nullptr for the legacy default stream (CU_STREAM_LEGACY,
+// and 0 when mode is Legacy); the calling thread's per-thread stream for CU_STREAM_PER_THREAD (and
+// 0 when mode is PerThread), made at its first use: the error of making its channel, if any. Not
 // a live stream of ctx: CUDA_ERROR_INVALID_HANDLE.
-CUresult resolve_stream(CUctx_st& ctx, CUstream hStream, CUstream_st** out, NullStream null = NullStream::Legacy);
+CUresult resolve_stream(CUctx_st& ctx, CUstream hStream, CUstream_st** out, DefaultStream mode = DefaultStream::Legacy);
 // Frees every stream and event of ctx (context teardown).
 void free_streams_and_events(CUctx_st& ctx);
 
@@ -277,6 +285,13 @@ void submitted(CUstream_st* s, uint64_t fence);
 CUresult wait_all(CUctx_st& ctx);
 // A channel of the context the GPU stopped (its error notifier is set), or null.
 minicuda::libcuda::Channel* faulted_channel(CUctx_st& ctx);
+// done() for a call that worked on ctx's channels: a failure that a GPU fault explains (a
+// channel's error notifier is set: the wait saw the fault) is returned as the context's sticky
+// error.
+inline CUresult done(trace::Scope& scope, CUctx_st& ctx, CUresult r) {
+  if (r != CUDA_SUCCESS && faulted_channel(ctx) != nullptr) r = sticky_error(ctx);
+  return done(scope, r);
+}
 // Frees the pool's channels (context teardown, after waiting for their work).
 void destroy_stream_channels(CUctx_st& ctx);
 // Runs the host functions still queued (their streams' work finishing first) and stops the

@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include "libcuda.h"
-#include "minicuda/kernel.h"
+#include "minicuda/syscall.h"
 #include "minicuda/trace.h"
 
 namespace minicuda::libcuda {

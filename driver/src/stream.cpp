@@ -24,21 +24,10 @@ CUevent_st* find_event(CUctx_st& ctx, CUevent hEvent) {
   return ctx.events.count(hEvent) ? hEvent : nullptr;
 }
 
-// Takes the driver lock and the current context: the common start of every call here.
-template <typename Body>
-CUresult with_ctx(trace::Scope& scope, Body body) {
-  std::lock_guard lock(driver_mutex());
-  CUcontext ctx = nullptr;
-  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
-  CUresult r = body(*ctx);
-  if (r != CUDA_SUCCESS && faulted_channel(*ctx) != nullptr) r = sticky_error(*ctx);
-  return done(scope, r);
-}
-
 }  // namespace
 
-CUresult resolve_stream(CUctx_st& ctx, CUstream hStream, CUstream_st** out, NullStream null) {
-  if (hStream == nullptr && null == NullStream::PerThread) hStream = CU_STREAM_PER_THREAD;
+CUresult resolve_stream(CUctx_st& ctx, CUstream hStream, CUstream_st** out, DefaultStream mode) {
+  if (hStream == nullptr && mode == DefaultStream::PerThread) hStream = CU_STREAM_PER_THREAD;
   if (hStream == nullptr || hStream == CU_STREAM_LEGACY) {
     *out = nullptr;
     return CUDA_SUCCESS;
@@ -106,7 +95,10 @@ CUresult create_stream(CUctx_st& ctx, CUstream* phStream, unsigned flags, int pr
 // and CU_STREAM_NON_BLOCKING, or phStream NULL: CUDA_ERROR_INVALID_VALUE.
 CUresult cuStreamCreate(CUstream* phStream, unsigned int Flags) {
   trace::Scope scope(trace::Layer::Libcuda, "cuStreamCreate(phStream={}, Flags={})", static_cast<void*>(phStream), Flags);
-  return with_ctx(scope, [&](CUctx_st& ctx) { return create_stream(ctx, phStream, Flags, kLeastPriority); });
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  return done(scope, create_stream(*ctx, phStream, Flags, kLeastPriority));
 }
 
 // Contract: as cuStreamCreate, with a priority clamped into cuCtxGetStreamPriorityRange's range.
@@ -114,57 +106,62 @@ CUresult cuStreamCreate(CUstream* phStream, unsigned int Flags) {
 CUresult cuStreamCreateWithPriority(CUstream* phStream, unsigned int flags, int priority) {
   trace::Scope scope(trace::Layer::Libcuda, "cuStreamCreateWithPriority(phStream={}, flags={}, priority={})",
                      static_cast<void*>(phStream), flags, priority);
-  return with_ctx(scope, [&](CUctx_st& ctx) { return create_stream(ctx, phStream, flags, priority); });
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  return done(scope, create_stream(*ctx, phStream, flags, priority));
 }
 
 namespace {
-// cuStreamGetPriority and its _ptsz twin: api names the entry point in the trace, null what
+// cuStreamGetPriority and its _ptsz twin: api names the entry point in the trace, mode what
 // hStream 0 means. The same pattern for every stream-ordered call below.
-CUresult stream_get_priority(const char* api, NullStream null, CUstream hStream, int* priority) {
+CUresult stream_get_priority(const char* api, DefaultStream mode, CUstream hStream, int* priority) {
   trace::Scope scope(trace::Layer::Libcuda, "{}(hStream={}, priority={})", api, static_cast<void*>(hStream),
                      static_cast<void*>(priority));
-  return with_ctx(scope, [&](CUctx_st& ctx) {
-    CUstream_st* s = nullptr;
-    if (priority == nullptr) return CUDA_ERROR_INVALID_VALUE;
-    if (CUresult r = resolve_stream(ctx, hStream, &s, null); r != CUDA_SUCCESS) return r;
-    *priority = s ? s->priority : 0;
-    return CUDA_SUCCESS;
-  });
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  CUstream_st* s = nullptr;
+  if (priority == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  if (CUresult r = resolve_stream(*ctx, hStream, &s, mode); r != CUDA_SUCCESS) return done(scope, r);
+  *priority = s ? s->priority : 0;
+  return done(scope, CUDA_SUCCESS);
 }
 }  // namespace
 
 // Contract: *priority = the stream's priority (the NULL stream's: 0). priority NULL:
 // CUDA_ERROR_INVALID_VALUE; unknown stream: CUDA_ERROR_INVALID_HANDLE.
 CUresult cuStreamGetPriority(CUstream hStream, int* priority) {
-  return stream_get_priority("cuStreamGetPriority", NullStream::Legacy, hStream, priority);
+  return stream_get_priority("cuStreamGetPriority", DefaultStream::Legacy, hStream, priority);
 }
 // Contract: as cuStreamGetPriority; hStream 0 is this thread's per-thread stream.
 CUresult cuStreamGetPriority_ptsz(CUstream hStream, int* priority) {
-  return stream_get_priority("cuStreamGetPriority_ptsz", NullStream::PerThread, hStream, priority);
+  return stream_get_priority("cuStreamGetPriority_ptsz", DefaultStream::PerThread, hStream, priority);
 }
 
 namespace {
-CUresult stream_get_flags(const char* api, NullStream null, CUstream hStream, unsigned int* flags) {
+CUresult stream_get_flags(const char* api, DefaultStream mode, CUstream hStream, unsigned int* flags) {
   trace::Scope scope(trace::Layer::Libcuda, "{}(hStream={}, flags={})", api, static_cast<void*>(hStream),
                      static_cast<void*>(flags));
-  return with_ctx(scope, [&](CUctx_st& ctx) {
-    CUstream_st* s = nullptr;
-    if (flags == nullptr) return CUDA_ERROR_INVALID_VALUE;
-    if (CUresult r = resolve_stream(ctx, hStream, &s, null); r != CUDA_SUCCESS) return r;
-    *flags = s ? s->flags : static_cast<unsigned>(CU_STREAM_DEFAULT);
-    return CUDA_SUCCESS;
-  });
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  CUstream_st* s = nullptr;
+  if (flags == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  if (CUresult r = resolve_stream(*ctx, hStream, &s, mode); r != CUDA_SUCCESS) return done(scope, r);
+  *flags = s ? s->flags : static_cast<unsigned>(CU_STREAM_DEFAULT);
+  return done(scope, CUDA_SUCCESS);
 }
 }  // namespace
 
 // Contract: *flags = the stream's flags (the NULL stream's: CU_STREAM_DEFAULT). flags NULL:
 // CUDA_ERROR_INVALID_VALUE; unknown stream: CUDA_ERROR_INVALID_HANDLE.
 CUresult cuStreamGetFlags(CUstream hStream, unsigned int* flags) {
-  return stream_get_flags("cuStreamGetFlags", NullStream::Legacy, hStream, flags);
+  return stream_get_flags("cuStreamGetFlags", DefaultStream::Legacy, hStream, flags);
 }
 // Contract: as cuStreamGetFlags; hStream 0 is this thread's per-thread stream.
 CUresult cuStreamGetFlags_ptsz(CUstream hStream, unsigned int* flags) {
-  return stream_get_flags("cuStreamGetFlags_ptsz", NullStream::PerThread, hStream, flags);
+  return stream_get_flags("cuStreamGetFlags_ptsz", DefaultStream::PerThread, hStream, flags);
 }
 
 // Contract: the range of stream priorities: *leastPriority = 0, *greatestPriority = -5 (the
@@ -172,33 +169,36 @@ CUresult cuStreamGetFlags_ptsz(CUstream hStream, unsigned int* flags) {
 CUresult cuCtxGetStreamPriorityRange(int* leastPriority, int* greatestPriority) {
   trace::Scope scope(trace::Layer::Libcuda, "cuCtxGetStreamPriorityRange(leastPriority={}, greatestPriority={})",
                      static_cast<void*>(leastPriority), static_cast<void*>(greatestPriority));
-  return with_ctx(scope, [&](CUctx_st&) {
-    if (leastPriority != nullptr) *leastPriority = kLeastPriority;
-    if (greatestPriority != nullptr) *greatestPriority = kGreatestPriority;
-    return CUDA_SUCCESS;
-  });
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  if (leastPriority != nullptr) *leastPriority = kLeastPriority;
+  if (greatestPriority != nullptr) *greatestPriority = kGreatestPriority;
+  return done(scope, CUDA_SUCCESS);
 }
 
 // Contract: destroys hStream; work already queued on it still runs. Not a live stream of the
 // current context (the NULL stream included): CUDA_ERROR_INVALID_HANDLE.
 CUresult cuStreamDestroy_v2(CUstream hStream) {
   trace::Scope scope(trace::Layer::Libcuda, "cuStreamDestroy_v2(hStream={})", static_cast<void*>(hStream));
-  return with_ctx(scope, [&](CUctx_st& ctx) {
-    if (!ctx.streams.count(hStream)) return CUDA_ERROR_INVALID_HANDLE;
-    ctx.streams.erase(hStream);
-    delete hStream;
-    return CUDA_SUCCESS;
-  });
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  if (!ctx->streams.count(hStream)) return done(scope, CUDA_ERROR_INVALID_HANDLE);
+  ctx->streams.erase(hStream);
+  delete hStream;
+  return done(scope, CUDA_SUCCESS);
 }
 
 namespace {
-CUresult stream_synchronize(const char* api, NullStream null, CUstream hStream) {
+CUresult stream_synchronize(const char* api, DefaultStream mode, CUstream hStream) {
   trace::Scope scope(trace::Layer::Libcuda, "{}(hStream={})", api, static_cast<void*>(hStream));
-  return with_ctx(scope, [&](CUctx_st& ctx) {
-    CUstream_st* s = nullptr;
-    if (CUresult r = resolve_stream(ctx, hStream, &s, null); r != CUDA_SUCCESS) return r;
-    return s ? s->channel->wait(s->last_fence) : wait_all(ctx);
-  });
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  CUstream_st* s = nullptr;
+  if (CUresult r = resolve_stream(*ctx, hStream, &s, mode); r != CUDA_SUCCESS) return done(scope, r);
+  return done(scope, *ctx, s ? s->channel->wait(s->last_fence) : wait_all(*ctx));
 }
 }  // namespace
 
@@ -206,63 +206,65 @@ CUresult stream_synchronize(const char* api, NullStream null, CUstream hStream) 
 // channel's); this thread's host clock moves on to when it completed. An error the work met:
 // CUDA_ERROR_ILLEGAL_ADDRESS (sticky). Unknown stream: CUDA_ERROR_INVALID_HANDLE.
 CUresult cuStreamSynchronize(CUstream hStream) {
-  return stream_synchronize("cuStreamSynchronize", NullStream::Legacy, hStream);
+  return stream_synchronize("cuStreamSynchronize", DefaultStream::Legacy, hStream);
 }
 // Contract: as cuStreamSynchronize; hStream 0 is this thread's per-thread stream, whose work
 // alone it waits for.
 CUresult cuStreamSynchronize_ptsz(CUstream hStream) {
-  return stream_synchronize("cuStreamSynchronize_ptsz", NullStream::PerThread, hStream);
+  return stream_synchronize("cuStreamSynchronize_ptsz", DefaultStream::PerThread, hStream);
 }
 
 namespace {
-CUresult stream_query(const char* api, NullStream null, CUstream hStream) {
+CUresult stream_query(const char* api, DefaultStream mode, CUstream hStream) {
   trace::Scope scope(trace::Layer::Libcuda, "{}(hStream={})", api, static_cast<void*>(hStream));
-  return with_ctx(scope, [&](CUctx_st& ctx) {
-    CUstream_st* s = nullptr;
-    if (CUresult r = resolve_stream(ctx, hStream, &s, null); r != CUDA_SUCCESS) return r;
-    if (Channel* faulted = faulted_channel(ctx)) return faulted->fault_result();
-    if (s != nullptr) return s->channel->query(s->last_fence) ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
-    bool idle = ctx.channel->reached(ctx.channel->last_fence());
-    for (Channel* ch : ctx.stream_channels) idle = idle && ch->reached(ch->last_fence());
-    if (!idle) return CUDA_ERROR_NOT_READY;  // the host saw nothing finish: its clock stays
-    // All of it finished, and the host saw that: its clock moves on as after cuCtxSynchronize.
-    (void)ctx.channel->query(ctx.channel->last_fence());
-    for (Channel* ch : ctx.stream_channels) (void)ch->query(ch->last_fence());
-    return CUDA_SUCCESS;
-  });
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  CUstream_st* s = nullptr;
+  if (CUresult r = resolve_stream(*ctx, hStream, &s, mode); r != CUDA_SUCCESS) return done(scope, r);
+  if (Channel* faulted = faulted_channel(*ctx)) return done(scope, *ctx, faulted->fault_result());
+  if (s != nullptr) return done(scope, *ctx, s->channel->query(s->last_fence) ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY);
+  bool idle = ctx->channel->reached(ctx->channel->last_fence());
+  for (Channel* ch : ctx->stream_channels) idle = idle && ch->reached(ch->last_fence());
+  if (!idle) return done(scope, *ctx, CUDA_ERROR_NOT_READY);  // the host saw nothing finish: its clock stays
+  // All of it finished, and the host saw that: its clock moves on as after cuCtxSynchronize.
+  (void)ctx->channel->query(ctx->channel->last_fence());
+  for (Channel* ch : ctx->stream_channels) (void)ch->query(ch->last_fence());
+  return done(scope, CUDA_SUCCESS);
 }
 }  // namespace
 
 // Contract: CUDA_SUCCESS if the stream's work has all finished, CUDA_ERROR_NOT_READY if not;
 // never waits. Finding it finished moves this thread's host clock to its completion time, as a
 // wait would; NOT_READY leaves the clock. Unknown stream: CUDA_ERROR_INVALID_HANDLE.
-CUresult cuStreamQuery(CUstream hStream) { return stream_query("cuStreamQuery", NullStream::Legacy, hStream); }
+CUresult cuStreamQuery(CUstream hStream) { return stream_query("cuStreamQuery", DefaultStream::Legacy, hStream); }
 // Contract: as cuStreamQuery; hStream 0 is this thread's per-thread stream.
 CUresult cuStreamQuery_ptsz(CUstream hStream) {
-  return stream_query("cuStreamQuery_ptsz", NullStream::PerThread, hStream);
+  return stream_query("cuStreamQuery_ptsz", DefaultStream::PerThread, hStream);
 }
 
 namespace {
-CUresult stream_wait_event(const char* api, NullStream null, CUstream hStream, CUevent hEvent, unsigned int Flags) {
+CUresult stream_wait_event(const char* api, DefaultStream mode, CUstream hStream, CUevent hEvent, unsigned int Flags) {
   trace::Scope scope(trace::Layer::Libcuda, "{}(hStream={}, hEvent={}, Flags={})", api, static_cast<void*>(hStream),
                      static_cast<void*>(hEvent), Flags);
-  return with_ctx(scope, [&](CUctx_st& ctx) {
-    CUstream_st* s = nullptr;
-    if (CUresult r = resolve_stream(ctx, hStream, &s, null); r != CUDA_SUCCESS) return r;
-    CUevent_st* e = find_event(ctx, hEvent);
-    if (!e) return CUDA_ERROR_INVALID_HANDLE;
-    if (Flags != 0) return CUDA_ERROR_INVALID_VALUE;
-    Channel& ch = channel_of(ctx, s);
-    if (e->fence == 0 || e->channel == &ch) {
-      trace::note(trace::Layer::Libcuda, "stream wait: nothing to do ({})",
-                  e->fence == 0 ? "the event was never recorded" : "the record is on the same channel, ahead of it");
-      return CUDA_SUCCESS;
-    }
-    trace::note(trace::Layer::Libcuda, "stream wait: semaphore acquire of the recording channel's fence >= {}", e->fence);
-    ch.acquire(e->channel->fence_va(), e->fence);
-    submitted(s, ch.submit());
-    return CUDA_SUCCESS;
-  });
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  CUstream_st* s = nullptr;
+  if (CUresult r = resolve_stream(*ctx, hStream, &s, mode); r != CUDA_SUCCESS) return done(scope, r);
+  CUevent_st* e = find_event(*ctx, hEvent);
+  if (!e) return done(scope, CUDA_ERROR_INVALID_HANDLE);
+  if (Flags != 0) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  Channel& ch = channel_of(*ctx, s);
+  if (e->fence == 0 || e->channel == &ch) {
+    trace::note(trace::Layer::Libcuda, "stream wait: nothing to do ({})",
+                e->fence == 0 ? "the event was never recorded" : "the record is on the same channel, ahead of it");
+    return done(scope, CUDA_SUCCESS);
+  }
+  trace::note(trace::Layer::Libcuda, "stream wait: semaphore acquire of the recording channel's fence >= {}", e->fence);
+  ch.acquire(e->channel->fence_va(), e->fence);
+  submitted(s, ch.submit());
+  return done(scope, CUDA_SUCCESS);
 }
 }  // namespace
 
@@ -271,11 +273,11 @@ CUresult stream_wait_event(const char* api, NullStream null, CUstream hStream, C
 // channel the order holds already). Unknown stream or event: CUDA_ERROR_INVALID_HANDLE; Flags
 // other than 0: CUDA_ERROR_INVALID_VALUE. An event never recorded: nothing to wait for.
 CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags) {
-  return stream_wait_event("cuStreamWaitEvent", NullStream::Legacy, hStream, hEvent, Flags);
+  return stream_wait_event("cuStreamWaitEvent", DefaultStream::Legacy, hStream, hEvent, Flags);
 }
 // Contract: as cuStreamWaitEvent; hStream 0 is this thread's per-thread stream.
 CUresult cuStreamWaitEvent_ptsz(CUstream hStream, CUevent hEvent, unsigned int Flags) {
-  return stream_wait_event("cuStreamWaitEvent_ptsz", NullStream::PerThread, hStream, hEvent, Flags);
+  return stream_wait_event("cuStreamWaitEvent_ptsz", DefaultStream::PerThread, hStream, hEvent, Flags);
 }
 
 // Contract: *phEvent = a new event of the current context. Flags: a mask of CU_EVENT_DEFAULT,
@@ -284,62 +286,67 @@ CUresult cuStreamWaitEvent_ptsz(CUstream hStream, CUevent hEvent, unsigned int F
 // context: CUDA_ERROR_OUT_OF_MEMORY.
 CUresult cuEventCreate(CUevent* phEvent, unsigned int Flags) {
   trace::Scope scope(trace::Layer::Libcuda, "cuEventCreate(phEvent={}, Flags={})", static_cast<void*>(phEvent), Flags);
-  return with_ctx(scope, [&](CUctx_st& ctx) {
-    constexpr unsigned kKnown = CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING | CU_EVENT_INTERPROCESS;
-    if (phEvent == nullptr || (Flags & ~kKnown) != 0) return CUDA_ERROR_INVALID_VALUE;
-    // An interprocess event must not time (CUDA: INTERPROCESS needs DISABLE_TIMING).
-    if ((Flags & CU_EVENT_INTERPROCESS) && !(Flags & CU_EVENT_DISABLE_TIMING)) return CUDA_ERROR_INVALID_VALUE;
-    if (Flags & CU_EVENT_INTERPROCESS) {
-      trace::note(trace::Layer::Libcuda, "cuEventCreate: CU_EVENT_INTERPROCESS is not supported by minicuda");
-      return CUDA_ERROR_NOT_SUPPORTED;
-    }
-    std::vector<bool> used(Channel::kEventSlots, false);
-    for (const CUevent_st* e : ctx.events) used[e->slot] = true;
-    uint32_t slot = 0;
-    while (slot < Channel::kEventSlots && used[slot]) ++slot;
-    if (slot == Channel::kEventSlots) {
-      trace::note(trace::Layer::Libcuda, "cuEventCreate: all {} event semaphores of the context are in use",
-                  Channel::kEventSlots);
-      return CUDA_ERROR_OUT_OF_MEMORY;
-    }
-    auto* e = new CUevent_st{&ctx, Flags, slot, 0};
-    ctx.events.insert(e);
-    *phEvent = e;
-    return CUDA_SUCCESS;
-  });
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  constexpr unsigned kKnown = CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING | CU_EVENT_INTERPROCESS;
+  if (phEvent == nullptr || (Flags & ~kKnown) != 0) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  // An interprocess event must not time (CUDA: INTERPROCESS needs DISABLE_TIMING).
+  if ((Flags & CU_EVENT_INTERPROCESS) && !(Flags & CU_EVENT_DISABLE_TIMING)) {
+    return done(scope, CUDA_ERROR_INVALID_VALUE);
+  }
+  if (Flags & CU_EVENT_INTERPROCESS) {
+    trace::note(trace::Layer::Libcuda, "cuEventCreate: CU_EVENT_INTERPROCESS is not supported by minicuda");
+    return done(scope, CUDA_ERROR_NOT_SUPPORTED);
+  }
+  std::vector<bool> used(Channel::kEventSlots, false);
+  for (const CUevent_st* e : ctx->events) used[e->slot] = true;
+  uint32_t slot = 0;
+  while (slot < Channel::kEventSlots && used[slot]) ++slot;
+  if (slot == Channel::kEventSlots) {
+    trace::note(trace::Layer::Libcuda, "cuEventCreate: all {} event semaphores of the context are in use",
+                Channel::kEventSlots);
+    return done(scope, CUDA_ERROR_OUT_OF_MEMORY);
+  }
+  auto* e = new CUevent_st{ctx, Flags, slot, 0};
+  ctx->events.insert(e);
+  *phEvent = e;
+  return done(scope, CUDA_SUCCESS);
 }
 
 // Contract: destroys hEvent (a pending record still completes). Unknown: CUDA_ERROR_INVALID_HANDLE.
 CUresult cuEventDestroy_v2(CUevent hEvent) {
   trace::Scope scope(trace::Layer::Libcuda, "cuEventDestroy_v2(hEvent={})", static_cast<void*>(hEvent));
-  return with_ctx(scope, [&](CUctx_st& ctx) {
-    if (!find_event(ctx, hEvent)) return CUDA_ERROR_INVALID_HANDLE;
-    ctx.events.erase(hEvent);
-    delete hEvent;
-    return CUDA_SUCCESS;
-  });
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  if (!find_event(*ctx, hEvent)) return done(scope, CUDA_ERROR_INVALID_HANDLE);
+  ctx->events.erase(hEvent);
+  delete hEvent;
+  return done(scope, CUDA_SUCCESS);
 }
 
 namespace {
-CUresult event_record(const char* api, NullStream null, CUevent hEvent, CUstream hStream) {
+CUresult event_record(const char* api, DefaultStream mode, CUevent hEvent, CUstream hStream) {
   trace::Scope scope(trace::Layer::Libcuda, "{}(hEvent={}, hStream={})", api, static_cast<void*>(hEvent),
                      static_cast<void*>(hStream));
-  return with_ctx(scope, [&](CUctx_st& ctx) {
-    CUstream_st* s = nullptr;
-    CUevent_st* e = find_event(ctx, hEvent);
-    if (!e) return CUDA_ERROR_INVALID_HANDLE;
-    if (CUresult r = resolve_stream(ctx, hStream, &s, null); r != CUDA_SUCCESS) return r;
-    trace::note(trace::Layer::Libcuda, "event: semaphore release with the GPU's timestamp, after all earlier work (slot {})",
-                e->slot);
-    Channel& ch = channel_of(ctx, s);
-    host_clock::spend(host_clock::kEventRecordNs);
-    order_with_null_stream(ctx, s);
-    ch.release_timestamped(ctx.channel->event_va(e->slot), ch.last_fence() + 1);
-    e->fence = ch.submit();
-    e->channel = &ch;
-    submitted(s, e->fence);
-    return CUDA_SUCCESS;
-  });
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  CUstream_st* s = nullptr;
+  CUevent_st* e = find_event(*ctx, hEvent);
+  if (!e) return done(scope, CUDA_ERROR_INVALID_HANDLE);
+  if (CUresult r = resolve_stream(*ctx, hStream, &s, mode); r != CUDA_SUCCESS) return done(scope, r);
+  trace::note(trace::Layer::Libcuda,
+              "event: semaphore release with the GPU's timestamp, after all earlier work (slot {})", e->slot);
+  Channel& ch = channel_of(*ctx, s);
+  host_clock::spend(host_clock::kEventRecordNs);
+  order_with_null_stream(*ctx, s);
+  ch.release_timestamped(ctx->channel->event_va(e->slot), ch.last_fence() + 1);
+  e->fence = ch.submit();
+  e->channel = &ch;
+  submitted(s, e->fence);
+  return done(scope, CUDA_SUCCESS);
 }
 }  // namespace
 
@@ -347,11 +354,11 @@ CUresult event_record(const char* api, NullStream null, CUevent hEvent, CUstream
 // earlier work; costs this thread 1.4 us of simulated host time. Unknown event or stream:
 // CUDA_ERROR_INVALID_HANDLE.
 CUresult cuEventRecord(CUevent hEvent, CUstream hStream) {
-  return event_record("cuEventRecord", NullStream::Legacy, hEvent, hStream);
+  return event_record("cuEventRecord", DefaultStream::Legacy, hEvent, hStream);
 }
 // Contract: as cuEventRecord; hStream 0 is this thread's per-thread stream.
 CUresult cuEventRecord_ptsz(CUevent hEvent, CUstream hStream) {
-  return event_record("cuEventRecord_ptsz", NullStream::PerThread, hEvent, hStream);
+  return event_record("cuEventRecord_ptsz", DefaultStream::PerThread, hEvent, hStream);
 }
 
 // Contract: CUDA_SUCCESS if the event's record has completed (or it was never recorded),
@@ -359,23 +366,25 @@ CUresult cuEventRecord_ptsz(CUevent hEvent, CUstream hStream) {
 // Unknown: CUDA_ERROR_INVALID_HANDLE.
 CUresult cuEventQuery(CUevent hEvent) {
   trace::Scope scope(trace::Layer::Libcuda, "cuEventQuery(hEvent={})", static_cast<void*>(hEvent));
-  return with_ctx(scope, [&](CUctx_st& ctx) {
-    CUevent_st* e = find_event(ctx, hEvent);
-    if (!e) return CUDA_ERROR_INVALID_HANDLE;
-    if (Channel* faulted = faulted_channel(ctx)) return faulted->fault_result();
-    return e->fence == 0 || e->channel->query(e->fence) ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
-  });
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  CUevent_st* e = find_event(*ctx, hEvent);
+  if (!e) return done(scope, CUDA_ERROR_INVALID_HANDLE);
+  if (Channel* faulted = faulted_channel(*ctx)) return done(scope, *ctx, faulted->fault_result());
+  return done(scope, *ctx, e->fence == 0 || e->channel->query(e->fence) ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY);
 }
 
 // Contract: waits until the event's record has completed (at once if never recorded); this
 // thread's host clock moves on to the record's time.
 CUresult cuEventSynchronize(CUevent hEvent) {
   trace::Scope scope(trace::Layer::Libcuda, "cuEventSynchronize(hEvent={})", static_cast<void*>(hEvent));
-  return with_ctx(scope, [&](CUctx_st& ctx) {
-    CUevent_st* e = find_event(ctx, hEvent);
-    if (!e) return CUDA_ERROR_INVALID_HANDLE;
-    return e->fence == 0 ? CUDA_SUCCESS : e->channel->wait(e->fence);
-  });
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  CUevent_st* e = find_event(*ctx, hEvent);
+  if (!e) return done(scope, CUDA_ERROR_INVALID_HANDLE);
+  return done(scope, *ctx, e->fence == 0 ? CUDA_SUCCESS : e->channel->wait(e->fence));
 }
 
 // Contract: *pMilliseconds = GPU time between the two records (end - start; may be negative).
@@ -385,18 +394,19 @@ CUresult cuEventSynchronize(CUevent hEvent) {
 CUresult cuEventElapsedTime_v2(float* pMilliseconds, CUevent hStart, CUevent hEnd) {
   trace::Scope scope(trace::Layer::Libcuda, "cuEventElapsedTime_v2(pMilliseconds={}, hStart={}, hEnd={})",
                      static_cast<void*>(pMilliseconds), static_cast<void*>(hStart), static_cast<void*>(hEnd));
-  return with_ctx(scope, [&](CUctx_st& ctx) {
-    // The driver answers a NULL result pointer with INVALID_HANDLE (the runtime checks it first,
-    // with cudaErrorInvalidValue): probe_bad_input.txt, drv.eventElapsedTime.null_ms.
-    if (pMilliseconds == nullptr) return CUDA_ERROR_INVALID_HANDLE;
-    CUevent_st* a = find_event(ctx, hStart);
-    CUevent_st* b = find_event(ctx, hEnd);
-    if (!a || !b || a->fence == 0 || b->fence == 0) return CUDA_ERROR_INVALID_HANDLE;
-    if ((a->flags | b->flags) & CU_EVENT_DISABLE_TIMING) return CUDA_ERROR_INVALID_HANDLE;
-    if (Channel* faulted = faulted_channel(ctx)) return faulted->fault_result();
-    if (!a->channel->reached(a->fence) || !b->channel->reached(b->fence)) return CUDA_ERROR_NOT_READY;
-    int64_t ns = static_cast<int64_t>(ctx.channel->event_timestamp(b->slot) - ctx.channel->event_timestamp(a->slot));
-    *pMilliseconds = static_cast<float>(static_cast<double>(ns) / 1e6);
-    return CUDA_SUCCESS;
-  });
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  // The driver answers a NULL result pointer with INVALID_HANDLE (the runtime checks it first,
+  // with cudaErrorInvalidValue): probe_bad_input.txt, drv.eventElapsedTime.null_ms.
+  if (pMilliseconds == nullptr) return done(scope, CUDA_ERROR_INVALID_HANDLE);
+  CUevent_st* a = find_event(*ctx, hStart);
+  CUevent_st* b = find_event(*ctx, hEnd);
+  if (!a || !b || a->fence == 0 || b->fence == 0) return done(scope, CUDA_ERROR_INVALID_HANDLE);
+  if ((a->flags | b->flags) & CU_EVENT_DISABLE_TIMING) return done(scope, CUDA_ERROR_INVALID_HANDLE);
+  if (Channel* faulted = faulted_channel(*ctx)) return done(scope, *ctx, faulted->fault_result());
+  if (!a->channel->reached(a->fence) || !b->channel->reached(b->fence)) return done(scope, *ctx, CUDA_ERROR_NOT_READY);
+  int64_t ns = static_cast<int64_t>(ctx->channel->event_timestamp(b->slot) - ctx->channel->event_timestamp(a->slot));
+  *pMilliseconds = static_cast<float>(static_cast<double>(ns) / 1e6);
+  return done(scope, CUDA_SUCCESS);
 }

@@ -13,7 +13,7 @@
 #include <string>
 
 #include "arena.h"
-#include "minicuda/kernel.h"
+#include "minicuda/syscall.h"
 #include "minicuda/libc.h"
 #include "minicuda/trace.h"
 
@@ -30,7 +30,7 @@ namespace {
 Arena& arena_for_current_process() {
   static std::mutex registry_mutex;
   static std::map<int, std::unique_ptr<Arena>> arenas;  // guarded by registry_mutex
-  int pid = kernel::current().pid();
+  int pid = kernel::vdso_getpid();
   std::lock_guard<std::mutex> lock(registry_mutex);
   std::unique_ptr<Arena>& slot = arenas[pid];
   if (!slot) slot = std::make_unique<Arena>();

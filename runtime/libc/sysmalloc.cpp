@@ -9,7 +9,7 @@
 #include <cassert>
 
 #include "arena.h"
-#include "minicuda/kernel.h"
+#include "minicuda/syscall.h"
 #include "minicuda/trace.h"
 
 namespace minicuda::libc::detail {

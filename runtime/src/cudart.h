@@ -6,9 +6,12 @@
 //   device.cpp   cudaGetDeviceProperties, cudaDeviceGetAttribute
 //   memory.cpp   cudaMalloc/Free, pinned host memory, cudaMemGetInfo, cudaPointerGetAttributes
 //
-// Every cuda* entry point looks alike: open a trace scope, validate, make the driver call(s),
-// translate the result with to_cuda_error(), and pass it through finish(), which stores errors
-// in the calling thread's last-error slot.
+// Every cuda* entry point looks alike: open a trace scope, validate, make sure of the context
+// (ensure_context), call its driver function by name, translate the result with
+// to_cuda_error(), and end with done(), which stores errors in the calling thread's last-error
+// slot:
+//   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
+//   return done(scope, to_cuda_error(cuMemFree_v2(reinterpret_cast<CUdeviceptr>(devPtr))));
 #pragma once
 
 #include <string>
@@ -24,12 +27,13 @@ namespace minicuda::cudart {
 const char* error_name(cudaError_t e);
 // The one place a CUresult becomes a cudaError_t.
 cudaError_t to_cuda_error(CUresult r);
-// Records e in the last-error slot when it is an error and returns it; sets the scope's result.
-cudaError_t finish(trace::Scope& scope, cudaError_t e);
-// finish() for the calls whose success also clears the last-error slot: CUDA 13 does that for
+// The end of every entry point: records e in the last-error slot when it is an error, sets the
+// scope's result and returns e (libcuda's done() does the same for a CUresult).
+cudaError_t done(trace::Scope& scope, cudaError_t e);
+// done() for the calls whose success also clears the last-error slot: CUDA 13 does that for
 // cudaFuncSetAttribute (tests/data/h200/probe_bad_input.txt, rt.lastError.*), not for
 // cudaMalloc or a launch.
-cudaError_t finish_clearing_on_success(trace::Scope& scope, cudaError_t e);
+cudaError_t done_clearing_on_success(trace::Scope& scope, cudaError_t e);
 // The name of a cudaMemcpyKind for the trace ("invalid" for a value outside the enum).
 const char* memcpy_kind_name(int kind);
 
@@ -52,37 +56,13 @@ int device_count();
 // The cached properties of a device (filled by lazy init); null if the ordinal is bad.
 const cudaDeviceProp* device_properties(int device);
 
-// The driver calls a stream-ordered runtime call ends in. The plain entry points use
-// kLegacyDriver; their _ptds/_ptsz twins (cuda_runtime_api.h, the per-thread default stream) use
-// kPerThreadDriver, the driver's _ptds/_ptsz twins, as the real libcudart calls them. So one body
-// serves both: the driver decides what stream 0 means (per_thread.cpp). One list makes the struct
-// and both tables (X(field, driver call, its twin's suffix)), so they cannot drift apart.
-#define MINICUDA_DRIVER_CALLS(X)                                                                   \
-  X(memcpy_htod, cuMemcpyHtoD_v2, _ptds)                                                           \
-  X(memcpy_dtoh, cuMemcpyDtoH_v2, _ptds)                                                           \
-  X(memcpy_dtod, cuMemcpyDtoD_v2, _ptds)                                                           \
-  X(memcpy_any, cuMemcpy, _ptds)                                                                   \
-  X(memset_d8, cuMemsetD8_v2, _ptds)                                                               \
-  X(memcpy_htod_async, cuMemcpyHtoDAsync_v2, _ptsz)                                                \
-  X(memcpy_dtoh_async, cuMemcpyDtoHAsync_v2, _ptsz)                                                \
-  X(memcpy_dtod_async, cuMemcpyDtoDAsync_v2, _ptsz)                                                \
-  X(memcpy_any_async, cuMemcpyAsync, _ptsz)                                                        \
-  X(memset_d8_async, cuMemsetD8Async, _ptsz)                                                       \
-  X(stream_get_priority, cuStreamGetPriority, _ptsz)                                               \
-  X(stream_get_flags, cuStreamGetFlags, _ptsz)                                                     \
-  X(stream_synchronize, cuStreamSynchronize, _ptsz)                                                \
-  X(stream_query, cuStreamQuery, _ptsz)                                                            \
-  X(stream_wait_event, cuStreamWaitEvent, _ptsz)                                                   \
-  X(stream_add_callback, cuStreamAddCallback, _ptsz)                                               \
-  X(launch_host_func, cuLaunchHostFunc, _ptsz)                                                     \
-  X(event_record, cuEventRecord, _ptsz)                                                            \
-  X(launch_kernel, cuLaunchKernel, _ptsz)
-
-struct DriverCalls {
-#define MINICUDA_DRIVER_CALL_FIELD(field, call, twin) decltype(&call) field;
-  MINICUDA_DRIVER_CALLS(MINICUDA_DRIVER_CALL_FIELD)
-#undef MINICUDA_DRIVER_CALL_FIELD
-};
-extern const DriverCalls kLegacyDriver, kPerThreadDriver;
+// Which stream a stream-ordered call uses for stream 0 (and, for cudaMemcpy and cudaMemset, as
+// its implicit stream): the legacy default stream, or the calling thread's per-thread default
+// stream. The plain entry points use Legacy; their _ptds/_ptsz twins (cuda_runtime_api.h), which
+// a program built with --default-stream per-thread or CUDA_API_PER_THREAD_DEFAULT_STREAM calls,
+// use PerThread. Each pair shares one body that takes the mode and calls the driver's matching
+// entry point by name - cuMemcpyHtoD_v2 or cuMemcpyHtoD_v2_ptds - as the real libcudart does; the
+// driver decides what its stream 0 means (libcuda's DefaultStream, the same two values).
+enum class DefaultStream { Legacy, PerThread };
 
 }  // namespace minicuda::cudart

@@ -9,12 +9,12 @@ using namespace minicuda::cudart;
 // cudaErrorInvalidDevice.
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp* prop, int device) {
   trace::Scope scope(trace::Layer::Cudart, "cudaGetDeviceProperties(prop={}, device={})", static_cast<void*>(prop), device);
-  if (prop == nullptr) return finish(scope, cudaErrorInvalidValue);
-  if (cudaError_t e = ensure_initialized(); e != cudaSuccess) return finish(scope, e);
+  if (prop == nullptr) return done(scope, cudaErrorInvalidValue);
+  if (cudaError_t e = ensure_initialized(); e != cudaSuccess) return done(scope, e);
   const cudaDeviceProp* cached = device_properties(device);
-  if (cached == nullptr) return finish(scope, cudaErrorInvalidDevice);
+  if (cached == nullptr) return done(scope, cudaErrorInvalidDevice);
   *prop = *cached;
-  return finish(scope, cudaSuccess);
+  return done(scope, cudaSuccess);
 }
 
 // Contract: *value = the attribute of device (cudaDevAttr* ids are the driver's). NULL value or
@@ -22,8 +22,8 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp* prop, int device) {
 cudaError_t cudaDeviceGetAttribute(int* value, enum cudaDeviceAttr attr, int device) {
   trace::Scope scope(trace::Layer::Cudart, "cudaDeviceGetAttribute(value={}, attr={}, device={})", static_cast<void*>(value),
                      static_cast<int>(attr), device);
-  if (value == nullptr) return finish(scope, cudaErrorInvalidValue);
-  if (cudaError_t e = ensure_initialized(); e != cudaSuccess) return finish(scope, e);
-  if (device < 0 || device >= device_count()) return finish(scope, cudaErrorInvalidDevice);
-  return finish(scope, to_cuda_error(cuDeviceGetAttribute(value, static_cast<CUdevice_attribute>(attr), device)));
+  if (value == nullptr) return done(scope, cudaErrorInvalidValue);
+  if (cudaError_t e = ensure_initialized(); e != cudaSuccess) return done(scope, e);
+  if (device < 0 || device >= device_count()) return done(scope, cudaErrorInvalidDevice);
+  return done(scope, to_cuda_error(cuDeviceGetAttribute(value, static_cast<CUdevice_attribute>(attr), device)));
 }

@@ -41,16 +41,16 @@ cudaError_t to_cuda_error(CUresult r) {
   return row ? row->value : cudaErrorUnknown;
 }
 
-cudaError_t finish(trace::Scope& scope, cudaError_t e) {
+cudaError_t done(trace::Scope& scope, cudaError_t e) {
   // cudaErrorNotReady is a status, not an error: it is never recorded (measured, probe.txt).
   if (e != cudaSuccess && e != cudaErrorNotReady) t_last_error = e;
   if (scope.active()) scope.result("{}", error_name(e));
   return e;
 }
 
-cudaError_t finish_clearing_on_success(trace::Scope& scope, cudaError_t e) {
+cudaError_t done_clearing_on_success(trace::Scope& scope, cudaError_t e) {
   if (e == cudaSuccess) t_last_error = cudaSuccess;
-  return finish(scope, e);
+  return done(scope, e);
 }
 
 }  // namespace minicuda::cudart

@@ -12,7 +12,7 @@
 #include <mutex>
 
 #include "cudart.h"
-#include "minicuda/kernel.h"
+#include "minicuda/syscall.h"
 
 namespace minicuda::cudart {
 
@@ -35,7 +35,7 @@ std::recursive_mutex& runtime_mutex() {
 // One runtime per simulated process; guarded by runtime_mutex().
 Runtime& runtime() {
   static auto* by_pid = new std::map<int, std::unique_ptr<Runtime>>;
-  auto& slot = (*by_pid)[kernel::current().pid()];
+  auto& slot = (*by_pid)[kernel::vdso_getpid()];
   if (!slot) slot = std::make_unique<Runtime>();
   return *slot;
 }
@@ -225,7 +225,7 @@ cudaError_t ensure_initialized() {
 
 cudaError_t ensure_context() {
   if (cudaError_t e = refuse_in_kernel_code(); e != cudaSuccess) return e;
-  if (t_ready_device == t_device && t_ready_pid == kernel::current().pid() &&
+  if (t_ready_device == t_device && t_ready_pid == kernel::vdso_getpid() &&
       t_ready_generation == g_generation.load(std::memory_order_acquire)) {
     return cudaSuccess;
   }
@@ -251,7 +251,7 @@ cudaError_t ensure_context() {
     rt.context_ready[static_cast<size_t>(dev)] = true;
   }
   t_ready_device = dev;
-  t_ready_pid = kernel::current().pid();
+  t_ready_pid = kernel::vdso_getpid();
   t_ready_generation = g_generation.load(std::memory_order_acquire);
   return cudaSuccess;
 }
@@ -289,41 +289,41 @@ using namespace minicuda::cudart;
 // cudaErrorNoDevice.
 cudaError_t cudaGetDeviceCount(int* count) {
   trace::Scope scope(trace::Layer::Cudart, "cudaGetDeviceCount(count={})", static_cast<void*>(count));
-  if (count == nullptr) return finish(scope, cudaErrorInvalidValue);
-  if (cudaError_t e = ensure_initialized(); e != cudaSuccess) return finish(scope, e);
+  if (count == nullptr) return done(scope, cudaErrorInvalidValue);
+  if (cudaError_t e = ensure_initialized(); e != cudaSuccess) return done(scope, e);
   *count = device_count();
-  return finish(scope, cudaSuccess);
+  return done(scope, cudaSuccess);
 }
 
 // Contract: makes `device` the calling thread's device and its primary context current,
 // creating it if needed. A bad ordinal (99, -1): cudaErrorInvalidDevice.
 cudaError_t cudaSetDevice(int device) {
   trace::Scope scope(trace::Layer::Cudart, "cudaSetDevice(device={})", device);
-  if (cudaError_t e = ensure_initialized(); e != cudaSuccess) return finish(scope, e);
-  if (device < 0 || device >= device_count()) return finish(scope, cudaErrorInvalidDevice);
+  if (cudaError_t e = ensure_initialized(); e != cudaSuccess) return done(scope, e);
+  if (device < 0 || device >= device_count()) return done(scope, cudaErrorInvalidDevice);
   set_device(device);
-  return finish(scope, ensure_context());
+  return done(scope, ensure_context());
 }
 
 // Contract: *device = the calling thread's device (0 unless cudaSetDevice chose another).
 // NULL: cudaErrorInvalidValue.
 cudaError_t cudaGetDevice(int* device) {
   trace::Scope scope(trace::Layer::Cudart, "cudaGetDevice(device={})", static_cast<void*>(device));
-  if (device == nullptr) return finish(scope, cudaErrorInvalidValue);
-  if (cudaError_t e = ensure_initialized(); e != cudaSuccess) return finish(scope, e);
+  if (device == nullptr) return done(scope, cudaErrorInvalidValue);
+  if (cudaError_t e = ensure_initialized(); e != cudaSuccess) return done(scope, e);
   *device = current_device();
-  return finish(scope, cudaSuccess);
+  return done(scope, cudaSuccess);
 }
 
 // Contract: initialises device's primary context without making it current. Bad ordinal:
 // cudaErrorInvalidDevice; deviceFlags or flags other than 0: cudaErrorInvalidValue.
 cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags) {
   trace::Scope scope(trace::Layer::Cudart, "cudaInitDevice(device={}, deviceFlags={:#x}, flags={:#x})", device, deviceFlags, flags);
-  if (cudaError_t e = ensure_initialized(); e != cudaSuccess) return finish(scope, e);
-  if (device < 0 || device >= device_count()) return finish(scope, cudaErrorInvalidDevice);
-  if (deviceFlags != 0 || flags != 0) return finish(scope, cudaErrorInvalidValue);
+  if (cudaError_t e = ensure_initialized(); e != cudaSuccess) return done(scope, e);
+  if (device < 0 || device >= device_count()) return done(scope, cudaErrorInvalidDevice);
+  if (deviceFlags != 0 || flags != 0) return done(scope, cudaErrorInvalidValue);
   CUcontext ctx = nullptr;
-  return finish(scope, to_cuda_error(cuDevicePrimaryCtxRetain(&ctx, device)));
+  return done(scope, to_cuda_error(cuDevicePrimaryCtxRetain(&ctx, device)));
 }
 
 // Contract: destroys the current device's primary context and everything in it (measured chain:
@@ -331,28 +331,28 @@ cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int fl
 // device creates a new one.
 cudaError_t cudaDeviceReset(void) {
   trace::Scope scope(trace::Layer::Cudart, "cudaDeviceReset()");
-  if (cudaError_t e = ensure_initialized(); e != cudaSuccess) return finish(scope, e);
+  if (cudaError_t e = ensure_initialized(); e != cudaSuccess) return done(scope, e);
   CUcontext ctx = nullptr;
   cuCtxGetCurrent(&ctx);
   unsigned version = 0;
   if (ctx) cuCtxGetApiVersion(ctx, &version);
   cudaError_t e = to_cuda_error(cuDevicePrimaryCtxReset_v2(current_device()));
   forget_context(current_device());
-  return finish(scope, e);
+  return done(scope, e);
 }
 
 // Contract: *runtimeVersion = 13000. NULL: cudaErrorInvalidValue.
 cudaError_t cudaRuntimeGetVersion(int* runtimeVersion) {
   trace::Scope scope(trace::Layer::Cudart, "cudaRuntimeGetVersion(runtimeVersion={})", static_cast<void*>(runtimeVersion));
-  if (runtimeVersion == nullptr) return finish(scope, cudaErrorInvalidValue);
+  if (runtimeVersion == nullptr) return done(scope, cudaErrorInvalidValue);
   *runtimeVersion = CUDART_VERSION;
-  return finish(scope, cudaSuccess);
+  return done(scope, cudaSuccess);
 }
 
 // Contract: *driverVersion = the driver's CUDA version (cuDriverGetVersion). NULL:
 // cudaErrorInvalidValue.
 cudaError_t cudaDriverGetVersion(int* driverVersion) {
   trace::Scope scope(trace::Layer::Cudart, "cudaDriverGetVersion(driverVersion={})", static_cast<void*>(driverVersion));
-  if (driverVersion == nullptr) return finish(scope, cudaErrorInvalidValue);
-  return finish(scope, to_cuda_error(cuDriverGetVersion(driverVersion)));
+  if (driverVersion == nullptr) return done(scope, cudaErrorInvalidValue);
+  return done(scope, to_cuda_error(cuDriverGetVersion(driverVersion)));
 }

@@ -16,7 +16,7 @@
 #include <fmt/format.h>
 
 #include "cudart.h"
-#include "minicuda/kernel.h"
+#include "minicuda/syscall.h"
 
 using namespace minicuda;
 using namespace minicuda::cudart;
@@ -65,7 +65,7 @@ cudaError_t kernel_of(const void* func, CUkernel* out) {
   if (it == r.functions.end()) return cudaErrorInvalidResourceHandle;
   if (!it->second.module->registered) return cudaErrorInvalidDeviceFunction;
   Function& f = it->second;
-  const int pid = kernel::current().pid();
+  const int pid = kernel::vdso_getpid();
   CUkernel& kernel = f.kernel[pid];
   if (kernel == nullptr) {
     CUlibrary& library = f.module->library[pid];
@@ -177,8 +177,9 @@ cudaError_t __cudaPopCallConfiguration(dim3* gridDim, dim3* blockDim, size_t* sh
 // --- launches and function attributes (contracts: cuda_runtime_api.h) -----------------------
 
 namespace {
-// cudaLaunchKernel and its _ptsz twin (api: the name the trace shows; cu: the driver calls).
-cudaError_t launch_kernel(const char* api, const DriverCalls& cu, const void* func, dim3 gridDim, dim3 blockDim,
+// cudaLaunchKernel and its _ptsz twin (api: the name the trace shows; mode: which driver entry
+// point, cuLaunchKernel or cuLaunchKernel_ptsz, and so what stream 0 is).
+cudaError_t launch_kernel(const char* api, DefaultStream mode, const void* func, dim3 gridDim, dim3 blockDim,
                           void** args, size_t sharedMem, cudaStream_t stream) {
   // Lazy loading and cuKernelGetName come before the runtime call's own scope (chain_cupti.txt).
   CUkernel kernel = nullptr;
@@ -189,41 +190,47 @@ cudaError_t launch_kernel(const char* api, const DriverCalls& cu, const void* fu
   trace::Scope scope(trace::Layer::Cudart, "{}(func={}, grid=({},{},{}), block=({},{},{}), sharedMem={}, stream={})",
                      api, shown, gridDim.x, gridDim.y, gridDim.z, blockDim.x, blockDim.y, blockDim.z,
                      sharedMem, static_cast<void*>(stream));
-  if (loaded != cudaSuccess) return finish(scope, loaded);
-  return finish(scope, to_cuda_error(cu.launch_kernel(reinterpret_cast<CUfunction>(kernel), gridDim.x, gridDim.y,
-                                                      gridDim.z, blockDim.x, blockDim.y, blockDim.z,
-                                                      static_cast<unsigned>(sharedMem), stream, args, nullptr)));
+  if (loaded != cudaSuccess) return done(scope, loaded);
+  auto f = reinterpret_cast<CUfunction>(kernel);
+  auto shared = static_cast<unsigned>(sharedMem);
+  CUresult r = mode == DefaultStream::Legacy
+                   ? cuLaunchKernel(f, gridDim.x, gridDim.y, gridDim.z, blockDim.x, blockDim.y, blockDim.z, shared,
+                                    stream, args, nullptr)
+                   : cuLaunchKernel_ptsz(f, gridDim.x, gridDim.y, gridDim.z, blockDim.x, blockDim.y, blockDim.z,
+                                         shared, stream, args, nullptr);
+  return done(scope, to_cuda_error(r));
 }
 }  // namespace
 
 cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
                              cudaStream_t stream) {
-  return launch_kernel("cudaLaunchKernel", kLegacyDriver, func, gridDim, blockDim, args, sharedMem, stream);
+  return launch_kernel("cudaLaunchKernel", DefaultStream::Legacy, func, gridDim, blockDim, args, sharedMem, stream);
 }
 cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
                                   cudaStream_t stream) {
-  return launch_kernel("cudaLaunchKernel_ptsz", kPerThreadDriver, func, gridDim, blockDim, args, sharedMem, stream);
+  return launch_kernel("cudaLaunchKernel_ptsz", DefaultStream::PerThread, func, gridDim, blockDim, args, sharedMem,
+                       stream);
 }
 
 cudaError_t cudaFuncSetAttribute(const void* func, enum cudaFuncAttribute attr, int value) {
   trace::Scope scope(trace::Layer::Cudart, "cudaFuncSetAttribute(func={}, attr={}, value={})", func,
                      static_cast<int>(attr), value);
   CUkernel kernel = nullptr;
-  if (cudaError_t e = context_and_kernel(func, &kernel); e != cudaSuccess) return finish(scope, e);
-  return finish_clearing_on_success(scope, to_cuda_error(cuFuncSetAttribute(reinterpret_cast<CUfunction>(kernel),
+  if (cudaError_t e = context_and_kernel(func, &kernel); e != cudaSuccess) return done(scope, e);
+  return done_clearing_on_success(scope, to_cuda_error(cuFuncSetAttribute(reinterpret_cast<CUfunction>(kernel),
                                                                             static_cast<CUfunction_attribute>(attr), value)));
 }
 
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes* attr, const void* func) {
   trace::Scope scope(trace::Layer::Cudart, "cudaFuncGetAttributes(attr={}, func={})", static_cast<void*>(attr), func);
-  if (attr == nullptr) return finish(scope, cudaErrorInvalidValue);
+  if (attr == nullptr) return done(scope, cudaErrorInvalidValue);
   CUkernel kernel = nullptr;
-  if (cudaError_t e = context_and_kernel(func, &kernel); e != cudaSuccess) return finish(scope, e);
+  if (cudaError_t e = context_and_kernel(func, &kernel); e != cudaSuccess) return done(scope, e);
   auto f = reinterpret_cast<CUfunction>(kernel);
   int v[10] = {};
   for (int a = CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK; a <= CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT; ++a) {
     if (CUresult r = cuFuncGetAttribute(&v[a], static_cast<CUfunction_attribute>(a), f); r != CUDA_SUCCESS)
-      return finish(scope, to_cuda_error(r));
+      return done(scope, to_cuda_error(r));
   }
   *attr = cudaFuncAttributes{};
   attr->maxThreadsPerBlock = v[CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK];
@@ -236,7 +243,7 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes* attr, const void* f
   attr->cacheModeCA = v[CU_FUNC_ATTRIBUTE_CACHE_MODE_CA];
   attr->maxDynamicSharedSizeBytes = v[CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES];
   attr->preferredShmemCarveout = v[CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT];
-  return finish(scope, cudaSuccess);
+  return done(scope, cudaSuccess);
 }
 
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize,
@@ -244,7 +251,7 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const 
   trace::Scope scope(trace::Layer::Cudart, "cudaOccupancyMaxActiveBlocksPerMultiprocessor(func={}, blockSize={}, smem={})",
                      func, blockSize, dynamicSMemSize);
   CUkernel kernel = nullptr;
-  if (cudaError_t e = context_and_kernel(func, &kernel); e != cudaSuccess) return finish(scope, e);
-  return finish(scope, to_cuda_error(cuOccupancyMaxActiveBlocksPerMultiprocessor(
+  if (cudaError_t e = context_and_kernel(func, &kernel); e != cudaSuccess) return done(scope, e);
+  return done(scope, to_cuda_error(cuOccupancyMaxActiveBlocksPerMultiprocessor(
                            numBlocks, reinterpret_cast<CUfunction>(kernel), blockSize, dynamicSMemSize)));
 }

@@ -11,13 +11,13 @@ using namespace minicuda::cudart;
 // cudaErrorMemoryAllocation with *devPtr = NULL, recorded as the last error but not sticky.
 cudaError_t cudaMalloc(void** devPtr, size_t size) {
   trace::Scope scope(trace::Layer::Cudart, "cudaMalloc(devPtr={}, size={})", static_cast<void*>(devPtr), size);
-  if (devPtr == nullptr) return finish(scope, cudaErrorInvalidValue);
+  if (devPtr == nullptr) return done(scope, cudaErrorInvalidValue);
   *devPtr = nullptr;  // measured: NULL after a failed allocation too (probe_extra.txt rt.oom.malloc.p)
-  if (cudaError_t e = ensure_context(); e != cudaSuccess) return finish(scope, e);
-  if (size == 0) return finish(scope, cudaSuccess);
+  if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
+  if (size == 0) return done(scope, cudaSuccess);
   CUdeviceptr p = 0;
   CUresult r = cuMemAlloc_v2(&p, size);
-  if (r != CUDA_SUCCESS) return finish(scope, to_cuda_error(r));
+  if (r != CUDA_SUCCESS) return done(scope, to_cuda_error(r));
   *devPtr = reinterpret_cast<void*>(p);
   if (scope.active()) scope.result("cudaSuccess, *devPtr={}", *devPtr);
   return cudaSuccess;
@@ -27,9 +27,9 @@ cudaError_t cudaMalloc(void** devPtr, size_t size) {
 // start of a live allocation (host, interior, freed): cudaErrorInvalidValue (measured).
 cudaError_t cudaFree(void* devPtr) {
   trace::Scope scope(trace::Layer::Cudart, "cudaFree(devPtr={})", devPtr);
-  if (cudaError_t e = ensure_context(); e != cudaSuccess) return finish(scope, e);
-  if (devPtr == nullptr) return finish(scope, cudaSuccess);
-  return finish(scope, to_cuda_error(cuMemFree_v2(reinterpret_cast<CUdeviceptr>(devPtr))));
+  if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
+  if (devPtr == nullptr) return done(scope, cudaSuccess);
+  return done(scope, to_cuda_error(cuMemFree_v2(reinterpret_cast<CUdeviceptr>(devPtr))));
 }
 
 // Contract: *pHost = size bytes of page-locked host memory the device can reach; flags is a mask
@@ -38,22 +38,22 @@ cudaError_t cudaFree(void* devPtr) {
 // *pHost = NULL; no room: cudaErrorMemoryAllocation.
 cudaError_t cudaHostAlloc(void** pHost, size_t size, unsigned int flags) {
   trace::Scope scope(trace::Layer::Cudart, "cudaHostAlloc(pHost={}, size={}, flags={:#x})", static_cast<void*>(pHost), size, flags);
-  if (pHost == nullptr) return finish(scope, cudaErrorInvalidValue);
+  if (pHost == nullptr) return done(scope, cudaErrorInvalidValue);
   if (flags & ~static_cast<unsigned>(cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined)) {
     *pHost = nullptr;  // measured: rt.hostAlloc.flags0x80.h = null
-    return finish(scope, cudaErrorInvalidValue);
+    return done(scope, cudaErrorInvalidValue);
   }
-  if (cudaError_t e = ensure_context(); e != cudaSuccess) return finish(scope, e);
+  if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
   if (size == 0) {
     *pHost = nullptr;
-    return finish(scope, cudaSuccess);
+    return done(scope, cudaSuccess);
   }
   unsigned cu_flags = 0;
   if (flags & cudaHostAllocPortable) cu_flags |= CU_MEMHOSTALLOC_PORTABLE;
   if (flags & cudaHostAllocMapped) cu_flags |= CU_MEMHOSTALLOC_DEVICEMAP;
   if (flags & cudaHostAllocWriteCombined) cu_flags |= CU_MEMHOSTALLOC_WRITECOMBINED;
   CUresult r = cuMemHostAlloc(pHost, size, cu_flags);
-  if (r != CUDA_SUCCESS) return finish(scope, to_cuda_error(r));  // 2 out of memory: cudaErrorMemoryAllocation
+  if (r != CUDA_SUCCESS) return done(scope, to_cuda_error(r));  // 2 out of memory: cudaErrorMemoryAllocation
   if (scope.active()) scope.result("cudaSuccess, *pHost={}", *pHost);
   return cudaSuccess;
 }
@@ -61,31 +61,31 @@ cudaError_t cudaHostAlloc(void** pHost, size_t size, unsigned int flags) {
 // Contract: cudaHostAlloc(ptr, size, cudaHostAllocDefault) through cuMemAllocHost_v2.
 cudaError_t cudaMallocHost(void** ptr, size_t size) {
   trace::Scope scope(trace::Layer::Cudart, "cudaMallocHost(ptr={}, size={})", static_cast<void*>(ptr), size);
-  if (ptr == nullptr) return finish(scope, cudaErrorInvalidValue);
-  if (cudaError_t e = ensure_context(); e != cudaSuccess) return finish(scope, e);
+  if (ptr == nullptr) return done(scope, cudaErrorInvalidValue);
+  if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
   if (size == 0) {
     *ptr = nullptr;
-    return finish(scope, cudaSuccess);
+    return done(scope, cudaSuccess);
   }
   CUresult r = cuMemAllocHost_v2(ptr, size);
-  return finish(scope, to_cuda_error(r));
+  return done(scope, to_cuda_error(r));
 }
 
 // Contract: frees memory of cudaHostAlloc / cudaMallocHost. NULL: cudaSuccess. Pageable or device
 // memory: cudaErrorInvalidValue (measured).
 cudaError_t cudaFreeHost(void* ptr) {
   trace::Scope scope(trace::Layer::Cudart, "cudaFreeHost(ptr={})", ptr);
-  if (cudaError_t e = ensure_context(); e != cudaSuccess) return finish(scope, e);
-  if (ptr == nullptr) return finish(scope, cudaSuccess);
-  return finish(scope, to_cuda_error(cuMemFreeHost(ptr)));
+  if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
+  if (ptr == nullptr) return done(scope, cudaSuccess);
+  return done(scope, to_cuda_error(cuMemFreeHost(ptr)));
 }
 
 // Contract: *free and *total device memory of the current device, in bytes (total equals
 // cudaDeviceProp::totalGlobalMem); either pointer may be NULL (measured).
 cudaError_t cudaMemGetInfo(size_t* free, size_t* total) {
   trace::Scope scope(trace::Layer::Cudart, "cudaMemGetInfo(free={}, total={})", static_cast<void*>(free), static_cast<void*>(total));
-  if (cudaError_t e = ensure_context(); e != cudaSuccess) return finish(scope, e);
-  return finish(scope, to_cuda_error(cuMemGetInfo_v2(free, total)));
+  if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
+  return done(scope, to_cuda_error(cuMemGetInfo_v2(free, total)));
 }
 
 // Contract: fills *attributes for ptr: device memory (type cudaMemoryTypeDevice, interior pointers
@@ -94,8 +94,8 @@ cudaError_t cudaMemGetInfo(size_t* free, size_t* total) {
 // NULL (CUDA 11+ behaviour, measured). NULL attributes: cudaErrorInvalidValue.
 cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes* attributes, const void* ptr) {
   trace::Scope scope(trace::Layer::Cudart, "cudaPointerGetAttributes(attributes={}, ptr={})", static_cast<void*>(attributes), ptr);
-  if (attributes == nullptr) return finish(scope, cudaErrorInvalidValue);
-  if (cudaError_t e = ensure_context(); e != cudaSuccess) return finish(scope, e);
+  if (attributes == nullptr) return done(scope, cudaErrorInvalidValue);
+  if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
   unsigned int type = 0;
   int ordinal = -2;
   CUdeviceptr device_pointer = 0;
@@ -104,12 +104,12 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes* attributes, c
                                  CU_POINTER_ATTRIBUTE_DEVICE_POINTER, CU_POINTER_ATTRIBUTE_HOST_POINTER};
   void* data[] = {&type, &ordinal, &device_pointer, &host_pointer};
   CUresult r = cuPointerGetAttributes(4, which, data, reinterpret_cast<CUdeviceptr>(ptr));
-  if (r != CUDA_SUCCESS) return finish(scope, to_cuda_error(r));
+  if (r != CUDA_SUCCESS) return done(scope, to_cuda_error(r));
   attributes->type = type == CU_MEMORYTYPE_DEVICE ? cudaMemoryTypeDevice
                      : type == CU_MEMORYTYPE_HOST ? cudaMemoryTypeHost
                                                   : cudaMemoryTypeUnregistered;
   attributes->device = ordinal;
   attributes->devicePointer = reinterpret_cast<void*>(device_pointer);
   attributes->hostPointer = attributes->type == cudaMemoryTypeUnregistered ? const_cast<void*>(ptr) : host_pointer;
-  return finish(scope, cudaSuccess);
+  return done(scope, cudaSuccess);
 }

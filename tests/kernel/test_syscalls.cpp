@@ -93,3 +93,27 @@ TEST(Syscalls, TraceLooksLikeStrace) {
   EXPECT_EQ(ev[5].text, "close(3)");
   EXPECT_EQ(ev[6].result, "-1 ENOENT (No such file or directory)");
 }
+
+// getpid() is a system call with its strace line; the vDSO's answer is the same pid, with no
+// system call and so no trace line. Each simulated process has its own pid.
+TEST(Syscalls, GetpidNamesTheCallersProcessAndOnlyTheSystemCallIsTraced) {
+  auto a = k::spawn_process();
+  auto b = k::spawn_process();
+  k::ProcessScope as_a(*a);
+  trace::Recorder rec;
+  EXPECT_EQ(k::sys_getpid(), a->pid());
+  EXPECT_EQ(k::vdso_getpid(), a->pid());
+  {
+    k::ProcessScope as_b(*b);
+    EXPECT_EQ(k::sys_getpid(), b->pid());
+    EXPECT_EQ(k::vdso_getpid(), b->pid());
+  }
+  EXPECT_EQ(k::vdso_getpid(), a->pid());
+  EXPECT_NE(a->pid(), b->pid());
+  auto ev = rec.events();
+  ASSERT_EQ(ev.size(), 2u);
+  EXPECT_EQ(ev[0].text, "getpid()");
+  EXPECT_EQ(ev[0].result, std::to_string(a->pid()));
+  EXPECT_EQ(ev[0].layer, trace::Layer::Kernel);
+  EXPECT_EQ(ev[1].result, std::to_string(b->pid()));
+}

@@ -256,4 +256,14 @@ void* sys_brk(void* addr) {
   return reinterpret_cast<void*>(result);
 }
 
+int sys_getpid() {
+  trace::Scope scope(trace::Layer::Kernel, "getpid()");
+  int pid = current().pid();
+  scope.result("{}", pid);
+  return pid;
+}
+
+// The vDSO's getpid (syscall.h): kernel code that user mode runs without a system call.
+int vdso_getpid() { return current().pid(); }
+
 }  // namespace minicuda::kernel

@@ -9,8 +9,8 @@
 // the program of shared/reference/host/host_malloc.c it makes the same system calls, with the
 // same sizes, as glibc 2.36 does under strace.
 //
-// Every process has its own arena (kernel::current() picks it); all threads of a process share
-// it under one lock. Each call is a trace scope on trace::Layer::Libc; the brk/mmap/munmap calls
+// Every process has its own arena (its pid picks it); all threads of a process share it under one
+// lock. Each call is a trace scope on trace::Layer::Libc; the brk/mmap/munmap calls
 // it makes appear nested inside it on trace::Layer::Kernel.
 //
 // Bad pointers: where glibc prints a message and aborts the program ("free(): invalid pointer"),

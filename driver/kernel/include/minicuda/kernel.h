@@ -1,17 +1,16 @@
-// minicuda::kernel: the simulated operating-system kernel, the one public header of
-// driver/kernel/ (the nvidia_ko module lives in the same library and registers through it).
+// minicuda::kernel: the inside of the simulated operating-system kernel, the interface that the
+// kernel's own files and its modules (driver/nvidia_ko) use - Linux's include/linux, not its
+// include/uapi. User-mode code never sees this header: it reaches the kernel through the system
+// calls of minicuda/syscall.h, which this header includes.
 //
-// What user-mode code (the simulated libc and libcuda) sees is the system-call boundary:
-//   sys_open / sys_close / sys_ioctl / sys_mmap / sys_munmap / sys_brk
-// each returning what the raw Linux system call returns (a value >= 0, or -errno). Behind it:
+// Behind the system calls:
 //   - a Process per simulated process: a file-descriptor table and an address space (a brk heap
 //     and an mmap area inside a window of real, reserved host memory, so returned pointers work);
+//     current() is the process the calling host thread runs as;
 //   - character devices that drivers register with a table of file operations;
 //   - copy_from_user / copy_to_user, which refuse bad user pointers with -EFAULT.
-// Every system call is a trace scope on trace::Layer::Kernel (the user -> kernel crossing).
 #pragma once
 
-#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -21,23 +20,9 @@
 #include <string_view>
 #include <vector>
 
+#include "minicuda/syscall.h"
+
 namespace minicuda::kernel {
-
-// Linux errno values (asm-generic/errno-base.h), returned negated by system calls.
-inline constexpr long kEPERM = EPERM, kENOENT = ENOENT, kEBADF = EBADF, kENOMEM = ENOMEM,
-                      kEFAULT = EFAULT, kEBUSY = EBUSY, kENODEV = ENODEV, kEINVAL = EINVAL,
-                      kEMFILE = EMFILE, kENOTTY = ENOTTY, kEBADFD = EBADFD, kEINTR = EINTR,
-                      kEAGAIN = EAGAIN;
-// The name of an errno value ("EFAULT"), for the trace.
-std::string_view errno_name(long err);
-
-// mmap prot / flags with the Linux values (sys/mman.h).
-inline constexpr int kProtNone = 0x0, kProtRead = 0x1, kProtWrite = 0x2;
-inline constexpr int kMapShared = 0x01, kMapPrivate = 0x02, kMapFixed = 0x10, kMapAnonymous = 0x20;
-// open flags
-inline constexpr int kORdWr = 02, kOCloexec = 02000000;
-
-inline constexpr uint64_t kPageSize = 4096;
 
 class Process;
 struct File;
@@ -183,39 +168,6 @@ class ProcessScope {
 };
 // Creates a new simulated process with the next pid.
 std::unique_ptr<Process> spawn_process();
-
-// --- system calls: what the raw syscall returns -----------------------------------------------
-
-// open(path, flags): a new descriptor for a registered device node, or -ENOENT.
-int sys_open(const char* path, int flags);
-// close(fd): 0, or -EBADF.
-long sys_close(int fd);
-// ioctl(fd, request, arg): the driver's result, or -EBADF / -ENOTTY (no ioctl operation).
-long sys_ioctl(int fd, unsigned long request, void* arg);
-// mmap(addr, length, prot, flags, fd, offset): the address, or a value in [-4095, -1] cast to a
-// pointer, like the raw syscall (MAP_FAILED is what libc makes of it). Anonymous private memory
-// is zero-filled; a device fd is handed to the driver's mmap operation.
-void* sys_mmap(void* addr, size_t length, int prot, int flags, int fd, long offset);
-// poll(fds, nfds, timeout_ms) for struct pollfd: asks each file's driver which of `events` are
-// ready, fills revents, and returns how many fds have some; waits (re-asking every 50 us) up to
-// timeout_ms (-1: for ever) while none has. A bad fd gets POLLNVAL.
-struct PollFd {
-  int fd;
-  short events;
-  short revents;
-};
-inline constexpr short kPollIn = 0x001, kPollPri = 0x002, kPollNval = 0x020;
-long sys_poll(PollFd* fds, unsigned long nfds, int timeout_ms);
-// munmap(addr, length): 0, or -EINVAL.
-long sys_munmap(void* addr, size_t length);
-// brk(addr): the new program break, or the unchanged one if addr is below the heap start, would
-// run into a mapping or outside the window (the raw Linux brk never fails otherwise).
-void* sys_brk(void* addr);
-
-// Was a value returned by sys_mmap an error?
-inline bool mmap_failed(void* result) {
-  return reinterpret_cast<uintptr_t>(result) >= static_cast<uintptr_t>(-4095);
-}
 
 // --- user memory access (for drivers) --------------------------------------------------------
 
