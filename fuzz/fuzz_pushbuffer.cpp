@@ -53,8 +53,8 @@
 #include "minicuda/device.h"
 #include "minicuda/device_code.h"
 #include "minicuda/fault.h"
-#include "nv_uapi_compute.h"
-#include "nv_uapi_methods.h"
+#include "nv_hw_classes.h"
+#include "nv_kernel_code.h"
 
 namespace gpu = minicuda::gpu;
 
@@ -526,33 +526,33 @@ void write_qmd(FuzzedDataProvider& in, const Session& s, int i) {
   NvU32 qmd[NVCBC0_QMD_BYTES / 4] = {};
   const bool params = in.ConsumeBool();
   const int odd = in.ConsumeIntegralInRange(0, 3) == 0 ? 3 : 0;  // how often a field is odd: 1 in odd + 1
-  nv_qmd_set(qmd, NVC9C0_QMDV03_00_QMD_MAJOR_VERSION,
+  nv_qmd_set(qmd, NVCBC0_QMDV03_00_QMD_MAJOR_VERSION,
              odd && in.ConsumeIntegralInRange(0, odd) == 0 ? in.ConsumeIntegralInRange(0, 15)
-                                                           : NVC9C0_QMDV03_00_QMD_MAJOR_VERSION_3);
+                                                           : NVCBC0_QMDV03_00_QMD_MAJOR_VERSION_3);
   auto is_odd = [&] { return odd && in.ConsumeIntegralInRange(0, odd) == 0; };
   auto dim = [&](uint32_t usual) { return is_odd() ? pick_value(in) : in.ConsumeIntegralInRange(1u, usual); };
-  nv_qmd_set(qmd, NVC9C0_QMDV03_00_CTA_RASTER_WIDTH, dim(8));
-  nv_qmd_set(qmd, NVC9C0_QMDV03_00_CTA_RASTER_HEIGHT, dim(2));
-  nv_qmd_set(qmd, NVC9C0_QMDV03_00_CTA_RASTER_DEPTH, dim(2));
-  nv_qmd_set(qmd, NVC9C0_QMDV03_00_CTA_THREAD_DIMENSION0, dim(64));
-  nv_qmd_set(qmd, NVC9C0_QMDV03_00_CTA_THREAD_DIMENSION1, dim(2));
-  nv_qmd_set(qmd, NVC9C0_QMDV03_00_CTA_THREAD_DIMENSION2, dim(2));
-  nv_qmd_set(qmd, NVC9C0_QMDV03_00_SHARED_MEMORY_SIZE, is_odd() ? pick_value(in) : in.ConsumeIntegralInRange(0, 1024));
-  nv_qmd_set(qmd, NVC9C0_QMDV03_00_REGISTER_COUNT_V, is_odd() ? pick_value(in) : 32);
+  nv_qmd_set(qmd, NVCBC0_QMDV03_00_CTA_RASTER_WIDTH, dim(8));
+  nv_qmd_set(qmd, NVCBC0_QMDV03_00_CTA_RASTER_HEIGHT, dim(2));
+  nv_qmd_set(qmd, NVCBC0_QMDV03_00_CTA_RASTER_DEPTH, dim(2));
+  nv_qmd_set(qmd, NVCBC0_QMDV03_00_CTA_THREAD_DIMENSION0, dim(64));
+  nv_qmd_set(qmd, NVCBC0_QMDV03_00_CTA_THREAD_DIMENSION1, dim(2));
+  nv_qmd_set(qmd, NVCBC0_QMDV03_00_CTA_THREAD_DIMENSION2, dim(2));
+  nv_qmd_set(qmd, NVCBC0_QMDV03_00_SHARED_MEMORY_SIZE, is_odd() ? pick_value(in) : in.ConsumeIntegralInRange(0, 1024));
+  nv_qmd_set(qmd, NVCBC0_QMDV03_00_REGISTER_COUNT_V, is_odd() ? pick_value(in) : 32);
   uint64_t program = s.code + (params ? 64 : 0);
   if (is_odd()) program = pick_address(in, s);
-  nv_qmd_set(qmd, NVC9C0_QMDV03_00_PROGRAM_ADDRESS_LOWER, static_cast<uint32_t>(program));
-  nv_qmd_set(qmd, NVC9C0_QMDV03_00_PROGRAM_ADDRESS_UPPER, static_cast<uint32_t>(program >> 32));
+  nv_qmd_set(qmd, NVCBC0_QMDV03_00_PROGRAM_ADDRESS_LOWER, static_cast<uint32_t>(program));
+  nv_qmd_set(qmd, NVCBC0_QMDV03_00_PROGRAM_ADDRESS_UPPER, static_cast<uint32_t>(program >> 32));
   // Constant bank 0 (parameters) and 1 (the printf FIFO).
   const uint64_t banks[2] = {s.code + kParamsOffset + 8 * in.ConsumeIntegralInRange(0, 3), s.data + kFifoOffset};
   const uint32_t sizes[2] = {1, kFifoBytes >> 4};
   for (NvU32 bank = 0; bank < 2; ++bank) {
     if (bank == NV_QMD_CBANK_PARAMS ? !params && in.ConsumeBool() : in.ConsumeIntegralInRange(0, 3) == 0) continue;
     const uint64_t va = is_odd() ? pick_address(in, s) : banks[bank];
-    nv_qmd_set(qmd, NVC9C0_QMDV03_00_CONSTANT_BUFFER_VALID(bank), 1);
-    nv_qmd_set(qmd, NVC9C0_QMDV03_00_CONSTANT_BUFFER_ADDR_LOWER(bank), static_cast<uint32_t>(va));
-    nv_qmd_set(qmd, NVC9C0_QMDV03_00_CONSTANT_BUFFER_ADDR_UPPER(bank), static_cast<uint32_t>(va >> 32));
-    nv_qmd_set(qmd, NVC9C0_QMDV03_00_CONSTANT_BUFFER_SIZE_SHIFTED4(bank),
+    nv_qmd_set(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_VALID(bank), 1);
+    nv_qmd_set(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_ADDR_LOWER(bank), static_cast<uint32_t>(va));
+    nv_qmd_set(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_ADDR_UPPER(bank), static_cast<uint32_t>(va >> 32));
+    nv_qmd_set(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_SIZE_SHIFTED4(bank),
                is_odd() ? pick_value(in) : sizes[bank]);
   }
   std::memcpy(reinterpret_cast<void*>(qmd_va(s, i)), qmd, sizeof qmd);

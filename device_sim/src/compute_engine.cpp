@@ -13,7 +13,11 @@
 
 #include "fission_check.h"
 #include "minicuda/trace.h"
-#include "nv_uapi_compute.h"
+#include "class/clcbc0.h"
+#include "class/clcbc0qmd.h"
+#include "nv_kernel_code.h"
+#include "nv_occupancy.h"
+#include "nv_sm_exception.h"
 #include "sm.h"
 
 namespace minicuda::gpu {
@@ -132,11 +136,11 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
   auto bad = [&](std::string what) {
     return engine_fault(chid, FaultKind::BadArgument, qmd_va, NVCBC0_SEND_SIGNALING_PCAS2_B, std::move(what));
   };
-  if (nv_qmd_get(qmd, NVC9C0_QMDV03_00_QMD_MAJOR_VERSION) != NVC9C0_QMDV03_00_QMD_MAJOR_VERSION_3)
+  if (nv_qmd_get(qmd, NVCBC0_QMDV03_00_QMD_MAJOR_VERSION) != NVCBC0_QMDV03_00_QMD_MAJOR_VERSION_3)
     return bad("QMD is not version 3");
 
-  uint64_t program = nv_qmd_get(qmd, NVC9C0_QMDV03_00_PROGRAM_ADDRESS_LOWER) |
-                     (uint64_t{nv_qmd_get(qmd, NVC9C0_QMDV03_00_PROGRAM_ADDRESS_UPPER)} << 32);
+  uint64_t program = nv_qmd_get(qmd, NVCBC0_QMDV03_00_PROGRAM_ADDRESS_LOWER) |
+                     (uint64_t{nv_qmd_get(qmd, NVCBC0_QMDV03_00_PROGRAM_ADDRESS_UPPER)} << 32);
   NvMinicudaKernelCode code{};
   if (auto f = memory_.read(program, &code, sizeof code)) return mmu_fault(*f, "program");
   if (code.magic != NV_MINICUDA_KERNEL_CODE_MAGIC || code.entry == 0) return bad("no kernel code at the program address");
@@ -146,12 +150,12 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
   grid.entry = reinterpret_cast<KernelEntry>(code.entry);
   grid.block_entry = reinterpret_cast<KernelBlockEntry>(code.block_entry);
   if (fission_mode() != FissionMode::Fibers) grid.region_entry = reinterpret_cast<KernelRegionEntry>(code.region_entry);
-  grid.grid = dim3(nv_qmd_get(qmd, NVC9C0_QMDV03_00_CTA_RASTER_WIDTH), nv_qmd_get(qmd, NVC9C0_QMDV03_00_CTA_RASTER_HEIGHT),
-                   nv_qmd_get(qmd, NVC9C0_QMDV03_00_CTA_RASTER_DEPTH));
-  grid.block = dim3(nv_qmd_get(qmd, NVC9C0_QMDV03_00_CTA_THREAD_DIMENSION0),
-                    nv_qmd_get(qmd, NVC9C0_QMDV03_00_CTA_THREAD_DIMENSION1),
-                    nv_qmd_get(qmd, NVC9C0_QMDV03_00_CTA_THREAD_DIMENSION2));
-  grid.dynamic_shared = nv_qmd_get(qmd, NVC9C0_QMDV03_00_SHARED_MEMORY_SIZE);
+  grid.grid = dim3(nv_qmd_get(qmd, NVCBC0_QMDV03_00_CTA_RASTER_WIDTH), nv_qmd_get(qmd, NVCBC0_QMDV03_00_CTA_RASTER_HEIGHT),
+                   nv_qmd_get(qmd, NVCBC0_QMDV03_00_CTA_RASTER_DEPTH));
+  grid.block = dim3(nv_qmd_get(qmd, NVCBC0_QMDV03_00_CTA_THREAD_DIMENSION0),
+                    nv_qmd_get(qmd, NVCBC0_QMDV03_00_CTA_THREAD_DIMENSION1),
+                    nv_qmd_get(qmd, NVCBC0_QMDV03_00_CTA_THREAD_DIMENSION2));
+  grid.dynamic_shared = nv_qmd_get(qmd, NVCBC0_QMDV03_00_SHARED_MEMORY_SIZE);
   const DeviceProperties& props = device_.properties();
   uint64_t threads = uint64_t{grid.block.x} * grid.block.y * grid.block.z;
   uint64_t blocks = uint64_t{grid.grid.x} * grid.grid.y * grid.grid.z;
@@ -161,10 +165,10 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
 
   // Constant bank 0: the parameters, copied out of GPU memory as the SM's constant cache would.
   std::vector<uint64_t> params;
-  if (nv_qmd_get(qmd, NVC9C0_QMDV03_00_CONSTANT_BUFFER_VALID(NV_QMD_CBANK_PARAMS))) {
-    uint64_t va = nv_qmd_get(qmd, NVC9C0_QMDV03_00_CONSTANT_BUFFER_ADDR_LOWER(NV_QMD_CBANK_PARAMS)) |
-                  (uint64_t{nv_qmd_get(qmd, NVC9C0_QMDV03_00_CONSTANT_BUFFER_ADDR_UPPER(NV_QMD_CBANK_PARAMS))} << 32);
-    uint64_t bytes = uint64_t{nv_qmd_get(qmd, NVC9C0_QMDV03_00_CONSTANT_BUFFER_SIZE_SHIFTED4(NV_QMD_CBANK_PARAMS))} << 4;
+  if (nv_qmd_get(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_VALID(NV_QMD_CBANK_PARAMS))) {
+    uint64_t va = nv_qmd_get(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_ADDR_LOWER(NV_QMD_CBANK_PARAMS)) |
+                  (uint64_t{nv_qmd_get(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_ADDR_UPPER(NV_QMD_CBANK_PARAMS))} << 32);
+    uint64_t bytes = uint64_t{nv_qmd_get(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_SIZE_SHIFTED4(NV_QMD_CBANK_PARAMS))} << 4;
     if (bytes < code.param_bytes) return bad("constant bank 0 is smaller than the kernel's parameters");
     params.resize((bytes + 7) / 8);
     if (auto f = memory_.read(va, params.data(), bytes)) return mmu_fault(*f, "constant bank 0");
@@ -173,10 +177,10 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
   }
   grid.params = params.data();
   // Constant bank 1: the printf FIFO, written by kernels in place (it must be mapped).
-  if (nv_qmd_get(qmd, NVC9C0_QMDV03_00_CONSTANT_BUFFER_VALID(NV_QMD_CBANK_PRINTF))) {
-    uint64_t va = nv_qmd_get(qmd, NVC9C0_QMDV03_00_CONSTANT_BUFFER_ADDR_LOWER(NV_QMD_CBANK_PRINTF)) |
-                  (uint64_t{nv_qmd_get(qmd, NVC9C0_QMDV03_00_CONSTANT_BUFFER_ADDR_UPPER(NV_QMD_CBANK_PRINTF))} << 32);
-    uint64_t bytes = uint64_t{nv_qmd_get(qmd, NVC9C0_QMDV03_00_CONSTANT_BUFFER_SIZE_SHIFTED4(NV_QMD_CBANK_PRINTF))} << 4;
+  if (nv_qmd_get(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_VALID(NV_QMD_CBANK_PRINTF))) {
+    uint64_t va = nv_qmd_get(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_ADDR_LOWER(NV_QMD_CBANK_PRINTF)) |
+                  (uint64_t{nv_qmd_get(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_ADDR_UPPER(NV_QMD_CBANK_PRINTF))} << 32);
+    uint64_t bytes = uint64_t{nv_qmd_get(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_SIZE_SHIFTED4(NV_QMD_CBANK_PRINTF))} << 4;
     if (auto f = memory_.check(va, bytes, Access::Write)) return mmu_fault(*f, "printf buffer");
     if (bytes > sizeof(NvMinicudaPrintfFifo)) {
       grid.printf_buffer = reinterpret_cast<uint8_t*>(va);
@@ -184,7 +188,7 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
     }
   }
 
-  uint32_t registers = std::max<uint32_t>(1, nv_qmd_get(qmd, NVC9C0_QMDV03_00_REGISTER_COUNT_V));
+  uint32_t registers = std::max<uint32_t>(1, nv_qmd_get(qmd, NVCBC0_QMDV03_00_REGISTER_COUNT_V));
   NvOccupancy occ = nv_occupancy(sm_limits(props), static_cast<uint32_t>(threads), registers, grid.dynamic_shared);
   if (occ.blocks_per_sm == 0) return bad(fmt::format("a block does not fit on an SM ({})", occ.limit));
   uint64_t per_wave = uint64_t{occ.blocks_per_sm} * static_cast<uint64_t>(props.multiprocessor_count);

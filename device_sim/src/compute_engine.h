@@ -33,7 +33,9 @@
 
 #include "gpu_memory.h"
 #include "minicuda/device.h"
-#include "nv_uapi_compute.h"
+#include "class/clcbc0.h"
+#include "class/clcbc0qmd.h"
+#include "nv_occupancy.h"
 
 namespace minicuda::gpu {
 
@@ -46,7 +48,7 @@ struct ComputeState {
   uint32_t qmd_address_upper = 0;     // MINICUDA_SET_PCAS_ADDRESS_UPPER (bits 63:40)
 };
 
-// The SM limits of props, for nv_occupancy (nv_uapi_compute.h).
+// The SM limits of props, for nv_occupancy (nv_occupancy.h).
 NvSmLimits sm_limits(const DeviceProperties& props);
 
 class ComputeEngine {

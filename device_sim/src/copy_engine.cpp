@@ -8,7 +8,8 @@
 #include <string>
 
 #include "minicuda/trace.h"
-#include "nv_uapi_methods.h"
+#include "class/clc86f.h"
+#include "class/clc8b5.h"
 #include "gpu_semaphore.h"
 
 namespace minicuda::gpu {

@@ -5,7 +5,7 @@
 #include <atomic>
 #include <cassert>
 
-#include "nv_uapi_methods.h"
+#include "class/clc86f.h"
 
 namespace minicuda::gpu {
 

@@ -4,7 +4,7 @@
 // updates the word atomically. A cudaEvent is a released semaphore with a timestamp; a stream
 // waiting on an event is an acquire.
 //
-// Layout (nv_uapi_methods.h): the one-word form is the payload alone (4 or 8 bytes); the
+// Layout (class/clc56f.h): the one-word form is the payload alone (4 or 8 bytes); the
 // four-word form is 16 bytes, the payload zero-extended to 64 bits at +0 and the timestamp in
 // nanoseconds at +8.
 //

@@ -22,7 +22,7 @@
 #include "gpu_memory.h"
 #include "minicuda/device.h"
 #include "minicuda/trace.h"
-#include "nv_uapi_methods.h"
+#include "class/clc86f.h"
 #include "pbdma.h"
 
 namespace minicuda::gpu {

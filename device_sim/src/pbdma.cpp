@@ -7,7 +7,7 @@
 
 #include "minicuda/fault.h"
 #include "minicuda/trace.h"
-#include "nv_uapi_methods.h"
+#include "nv_hw_classes.h"
 #include "gpu_semaphore.h"
 
 namespace minicuda::gpu {
@@ -358,7 +358,7 @@ Pbdma::Step Pbdma::host_method(Channel& channel, uint32_t subchannel, uint32_t m
       channel.subchannels[subchannel] = Subchannel{};
       channel.subchannels[subchannel].nvclass = nvclass;
       trace::note(trace::Layer::Gpu, "pbdma: ch {} subchannel {} = {}", chid, subchannel,
-                  nv_class_name(nvclass));
+                  nv_hw_class_name(nvclass));
       return Step::Done;
     }
     // No effect in this model: every method completes before the next starts (WFI, the WFI of

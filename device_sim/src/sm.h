@@ -31,7 +31,7 @@
 #include <string>
 
 #include "minicuda/device_code.h"
-#include "nv_uapi_compute.h"
+#include "nv_kernel_code.h"
 
 namespace minicuda::gpu {
 

@@ -10,7 +10,8 @@
 #include <thread>
 
 #include "host_clock.h"
-#include "nv_uapi_methods.h"
+#include "class/clc86f.h"
+#include "class/clc8b5.h"
 
 namespace minicuda::libcuda {
 

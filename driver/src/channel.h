@@ -10,7 +10,7 @@
 //   [16 KiB, 512 KiB) the pushbuffer, where libcuda writes methods
 //   [512 KiB, 896 KiB) launch data: a QMD and its constant bank 0 (the parameters) per launch
 //   [896 KiB, 960 KiB) the printf FIFO kernels write to (constant bank 1 of every launch)
-//   [960 KiB, 1 MiB)  code records of the kernels loaded in the context (nv_uapi_compute.h)
+//   [960 KiB, 1 MiB)  code records of the kernels loaded in the context (nv_kernel_code.h)
 // Submitting is: write methods into the pushbuffer, one GPFIFO entry pointing at them, advance
 // GPPut, store the channel's work-submit token at the doorbell (the usermode page + 0x90).
 // None of it is a system call. Every segment starts with minicuda's host-timeline methods
@@ -22,9 +22,14 @@
 #include <initializer_list>
 
 #include "libcuda.h"
-#include "nv_uapi_channel.h"
-#include "nv_uapi_compute.h"
-#include "nv_uapi_methods.h"
+#include "class/clc86f.h"
+#include "class/clc8b5.h"
+#include "class/clcbc0.h"
+#include "class/clcbc0qmd.h"
+#include "nv_kernel_code.h"
+#include "nv_occupancy.h"
+#include "nv_sm_exception.h"
+#include "nv_uapi.h"
 
 namespace minicuda::libcuda {
 

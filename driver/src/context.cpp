@@ -15,7 +15,8 @@
 
 #include "libcuda.h"
 #include "channel.h"
-#include "nv_uapi_methods.h"
+#include "class/clc86f.h"
+#include "class/clc8b5.h"
 #include "memcheck.h"
 #include "pool.h"
 

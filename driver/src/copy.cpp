@@ -16,7 +16,8 @@
 
 #include "channel.h"
 #include "host_clock.h"
-#include "nv_uapi_methods.h"
+#include "class/clc86f.h"
+#include "class/clc8b5.h"
 #include "pool.h"
 
 namespace minicuda::libcuda {

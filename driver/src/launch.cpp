@@ -11,6 +11,7 @@
 #include "channel.h"
 #include "host_clock.h"
 #include "libcuda.h"
+#include "minicuda/round_up.h"
 #include "minicuda/trace.h"
 
 using namespace minicuda;
@@ -66,12 +67,11 @@ CUresult check_config(CUctx_st& ctx, const CUfunc_st& f, const unsigned grid[3],
   return CUDA_SUCCESS;
 }
 
-uint64_t round_up(uint64_t v, uint64_t unit) { return (v + unit - 1) / unit * unit; }
 
 // Writes the QMD and constant bank, pushes the launch, submits. Returns the fence.
 uint64_t push_launch(Channel& ch, const CUfunc_st& f, uint64_t code_va, const unsigned grid[3],
                      const unsigned block[3], unsigned shared, void** params) {
-  const gpu::KernelImage& k = *f.image;
+  const fatbin::KernelImage& k = *f.image;
   uint64_t cbank_bytes = round_up(k.param_bytes, 16);
   Channel::LaunchData data = ch.launch_data(NVCBC0_QMD_BYTES + cbank_bytes);
   uint8_t* cbank = data.cpu + NVCBC0_QMD_BYTES;
@@ -79,22 +79,22 @@ uint64_t push_launch(Channel& ch, const CUfunc_st& f, uint64_t code_va, const un
   for (uint32_t i = 0; i < k.param_count; ++i) std::memcpy(cbank + k.param_offsets[i], params[i], k.param_sizes[i]);
 
   NvU32 qmd[NVCBC0_QMD_BYTES / 4] = {};
-  nv_qmd_set(qmd, NVC9C0_QMDV03_00_QMD_MAJOR_VERSION, NVC9C0_QMDV03_00_QMD_MAJOR_VERSION_3);
-  nv_qmd_set(qmd, NVC9C0_QMDV03_00_CTA_RASTER_WIDTH, grid[0]);
-  nv_qmd_set(qmd, NVC9C0_QMDV03_00_CTA_RASTER_HEIGHT, grid[1]);
-  nv_qmd_set(qmd, NVC9C0_QMDV03_00_CTA_RASTER_DEPTH, grid[2]);
-  nv_qmd_set(qmd, NVC9C0_QMDV03_00_CTA_THREAD_DIMENSION0, block[0]);
-  nv_qmd_set(qmd, NVC9C0_QMDV03_00_CTA_THREAD_DIMENSION1, block[1]);
-  nv_qmd_set(qmd, NVC9C0_QMDV03_00_CTA_THREAD_DIMENSION2, block[2]);
-  nv_qmd_set(qmd, NVC9C0_QMDV03_00_SHARED_MEMORY_SIZE, shared);
-  nv_qmd_set(qmd, NVC9C0_QMDV03_00_REGISTER_COUNT_V, k.num_regs);
-  nv_qmd_set(qmd, NVC9C0_QMDV03_00_PROGRAM_ADDRESS_LOWER, static_cast<NvU32>(code_va));
-  nv_qmd_set(qmd, NVC9C0_QMDV03_00_PROGRAM_ADDRESS_UPPER, static_cast<NvU32>(code_va >> 32));
+  nv_qmd_set(qmd, NVCBC0_QMDV03_00_QMD_MAJOR_VERSION, NVCBC0_QMDV03_00_QMD_MAJOR_VERSION_3);
+  nv_qmd_set(qmd, NVCBC0_QMDV03_00_CTA_RASTER_WIDTH, grid[0]);
+  nv_qmd_set(qmd, NVCBC0_QMDV03_00_CTA_RASTER_HEIGHT, grid[1]);
+  nv_qmd_set(qmd, NVCBC0_QMDV03_00_CTA_RASTER_DEPTH, grid[2]);
+  nv_qmd_set(qmd, NVCBC0_QMDV03_00_CTA_THREAD_DIMENSION0, block[0]);
+  nv_qmd_set(qmd, NVCBC0_QMDV03_00_CTA_THREAD_DIMENSION1, block[1]);
+  nv_qmd_set(qmd, NVCBC0_QMDV03_00_CTA_THREAD_DIMENSION2, block[2]);
+  nv_qmd_set(qmd, NVCBC0_QMDV03_00_SHARED_MEMORY_SIZE, shared);
+  nv_qmd_set(qmd, NVCBC0_QMDV03_00_REGISTER_COUNT_V, k.num_regs);
+  nv_qmd_set(qmd, NVCBC0_QMDV03_00_PROGRAM_ADDRESS_LOWER, static_cast<NvU32>(code_va));
+  nv_qmd_set(qmd, NVCBC0_QMDV03_00_PROGRAM_ADDRESS_UPPER, static_cast<NvU32>(code_va >> 32));
   auto bank = [&qmd](NvU32 i, uint64_t va, uint64_t bytes) {
-    nv_qmd_set(qmd, NVC9C0_QMDV03_00_CONSTANT_BUFFER_VALID(i), 1);
-    nv_qmd_set(qmd, NVC9C0_QMDV03_00_CONSTANT_BUFFER_ADDR_LOWER(i), static_cast<NvU32>(va));
-    nv_qmd_set(qmd, NVC9C0_QMDV03_00_CONSTANT_BUFFER_ADDR_UPPER(i), static_cast<NvU32>(va >> 32));
-    nv_qmd_set(qmd, NVC9C0_QMDV03_00_CONSTANT_BUFFER_SIZE_SHIFTED4(i), static_cast<NvU32>(bytes >> 4));
+    nv_qmd_set(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_VALID(i), 1);
+    nv_qmd_set(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_ADDR_LOWER(i), static_cast<NvU32>(va));
+    nv_qmd_set(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_ADDR_UPPER(i), static_cast<NvU32>(va >> 32));
+    nv_qmd_set(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_SIZE_SHIFTED4(i), static_cast<NvU32>(bytes >> 4));
   };
   if (cbank_bytes != 0) bank(NV_QMD_CBANK_PARAMS, data.va + NVCBC0_QMD_BYTES, cbank_bytes);
   bank(NV_QMD_CBANK_PRINTF, ch.printf_va(), Channel::kPrintfBytes);

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "cuda.h"
-#include "minicuda/device_code.h"
+#include "fatbinary.h"
 #include "minicuda/syscall.h"
 #include "minicuda/trace.h"
 #include "nv_uapi.h"
@@ -196,7 +196,7 @@ struct CUctx_st {
 struct CUfunc_st {
   static constexpr uint32_t kMagic = 0x4B524E4C;  // "KRNL"
   uint32_t magic = kMagic;
-  const minicuda::gpu::KernelImage* image = nullptr;
+  const minicuda::fatbin::KernelImage* image = nullptr;
   CUlib_st* library = nullptr;
   int max_dynamic_shared = 48 << 10;  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
   int carveout = -1;                  // CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT
@@ -210,7 +210,7 @@ struct CUkern_st : CUfunc_st {};
 struct CUlib_st {
   static constexpr uint32_t kMagic = 0x4C494252;  // "LIBR"
   uint32_t magic = kMagic;
-  const minicuda::gpu::ModuleImage* module = nullptr;
+  const minicuda::fatbin::ModuleImage* module = nullptr;
   // Under lazy loading an image that is not a fatbinary minicuda can run still loads; the error
   // its parse gave (CUDA_ERROR_INVALID_IMAGE, ...) is what cuLibraryGetKernel returns.
   CUresult image_error = CUDA_SUCCESS;

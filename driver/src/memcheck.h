@@ -24,7 +24,7 @@
 #include <cstdint>
 
 #include "libcuda.h"
-#include "nv_uapi_channel.h"
+#include "nv_uapi.h"
 
 namespace minicuda::libcuda::memcheck {
 

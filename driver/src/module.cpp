@@ -1,5 +1,5 @@
 // Libraries and kernels: cuLibraryLoadData and friends. A library is a fatbinary whose minicuda
-// entry lists the translation unit's kernels (device_code.h); loading it only parses it (no
+// entry lists the translation unit's kernels (fatbinary.h); loading it only parses it (no
 // system call, as the measured lazy loader of CUDA 13 shows in chain_full.txt). A kernel's code
 // record reaches the GPU at its first use in a context: libcuda writes it into the context's
 // code segment, which the GPU reads through its page tables when a QMD points at it.
@@ -44,23 +44,23 @@ uint64_t function_code(CUctx_st& ctx, CUfunc_st& f) {
 
 namespace {
 // The ModuleImage of a fatbinary, or the error cuLibraryLoadData returns.
-CUresult parse_fatbin(const void* code, const gpu::ModuleImage** out) {
-  const auto* header = static_cast<const gpu::FatbinHeader*>(code);
-  if (header->magic != gpu::kFatbinMagic || header->header_size != sizeof(gpu::FatbinHeader))
+CUresult parse_fatbin(const void* code, const fatbin::ModuleImage** out) {
+  const auto* header = static_cast<const fatbin::FatbinHeader*>(code);
+  if (header->magic != fatbin::kFatbinMagic || header->header_size != sizeof(fatbin::FatbinHeader))
     return CUDA_ERROR_INVALID_IMAGE;
   const auto* at = reinterpret_cast<const uint8_t*>(header) + header->header_size;
   const auto* end = at + header->fat_size;
   bool gpu_code = false;
-  while (at + sizeof(gpu::FatbinEntry) <= end) {
-    const auto* entry = reinterpret_cast<const gpu::FatbinEntry*>(at);
+  while (at + sizeof(fatbin::FatbinEntry) <= end) {
+    const auto* entry = reinterpret_cast<const fatbin::FatbinEntry*>(at);
     const uint8_t* payload = at + entry->header_size;
-    if (entry->kind == gpu::kFatbinKindHostCode && entry->payload_size >= sizeof(gpu::ModuleImage)) {
-      const auto* module = reinterpret_cast<const gpu::ModuleImage*>(payload);
-      if (module->magic != gpu::kModuleMagic || module->version != 1) return CUDA_ERROR_INVALID_IMAGE;
+    if (entry->kind == fatbin::kFatbinKindHostCode && entry->payload_size >= sizeof(fatbin::ModuleImage)) {
+      const auto* module = reinterpret_cast<const fatbin::ModuleImage*>(payload);
+      if (module->magic != fatbin::kModuleMagic || module->version != 1) return CUDA_ERROR_INVALID_IMAGE;
       *out = module;
       return CUDA_SUCCESS;
     }
-    gpu_code |= entry->kind == gpu::kFatbinKindPtx || entry->kind == gpu::kFatbinKindElf;
+    gpu_code |= entry->kind == fatbin::kFatbinKindPtx || entry->kind == fatbin::kFatbinKindElf;
     uint32_t size = entry->padded_payload_size > entry->payload_size ? entry->padded_payload_size : entry->payload_size;
     if (entry->header_size == 0) break;
     at = payload + size;
@@ -85,7 +85,7 @@ CUresult cuLibraryLoadData(CUlibrary* library, const void* code, CUjit_option*, 
   std::lock_guard lock(driver_mutex());
   if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
   if (library == nullptr || code == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
-  const gpu::ModuleImage* module = nullptr;
+  const fatbin::ModuleImage* module = nullptr;
   auto lib = std::make_unique<CUlib_st>();
   if (CUresult r = parse_fatbin(code, &module); r != CUDA_SUCCESS) {
     if (driver().loading_mode == CU_MODULE_EAGER_LOADING) return done(scope, r);

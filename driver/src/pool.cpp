@@ -9,7 +9,6 @@
 namespace minicuda::libcuda {
 
 namespace {
-uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
 std::string size_str(uint64_t bytes) {
   if (bytes >= (1ull << 20) && bytes % (1ull << 20) == 0) return fmt::format("{} MiB", bytes >> 20);
@@ -17,38 +16,6 @@ std::string size_str(uint64_t bytes) {
   return fmt::format("{} B", bytes);
 }
 }  // namespace
-
-VaAllocator::VaAllocator(uint64_t base, uint64_t size) {
-  if (size) free_[base] = size;
-}
-
-uint64_t VaAllocator::reserve(uint64_t size) {
-  for (auto it = free_.begin(); it != free_.end(); ++it) {
-    if (it->second < size) continue;
-    uint64_t va = it->first;
-    uint64_t rest = it->second - size;
-    free_.erase(it);
-    if (rest) free_[va + size] = rest;
-    return va;
-  }
-  return 0;
-}
-
-void VaAllocator::release(uint64_t va, uint64_t size) {
-  auto [it, inserted] = free_.emplace(va, size);
-  auto next = std::next(it);
-  if (next != free_.end() && it->first + it->second == next->first) {
-    it->second += next->second;
-    free_.erase(next);
-  }
-  if (it != free_.begin()) {
-    auto prev = std::prev(it);
-    if (prev->first + prev->second == it->first) {
-      prev->second += it->second;
-      free_.erase(it);
-    }
-  }
-}
 
 Pool::Pool(CUctx_st& ctx, PoolLayout layout) : ctx_(ctx), layout_(layout), va_(ctx.va_base, ctx.va_size) {}
 
@@ -66,7 +33,7 @@ CUresult Pool::grow(uint64_t size, bool dedicated, uint64_t guard, uint64_t* va_
   Driver& d = driver();
   const DeviceInfo& dev = *device_info(ctx_.device);
   if (size + guard < size) return CUDA_ERROR_OUT_OF_MEMORY;
-  uint64_t va = va_.reserve(size + guard);
+  uint64_t va = va_.allocate(size + guard).value_or(0);
   if (va == 0) return CUDA_ERROR_OUT_OF_MEMORY;
 
   NV_MEMORY_ALLOCATION_PARAMS mem{};

@@ -26,6 +26,7 @@
 #include <map>
 
 #include "libcuda.h"
+#include "minicuda/range_allocator.h"
 
 namespace minicuda::libcuda {
 
@@ -33,18 +34,6 @@ namespace minicuda::libcuda {
 enum class PoolLayout {
   Packed,    // 512-byte slots of shared 2 MiB chunks; dedicated chunks above 1 MiB
   Memcheck,  // a chunk of its own per allocation, ending at the chunk's end, then an unmapped guard
-};
-
-// First-fit allocator of 2 MiB-aligned GPU virtual addresses inside the context's VA space.
-class VaAllocator {
- public:
-  VaAllocator(uint64_t base, uint64_t size);
-  // A free range of size bytes (a multiple of 2 MiB), or 0.
-  uint64_t reserve(uint64_t size);
-  void release(uint64_t va, uint64_t size);
-
- private:
-  std::map<uint64_t, uint64_t> free_;  // va -> length
 };
 
 class Pool {
@@ -95,7 +84,7 @@ class Pool {
 
   CUctx_st& ctx_;
   PoolLayout layout_;
-  VaAllocator va_;
+  RangeAllocator va_;  // the context's GPU VA range, handed out in 2 MiB multiples, first fit
   std::map<uint64_t, Chunk> chunks_;       // by GPU VA
   std::map<uint64_t, Allocation> allocs_;  // by start address
 };

@@ -16,7 +16,7 @@
 
 #include <fmt/format.h>
 
-#include "nv_uapi_status.h"
+#include "nvstatus.h"
 
 namespace minicuda::fault {
 

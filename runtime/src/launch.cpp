@@ -26,7 +26,7 @@ namespace {
 // Registration describes the executable, so it is shared by every simulated process; what the
 // driver loaded belongs to one process (libcuda is per process), so it is kept by pid.
 struct Module {
-  const gpu::FatbinWrapper* wrapper = nullptr;
+  const fatbin::FatbinWrapper* wrapper = nullptr;
   std::map<int, CUlibrary> library;  // by pid: loaded at the process's first launch
   bool registered = true;            // false after __cudaUnregisterFatBinary
 };
@@ -110,15 +110,15 @@ ModuleRegistration::ModuleRegistration(const char* source, std::vector<ModuleKer
     images_.push_back(kernels_[i].image);
     images_.back().name = names_[i].c_str();
   }
-  fatbin_.header = {gpu::kFatbinMagic, 1, sizeof(gpu::FatbinHeader), sizeof(gpu::FatbinEntry) + sizeof(gpu::ModuleImage)};
-  fatbin_.entry.kind = gpu::kFatbinKindHostCode;
+  fatbin_.header = {fatbin::kFatbinMagic, 1, sizeof(fatbin::FatbinHeader), sizeof(fatbin::FatbinEntry) + sizeof(fatbin::ModuleImage)};
+  fatbin_.entry.kind = fatbin::kFatbinKindHostCode;
   fatbin_.entry.version = 0x0101;
-  fatbin_.entry.header_size = sizeof(gpu::FatbinEntry);
-  fatbin_.entry.payload_size = sizeof(gpu::ModuleImage);
+  fatbin_.entry.header_size = sizeof(fatbin::FatbinEntry);
+  fatbin_.entry.payload_size = sizeof(fatbin::ModuleImage);
   fatbin_.entry.sm_version = 90;
   fatbin_.entry.bit_width = 64;
-  fatbin_.module = {gpu::kModuleMagic, 1, source_.c_str(), static_cast<uint32_t>(images_.size()), images_.data()};
-  wrapper_ = {gpu::kFatbinWrapperMagic, 1, &fatbin_, nullptr};
+  fatbin_.module = {fatbin::kModuleMagic, 1, source_.c_str(), static_cast<uint32_t>(images_.size()), images_.data()};
+  wrapper_ = {fatbin::kFatbinWrapperMagic, 1, &fatbin_, nullptr};
   void** handle = __cudaRegisterFatBinary(&wrapper_);
   for (size_t i = 0; i < kernels_.size(); ++i) {
     __cudaRegisterFunction(handle, static_cast<const char*>(kernels_[i].host_function),
@@ -136,7 +136,7 @@ void** __cudaRegisterFatBinary(void* fatCubin) {
   Registry& r = registry();
   std::lock_guard lock(r.mutex);
   auto m = std::make_unique<Module>();
-  m->wrapper = static_cast<const gpu::FatbinWrapper*>(fatCubin);
+  m->wrapper = static_cast<const fatbin::FatbinWrapper*>(fatCubin);
   r.modules.push_back(std::move(m));
   return reinterpret_cast<void**>(r.modules.back().get());
 }

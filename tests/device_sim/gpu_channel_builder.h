@@ -1,5 +1,5 @@
 // Test helpers for device_sim's work-submission units: a Pushbuffer that encodes methods with
-// nv_uapi_methods.h, and a TestChannel that does by hand what nvidia.ko and libcuda will do:
+// the class headers (nv_hw_classes.h), and a TestChannel that does by hand what nvidia.ko and libcuda will do:
 // map a GPFIFO ring, a USERD page and a pushbuffer in vidmem, register the channel with the
 // host interface, and submit (copy the methods, write the GPFIFO entry, advance GPPut, ring
 // the doorbell).
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "minicuda/device.h"
-#include "nv_uapi_methods.h"
+#include "nv_hw_classes.h"
 
 namespace minicuda::gpu::testing {
 

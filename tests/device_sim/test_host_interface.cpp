@@ -11,7 +11,7 @@
 #include "gpu_channel_builder.h"
 #include "minicuda/device.h"
 #include "minicuda/trace.h"
-#include "nv_uapi_methods.h"
+#include "nv_hw_classes.h"
 
 namespace minicuda::gpu {
 namespace {
@@ -322,7 +322,7 @@ TEST(HostInterfaceThreadsOff, EveryMethodRunsAsItIsFetched) {
 }
 
 TEST_F(HostInterfaceTest, SetObjectOfAnUnknownClassFaults) {
-  a.submit(Pushbuffer().set_object(4, AMPERE_DMA_COPY_B));
+  a.submit(Pushbuffer().set_object(4, 0xC7B5u));  // AMPERE_DMA_COPY_B: not a class of this GPU
   device.host().run_pending();
   ASSERT_EQ(device.host().faults().size(), 1u);
   EXPECT_EQ(device.host().faults()[0].kind, FaultKind::IllegalMethod);

@@ -9,7 +9,7 @@
 #include "gpu_channel_builder.h"
 #include "minicuda/device.h"
 #include "minicuda/trace.h"
-#include "nv_uapi_methods.h"
+#include "nv_hw_classes.h"
 
 namespace minicuda::gpu {
 namespace {

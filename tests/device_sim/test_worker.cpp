@@ -10,7 +10,7 @@
 
 #include "gpu_channel_builder.h"
 #include "minicuda/device.h"
-#include "nv_uapi_methods.h"
+#include "nv_hw_classes.h"
 #include "eventually.h"
 
 namespace minicuda::gpu {

@@ -6,7 +6,8 @@
 #include <vector>
 
 #include "driver_fixtures.h"
-#include "minicuda/device_code.h"
+#include "crt/kernel_image.h"
+#include "fatbinary.h"
 #include "minicuda/trace.h"
 
 namespace {
@@ -28,14 +29,14 @@ namespace gpu = minicuda::gpu;
 
 // A one-module fatbinary with the two kernels above.
 struct Fatbin {
-  gpu::KernelImage kernels[2] = {gpu::kernel_image<&scale>("scale"), gpu::kernel_image<&mixed>("mixed")};
-  gpu::MinicudaFatbin bin{};
+  fatbin::KernelImage kernels[2] = {crt::kernel_image<&scale>("scale"), crt::kernel_image<&mixed>("mixed")};
+  fatbin::MinicudaFatbin bin{};
   Fatbin() {
-    bin.header = {gpu::kFatbinMagic, 1, sizeof(gpu::FatbinHeader), sizeof(gpu::FatbinEntry) + sizeof(gpu::ModuleImage)};
-    bin.entry.kind = gpu::kFatbinKindHostCode;
-    bin.entry.header_size = sizeof(gpu::FatbinEntry);
-    bin.entry.payload_size = sizeof(gpu::ModuleImage);
-    bin.module = {gpu::kModuleMagic, 1, "test_launch.cpp", 2, kernels};
+    bin.header = {fatbin::kFatbinMagic, 1, sizeof(fatbin::FatbinHeader), sizeof(fatbin::FatbinEntry) + sizeof(fatbin::ModuleImage)};
+    bin.entry.kind = fatbin::kFatbinKindHostCode;
+    bin.entry.header_size = sizeof(fatbin::FatbinEntry);
+    bin.entry.payload_size = sizeof(fatbin::ModuleImage);
+    bin.module = {fatbin::kModuleMagic, 1, "test_launch.cpp", 2, kernels};
   }
 };
 
@@ -68,7 +69,7 @@ TEST_F(LaunchTest, ImagesThatAreNotMinicudaFatbinaries) {
   EXPECT_EQ(cuLibraryGetKernel(&k, l, "scale"), CUDA_ERROR_INVALID_IMAGE);
   EXPECT_EQ(cuLibraryUnload(l), CUDA_SUCCESS);
   Fatbin ptx;  // a fatbinary holding only PTX: real GPU code minicuda cannot run
-  ptx.bin.entry.kind = gpu::kFatbinKindPtx;
+  ptx.bin.entry.kind = fatbin::kFatbinKindPtx;
   ASSERT_EQ(cuLibraryLoadData(&l, &ptx.bin, nullptr, nullptr, 0, nullptr, nullptr, 0), CUDA_SUCCESS);
   EXPECT_EQ(cuLibraryGetKernel(&k, l, "scale"), CUDA_ERROR_NO_BINARY_FOR_GPU);
   EXPECT_EQ(cuLibraryUnload(l), CUDA_SUCCESS);

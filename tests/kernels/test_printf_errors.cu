@@ -442,7 +442,7 @@ TEST_F(KernelErrors, AssertIsError710WithCudasMessage) {
 }
 
 // The assert message travels from the SM to libcuda in the fault record's `what`
-// (nv_uapi_channel.h); CUDA prints the whole line however long (the H200 printed this one whole).
+// (nverror.h); CUDA prints the whole line however long (the H200 printed this one whole).
 TEST_F(KernelErrors, LongAssertMessageIsPrintedWhole) {
   ::testing::internal::CaptureStderr();
   assert_long<<<1, 1>>>(0);

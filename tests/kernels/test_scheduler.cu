@@ -1,5 +1,5 @@
 // The compute engine's block scheduler (device_sim/src/compute_engine.cpp): occupancy by the
-// cuda_occupancy rules on the H200 preset (nv_occupancy, nv_uapi_compute.h), grids of many waves
+// cuda_occupancy rules on the H200 preset (nv_occupancy, nv_occupancy.h), grids of many waves
 // and the largest grids, each block run exactly once, and results that do not depend on how many
 // host threads run the SMs (the same tests run again with MINICUDA_SM_THREADS=1 and =4, see
 // CMakeLists.txt).

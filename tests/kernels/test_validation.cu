@@ -166,7 +166,7 @@ TEST_F(KernelLaunchValidation, VectorTypesHaveCudasAlignment) {
   EXPECT_EQ(alignof(uint4), 16u);
   EXPECT_EQ(alignof(float4), 16u);
   EXPECT_EQ(alignof(double2), 16u);
-  EXPECT_EQ((minicuda::gpu::ParamLayout<char, float4>::offsets[1]), 16u);
+  EXPECT_EQ((minicuda::crt::ParamLayout<char, float4>::offsets[1]), 16u);
 }
 
 TEST_F(KernelLaunchValidation, RefusedLaunchLeavesNoStickyError) {

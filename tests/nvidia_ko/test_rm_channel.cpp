@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "nv_test_util.h"
-#include "nv_uapi_methods.h"
+#include "nv_hw_classes.h"
 #include "eventually.h"
 
 namespace nvtest {

@@ -304,7 +304,7 @@ struct ChannelFault {
   uint64_t va;       // MMU kinds: the faulting address; otherwise the pushbuffer address
   uint32_t method;   // the method being executed (byte offset), 0 when fetching
   std::string what;  // one line for traces and error notifiers
-  uint16_t sm_exception = 0;  // SmException: NV_SM_EXCEPTION_* (nv_uapi_compute.h)
+  uint16_t sm_exception = 0;  // SmException: NV_SM_EXCEPTION_* (nv_sm_exception.h)
 };
 
 // Where a channel stands in the host interface.

@@ -23,6 +23,8 @@
 
 #include "minicuda/device.h"
 #include "minicuda/kernel.h"
+#include "minicuda/range_allocator.h"
+#include "minicuda/round_up.h"
 #include "nv_uapi.h"
 
 namespace minicuda::nvidia {
@@ -43,13 +45,12 @@ class Pma {
   std::optional<uint64_t> alloc(uint64_t size, uint64_t alignment);
   // Returns a range given by alloc(); the VRAM's host memory is discarded.
   void free(uint64_t offset, uint64_t size);
-  uint64_t free_bytes() const { return free_bytes_; }
+  uint64_t free_bytes() const { return ranges_.free_bytes(); }
   uint64_t size() const { return size_; }
 
  private:
   uint64_t size_;
-  uint64_t free_bytes_;
-  std::map<uint64_t, uint64_t> free_;  // offset -> length, coalesced
+  RangeAllocator ranges_;  // offsets into VRAM
 };
 Pma& nv_pma();
 

@@ -13,8 +13,6 @@ namespace minicuda::nvidia {
 
 namespace {
 
-uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
-
 std::string mib(uint64_t bytes) {
   if (bytes % (1ull << 20) == 0) return fmt::format("{} MiB", bytes >> 20);
   return fmt::format("{} B", bytes);

@@ -17,10 +17,12 @@
 #include <string>
 #include <vector>
 
+#include "crt/kernel_image.h"
+#include "fatbinary.h"
 #include "minicuda/device_code.h"
 
 extern "C" {
-/* Records a fatbinary (a minicuda::gpu::FatbinWrapper); returns its handle. */
+/* Records a fatbinary (a minicuda::fatbin::FatbinWrapper); returns its handle. */
 void** __cudaRegisterFatBinary(void* fatCubin);
 void __cudaRegisterFatBinaryEnd(void** fatCubinHandle);
 /* Forgets a fatbinary's kernels (their launches then fail with cudaErrorInvalidDeviceFunction). */
@@ -41,14 +43,14 @@ std::string kernel_display_name(const char* pretty_or_spelled);
 
 template <auto F>
 const char* kernel_name() {
-  static const std::string name = kernel_display_name(gpu::kernel_pretty<F>());
+  static const std::string name = kernel_display_name(crt::kernel_pretty<F>());
   return name.c_str();
 }
 
 /* One kernel of a module: its host key and its image. */
 struct ModuleKernel {
   const void* host_function;
-  gpu::KernelImage image;
+  fatbin::KernelImage image;
 };
 
 /* The start-up registration of one translation unit's kernels (what nvcc's
@@ -62,10 +64,10 @@ class ModuleRegistration {
  private:
   std::vector<ModuleKernel> kernels_;
   std::vector<std::string> names_;
-  std::vector<gpu::KernelImage> images_;
+  std::vector<fatbin::KernelImage> images_;
   std::string source_;
-  gpu::MinicudaFatbin fatbin_{};
-  gpu::FatbinWrapper wrapper_{};
+  fatbin::MinicudaFatbin fatbin_{};
+  fatbin::FatbinWrapper wrapper_{};
 };
 
 /* Registers F in a module of its own, once: kernels no start-up registration covered (templates,
@@ -73,7 +75,7 @@ class ModuleRegistration {
 template <auto F>
 void ensure_registered() {
   static const ModuleRegistration registration(
-      "(registered at first launch)", {ModuleKernel{reinterpret_cast<const void*>(F), gpu::kernel_image<F>(kernel_name<F>())}});
+      "(registered at first launch)", {ModuleKernel{reinterpret_cast<const void*>(F), crt::kernel_image<F>(kernel_name<F>())}});
 }
 
 }  // namespace detail
@@ -125,10 +127,10 @@ cudaError_t launch(dim3 grid, dim3 block, size_t shared_bytes, cudaStream_t stre
 
 /* What minicuda_cu2cxx appends to a translated .cu (see tools/cu2cxx). */
 #define MINICUDA_KERNEL(f) \
-  ::minicuda::detail::ModuleKernel{reinterpret_cast<const void*>(&f), ::minicuda::gpu::kernel_image<&f>(#f)}
+  ::minicuda::detail::ModuleKernel{reinterpret_cast<const void*>(&f), ::minicuda::crt::kernel_image<&f>(#f)}
 /* A kernel cu2cxx split into regions: f and its block function g (docs/tools/cu2cxx.md). */
 #define MINICUDA_KERNEL_REGIONS(f, g)                                  \
   ::minicuda::detail::ModuleKernel{reinterpret_cast<const void*>(&f), \
-                                   ::minicuda::gpu::kernel_image_with_regions<&f, &g>(#f)}
+                                   ::minicuda::crt::kernel_image_with_regions<&f, &g>(#f)}
 #define MINICUDA_REGISTER_MODULE(source, ...) \
   static const ::minicuda::detail::ModuleRegistration minicuda_module_registration_{source, {__VA_ARGS__}};

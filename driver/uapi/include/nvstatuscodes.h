@@ -1,13 +1,8 @@
-// nv_uapi_status.h - RM status codes (NV_STATUS) returned in the `status` /
-// `rmStatus` field of every RM and UVM params struct. Part of minicuda::uapi;
-// include "nv_uapi.h". Values and messages are the real ones.
+// nvstatuscodes.h: every NV_STATUS code RM returns, as one table of name, real value and RM's
+// message (OGKM src/common/sdk/nvidia/inc/nvstatuscodes.h). nvstatus.h turns it into constants
+// and name/message lookups. Part of the ioctl ABI (minicuda::uapi).
 #pragma once
-#include "nv_uapi.h"
 
-// ============================================================================
-// NV_STATUS (OGKM src/common/sdk/nvidia/inc/nvstatuscodes.h): one table ->
-// constants, nv_status_name(), nv_status_message().
-// ============================================================================
 #define NV_STATUS_CODES(X)                                                                      \
     X(NV_OK, 0x00000000, "Success")                                                             \
     X(NV_ERR_GENERIC, 0x0000FFFF, "Failure: Generic Error")                                     \
@@ -94,26 +89,3 @@
     X(NV_WARN_NOTHING_TO_DO, 0x00010006, "WARNING Nothing to do")                               \
     X(NV_WARN_NULL_OBJECT, 0x00010007, "WARNING NULL object found")                             \
     X(NV_WARN_OUT_OF_RANGE, 0x00010008, "WARNING value out of range")
-
-#define NV_UAPI_X(name, value, msg) inline constexpr NV_STATUS name = value;
-NV_STATUS_CODES(NV_UAPI_X)
-#undef NV_UAPI_X
-
-// "NV_ERR_INVALID_ARGUMENT" for 0x1F; "NV_STATUS_UNKNOWN" for anything else.
-constexpr const char* nv_status_name(NV_STATUS s) {
-    switch (s) {
-#define NV_UAPI_X(name, value, msg) case value: return #name;
-        NV_STATUS_CODES(NV_UAPI_X)
-#undef NV_UAPI_X
-        default: return "NV_STATUS_UNKNOWN";
-    }
-}
-// RM's own message text ("Invalid argument to call"); "Unknown error code!" otherwise.
-constexpr const char* nv_status_message(NV_STATUS s) {
-    switch (s) {
-#define NV_UAPI_X(name, value, msg) case value: return msg;
-        NV_STATUS_CODES(NV_UAPI_X)
-#undef NV_UAPI_X
-        default: return "Unknown error code!";
-    }
-}

@@ -1,6 +1,5 @@
-// nv_uapi_uvm.h - the /dev/nvidia-uvm ioctl ABI (nvidia-uvm.ko). Part of
-// minicuda::uapi; include "nv_uapi.h".
-// Source: OGKM kernel-open/nvidia-uvm/uvm_ioctl.h, uvm_linux_ioctl.h, uvm_types.h.
+// uvm_ioctl.h: the /dev/nvidia-uvm ioctl ABI (nvidia-uvm.ko). Part of the ioctl ABI
+// (minicuda::uapi). Source: OGKM kernel-open/nvidia-uvm/uvm_ioctl.h, uvm_linux_ioctl.h, uvm_types.h.
 //
 // UVM request numbers are RAW integers, not _IOC-encoded (UVM_IOCTL_BASE(i) == i
 // on Linux), so the _IOC size field is meaningless: the sniffer shows "size 0",
@@ -8,7 +7,12 @@
 // copies sizeof(<CMD>_PARAMS) bytes. Every params struct ends with rmStatus.
 // Before UVM_INITIALIZE every other ioctl fails with NV_ERR_ILLEGAL_ACTION.
 #pragma once
-#include "nv_uapi.h"
+
+#include <cstdint>
+
+#include "nvlimits.h"
+#include "nvstatus.h"
+#include "nvtypes.h"
 
 // uvm_types.h / nvtypes.h
 typedef struct {

@@ -1,44 +1,22 @@
-// nv_uapi_methods.h - the work-submission ABI: how user space feeds the GPU without a syscall.
+// class/clc56f.h: AMPERE_CHANNEL_GPFIFO_A (0xC56F), the host interface's channel class: how
+// a driver feeds the GPU without a system call. The driver writes *methods* into a pushbuffer,
+// points an 8-byte GPFIFO entry at them, advances GPPut in the channel's USERD page and rings the
+// doorbell (class/clc361.h). The GPU's host interface (the PBDMA) fetches the entries, decodes
+// the method headers and hands each method to the engine bound to its subchannel. The driver
+// (libcuda) and the GPU (device_sim) both include this header, as the real driver and hardware
+// share the class headers.
 //
-// libcuda (driver/) writes *methods* into a pushbuffer, points an 8-byte GPFIFO entry at them,
-// advances GPPut in the channel's USERD page and stores the channel's work submit token to the
-// doorbell (HOPPER_USERMODE_A + NVC361_NOTIFY_CHANNEL_PENDING, declared in nv_uapi.h). The GPU's
-// host interface (PBDMA, device_sim/src/pbdma.cpp) fetches the entries, decodes the method
-// headers and hands each method to the engine bound to its subchannel. Both sides use this header,
-// as the real driver and the real hardware share the class headers.
-//
-// Values are the real ones, re-declared from NVIDIA/open-gpu-kernel-modules (OGKM)
-//   src/common/sdk/nvidia/inc/class/clc56f.h  AMPERE_CHANNEL_GPFIFO_A: USERD, host methods,
-//                                             GPFIFO entry and DMA method header formats
-//   src/common/sdk/nvidia/inc/class/clc86f.h  HOPPER_CHANNEL_GPFIFO_A: the same layouts, plus
-//                                             SEM_ADDR_HI 24:0 and the extended-base GP entry
-//   src/common/sdk/nvidia/inc/class/clc8b5.h  HOPPER_DMA_COPY_A (a subset); the full class is
-//                                             NVIDIA/open-gpu-doc classes/dma-copy/clc8b5.h
-//   src/common/sdk/nvidia/inc/class/clc361.h  VOLTA_USERMODE_A doorbell
-// Hopper's host class C86F keeps every offset and field of C56F; clc86f.h re-lists only what
-// changed, so the shared items below carry the NVC56F_ names and the Hopper-only ones NVC86F_.
-//
-// A field is written as in the real headers, "hi:lo", here an NvBitField{hi, lo}; nv_drf_num
-// and nv_drf_val are RM's DRF_NUM and DRF_VAL.
+// Values are the real ones, from NVIDIA/open-gpu-kernel-modules (OGKM)
+// src/common/sdk/nvidia/inc/class/clc56f.h. Hopper's host class (class/clc86f.h) keeps every
+// offset and field of C56F, so the shared items carry the NVC56F_ names here; clc86f.h adds the
+// Hopper-only ones. A field "hi:lo" is an NvBitField{hi, lo} (nvmisc.h).
 #pragma once
 
 #include <cstdint>
 
-#include "nv_uapi.h"
+#include "nvmisc.h"
 
-// ============================================================================
-// 0. Bit fields ("hi:lo" in the class headers)
-// ============================================================================
-struct NvBitField {
-    NvU32 hi, lo;
-};
-constexpr NvU32 nv_field_mask(NvBitField f) {
-    return f.hi - f.lo >= 31 ? 0xFFFFFFFFu : ((1u << (f.hi - f.lo + 1)) - 1u);
-}
-// DRF_NUM: value placed in the field.
-constexpr NvU32 nv_drf_num(NvBitField f, NvU32 value) { return (value & nv_field_mask(f)) << f.lo; }
-// DRF_VAL: the field's value in word.
-constexpr NvU32 nv_drf_val(NvBitField f, NvU32 word) { return (word >> f.lo) & nv_field_mask(f); }
+inline constexpr NvU32 AMPERE_CHANNEL_GPFIFO_A = 0x0000C56F;
 
 // ============================================================================
 // 1. USERD: the channel's control page (Nvc56fControl, clc56f.h:48-64; Nvc86fControl is the
@@ -77,12 +55,6 @@ inline constexpr NvU32 NVC56F_GP_ENTRY1_OPCODE_NOP = 0;
 inline constexpr NvU32 NVC56F_GP_ENTRY1_OPCODE_ILLEGAL = 1;
 inline constexpr NvU32 NVC56F_GP_ENTRY1_OPCODE_GP_CRC = 2;
 inline constexpr NvU32 NVC56F_GP_ENTRY1_OPCODE_PB_CRC = 3;
-// Hopper: an entry holds only 40 address bits, so a pushbuffer above 1 TiB (every UVA address,
-// 0x58xx_xxxx_xxxx here) needs a control entry first that sets address bits 56:40 for the
-// entries after it (clc86f.h; OGKM kernel-open/nvidia-uvm/uvm_hopper_host.c
-// uvm_hal_hopper_host_set_gpfifo_pushbuffer_segment_base).
-inline constexpr NvU32 NVC86F_GP_ENTRY1_OPCODE_SET_PB_SEGMENT_EXTENDED_BASE = 4;
-inline constexpr NvBitField NVC86F_GP_ENTRY0_PB_EXTENDED_BASE_OPERAND{24, 8};  // VA bits 56:40
 
 // An entry that makes the PBDMA fetch length_dwords dwords at pushbuffer_va (dword aligned).
 // Only address bits 39:2 are encoded; bits 56:40 come from the last extended-base entry.
@@ -96,14 +68,6 @@ constexpr uint64_t nv_gp_entry(uint64_t pushbuffer_va, uint32_t length_dwords, b
                    nv_drf_num(NVC56F_GP_ENTRY1_LENGTH, length_dwords) |
                    nv_drf_num(NVC56F_GP_ENTRY1_SYNC, sync ? NVC56F_GP_ENTRY1_SYNC_WAIT
                                                           : NVC56F_GP_ENTRY1_SYNC_PROCEED);
-    return (static_cast<uint64_t>(entry1) << 32) | entry0;
-}
-// The control entry that sets pushbuffer address bits 56:40 for the entries that follow.
-constexpr uint64_t nv_gp_entry_pb_extended_base(uint64_t pushbuffer_va) {
-    NvU32 entry0 = nv_drf_num(NVC86F_GP_ENTRY0_PB_EXTENDED_BASE_OPERAND,
-                              static_cast<NvU32>(pushbuffer_va >> 40));
-    NvU32 entry1 = nv_drf_num(NVC56F_GP_ENTRY1_OPCODE,
-                              NVC86F_GP_ENTRY1_OPCODE_SET_PB_SEGMENT_EXTENDED_BASE);
     return (static_cast<uint64_t>(entry1) << 32) | entry0;
 }
 constexpr NvU32 nv_gp_entry0(uint64_t entry) { return static_cast<NvU32>(entry); }
@@ -124,11 +88,6 @@ constexpr bool nv_gp_entry_sync(uint64_t entry) {
 }
 constexpr NvU32 nv_gp_entry_opcode(uint64_t entry) {  // meaningful when the length is 0
     return nv_drf_val(NVC56F_GP_ENTRY1_OPCODE, nv_gp_entry1(entry));
-}
-constexpr uint64_t nv_gp_entry_extended_base(uint64_t entry) {  // address bits 56:40
-    return static_cast<uint64_t>(nv_drf_val(NVC86F_GP_ENTRY0_PB_EXTENDED_BASE_OPERAND,
-                                            nv_gp_entry0(entry)))
-           << 40;
 }
 
 // ============================================================================
@@ -225,7 +184,6 @@ inline constexpr NvU32 NVC56F_SET_REFERENCE = 0x0050;
 inline constexpr NvU32 NVC56F_SEM_ADDR_LO = 0x005C;
 inline constexpr NvBitField NVC56F_SEM_ADDR_LO_OFFSET{31, 2};
 inline constexpr NvU32 NVC56F_SEM_ADDR_HI = 0x0060;
-inline constexpr NvBitField NVC86F_SEM_ADDR_HI_OFFSET{24, 0};  // 7:0 on C56F
 inline constexpr NvU32 NVC56F_SEM_PAYLOAD_LO = 0x0064;
 inline constexpr NvU32 NVC56F_SEM_PAYLOAD_HI = 0x0068;
 inline constexpr NvU32 NVC56F_SEM_EXECUTE = 0x006C;
@@ -289,103 +247,6 @@ constexpr NvU32 nv_sem_execute(NvU32 operation, NvU32 payload_size, bool release
            nv_drf_num(NVC56F_SEM_EXECUTE_RELEASE_TIMESTAMP, release_timestamp ? 1 : 0);
 }
 
-// ============================================================================
-// 5. Copy engine: HOPPER_DMA_COPY_A (0xC8B5), open-gpu-doc classes/dma-copy/clc8b5.h
-// ============================================================================
-inline constexpr NvU32 NVC8B5_NOP = 0x0100;
-inline constexpr NvU32 NVC8B5_SET_SEMAPHORE_A = 0x0240;          // address bits 56:32 (24:0)
-inline constexpr NvU32 NVC8B5_SET_SEMAPHORE_B = 0x0244;          // address bits 31:0
-inline constexpr NvU32 NVC8B5_SET_SEMAPHORE_PAYLOAD = 0x0248;
-inline constexpr NvU32 NVC8B5_SET_SEMAPHORE_PAYLOAD_UPPER = 0x024C;
-inline constexpr NvU32 NVC8B5_SET_SRC_PHYS_MODE = 0x0260;
-inline constexpr NvU32 NVC8B5_SET_DST_PHYS_MODE = 0x0264;
-inline constexpr NvU32 NVC8B5_LAUNCH_DMA = 0x0300;
-inline constexpr NvBitField NVC8B5_LAUNCH_DMA_DATA_TRANSFER_TYPE{1, 0};
-inline constexpr NvU32 NVC8B5_LAUNCH_DMA_DATA_TRANSFER_TYPE_NONE = 0;
-inline constexpr NvU32 NVC8B5_LAUNCH_DMA_DATA_TRANSFER_TYPE_PIPELINED = 1;
-inline constexpr NvU32 NVC8B5_LAUNCH_DMA_DATA_TRANSFER_TYPE_NON_PIPELINED = 2;
-inline constexpr NvBitField NVC8B5_LAUNCH_DMA_FLUSH_ENABLE{2, 2};
-inline constexpr NvBitField NVC8B5_LAUNCH_DMA_SEMAPHORE_TYPE{4, 3};
-inline constexpr NvU32 NVC8B5_LAUNCH_DMA_SEMAPHORE_TYPE_NONE = 0;
-inline constexpr NvU32 NVC8B5_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_ONE_WORD_SEMAPHORE = 1;
-inline constexpr NvU32 NVC8B5_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_FOUR_WORD_SEMAPHORE = 2;
-inline constexpr NvU32 NVC8B5_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_CONDITIONAL_INTR_SEMAPHORE = 3;
-inline constexpr NvBitField NVC8B5_LAUNCH_DMA_INTERRUPT_TYPE{6, 5};
-inline constexpr NvU32 NVC8B5_LAUNCH_DMA_INTERRUPT_TYPE_NONE = 0;
-inline constexpr NvU32 NVC8B5_LAUNCH_DMA_INTERRUPT_TYPE_BLOCKING = 1;
-inline constexpr NvU32 NVC8B5_LAUNCH_DMA_INTERRUPT_TYPE_NON_BLOCKING = 2;
-inline constexpr NvBitField NVC8B5_LAUNCH_DMA_SRC_MEMORY_LAYOUT{7, 7};
-inline constexpr NvBitField NVC8B5_LAUNCH_DMA_DST_MEMORY_LAYOUT{8, 8};
-inline constexpr NvU32 NVC8B5_LAUNCH_DMA_MEMORY_LAYOUT_BLOCKLINEAR = 0;
-inline constexpr NvU32 NVC8B5_LAUNCH_DMA_MEMORY_LAYOUT_PITCH = 1;
-inline constexpr NvBitField NVC8B5_LAUNCH_DMA_MULTI_LINE_ENABLE{9, 9};
-inline constexpr NvBitField NVC8B5_LAUNCH_DMA_REMAP_ENABLE{10, 10};
-inline constexpr NvBitField NVC8B5_LAUNCH_DMA_FORCE_RMWDISABLE{11, 11};
-inline constexpr NvBitField NVC8B5_LAUNCH_DMA_SRC_TYPE{12, 12};
-inline constexpr NvBitField NVC8B5_LAUNCH_DMA_DST_TYPE{13, 13};
-inline constexpr NvU32 NVC8B5_LAUNCH_DMA_TYPE_VIRTUAL = 0;
-inline constexpr NvU32 NVC8B5_LAUNCH_DMA_TYPE_PHYSICAL = 1;
-inline constexpr NvBitField NVC8B5_LAUNCH_DMA_SEMAPHORE_REDUCTION{17, 14};
-inline constexpr NvBitField NVC8B5_LAUNCH_DMA_SEMAPHORE_REDUCTION_SIGN{18, 18};
-inline constexpr NvBitField NVC8B5_LAUNCH_DMA_SEMAPHORE_REDUCTION_ENABLE{19, 19};
-inline constexpr NvBitField NVC8B5_LAUNCH_DMA_COPY_TYPE{21, 20};
-inline constexpr NvBitField NVC8B5_LAUNCH_DMA_MEMORY_SCRUB_ENABLE{23, 23};
-inline constexpr NvBitField NVC8B5_LAUNCH_DMA_DISABLE_PLC{26, 26};
-inline constexpr NvBitField NVC8B5_LAUNCH_DMA_SEMAPHORE_PAYLOAD_SIZE{27, 27};
-inline constexpr NvU32 NVC8B5_LAUNCH_DMA_SEMAPHORE_PAYLOAD_SIZE_ONE_WORD = 0;
-inline constexpr NvU32 NVC8B5_LAUNCH_DMA_SEMAPHORE_PAYLOAD_SIZE_TWO_WORD = 1;
-inline constexpr NvU32 NVC8B5_OFFSET_IN_UPPER = 0x0400;   // source VA bits 56:32 (24:0)
-inline constexpr NvU32 NVC8B5_OFFSET_IN_LOWER = 0x0404;
-inline constexpr NvU32 NVC8B5_OFFSET_OUT_UPPER = 0x0408;  // destination VA bits 56:32
-inline constexpr NvU32 NVC8B5_OFFSET_OUT_LOWER = 0x040C;
-inline constexpr NvBitField NVC8B5_OFFSET_UPPER_UPPER{24, 0};
-inline constexpr NvU32 NVC8B5_PITCH_IN = 0x0410;          // bytes from one line to the next
-inline constexpr NvU32 NVC8B5_PITCH_OUT = 0x0414;
-inline constexpr NvU32 NVC8B5_LINE_LENGTH_IN = 0x0418;    // bytes (elements when remapping)
-inline constexpr NvU32 NVC8B5_LINE_COUNT = 0x041C;        // lines, with MULTI_LINE_ENABLE
-inline constexpr NvU32 NVC8B5_SET_REMAP_CONST_A = 0x0700;
-inline constexpr NvU32 NVC8B5_SET_REMAP_CONST_B = 0x0704;
-inline constexpr NvU32 NVC8B5_SET_REMAP_COMPONENTS = 0x0708;
-inline constexpr NvBitField NVC8B5_SET_REMAP_COMPONENTS_DST_X{2, 0};
-inline constexpr NvBitField NVC8B5_SET_REMAP_COMPONENTS_DST_Y{6, 4};
-inline constexpr NvBitField NVC8B5_SET_REMAP_COMPONENTS_DST_Z{10, 8};
-inline constexpr NvBitField NVC8B5_SET_REMAP_COMPONENTS_DST_W{14, 12};
-inline constexpr NvU32 NVC8B5_SET_REMAP_COMPONENTS_DST_SRC_X = 0;  // the same values for X/Y/Z/W
-inline constexpr NvU32 NVC8B5_SET_REMAP_COMPONENTS_DST_SRC_Y = 1;
-inline constexpr NvU32 NVC8B5_SET_REMAP_COMPONENTS_DST_SRC_Z = 2;
-inline constexpr NvU32 NVC8B5_SET_REMAP_COMPONENTS_DST_SRC_W = 3;
-inline constexpr NvU32 NVC8B5_SET_REMAP_COMPONENTS_DST_CONST_A = 4;
-inline constexpr NvU32 NVC8B5_SET_REMAP_COMPONENTS_DST_CONST_B = 5;
-inline constexpr NvU32 NVC8B5_SET_REMAP_COMPONENTS_DST_NO_WRITE = 6;
-inline constexpr NvBitField NVC8B5_SET_REMAP_COMPONENTS_COMPONENT_SIZE{17, 16};  // bytes - 1
-inline constexpr NvU32 NVC8B5_SET_REMAP_COMPONENTS_COMPONENT_SIZE_ONE = 0;
-inline constexpr NvU32 NVC8B5_SET_REMAP_COMPONENTS_COMPONENT_SIZE_TWO = 1;
-inline constexpr NvU32 NVC8B5_SET_REMAP_COMPONENTS_COMPONENT_SIZE_THREE = 2;
-inline constexpr NvU32 NVC8B5_SET_REMAP_COMPONENTS_COMPONENT_SIZE_FOUR = 3;
-inline constexpr NvBitField NVC8B5_SET_REMAP_COMPONENTS_NUM_SRC_COMPONENTS{21, 20};  // count - 1
-inline constexpr NvBitField NVC8B5_SET_REMAP_COMPONENTS_NUM_DST_COMPONENTS{25, 24};  // count - 1
-
-// The LAUNCH_DMA word of a plain pitch-linear copy of virtual addresses (what UVM's
-// uvm_hal_*_ce_memcopy and tinygrad's copies send), optionally with a semaphore release.
-constexpr NvU32 nv_launch_dma_copy(NvU32 semaphore_type = NVC8B5_LAUNCH_DMA_SEMAPHORE_TYPE_NONE,
-                                   bool multi_line = false, bool remap = false) {
-    return nv_drf_num(NVC8B5_LAUNCH_DMA_DATA_TRANSFER_TYPE,
-                      NVC8B5_LAUNCH_DMA_DATA_TRANSFER_TYPE_NON_PIPELINED) |
-           nv_drf_num(NVC8B5_LAUNCH_DMA_FLUSH_ENABLE, 1) |
-           nv_drf_num(NVC8B5_LAUNCH_DMA_SEMAPHORE_TYPE, semaphore_type) |
-           nv_drf_num(NVC8B5_LAUNCH_DMA_SRC_MEMORY_LAYOUT, NVC8B5_LAUNCH_DMA_MEMORY_LAYOUT_PITCH) |
-           nv_drf_num(NVC8B5_LAUNCH_DMA_DST_MEMORY_LAYOUT, NVC8B5_LAUNCH_DMA_MEMORY_LAYOUT_PITCH) |
-           nv_drf_num(NVC8B5_LAUNCH_DMA_MULTI_LINE_ENABLE, multi_line ? 1 : 0) |
-           nv_drf_num(NVC8B5_LAUNCH_DMA_REMAP_ENABLE, remap ? 1 : 0);
-}
-// SET_REMAP_COMPONENTS for a memset: every destination element is one component of
-// component_bytes (1..4) taken from SET_REMAP_CONST_A (UVM's uvm_hal_*_ce_memset_{1,4}).
-constexpr NvU32 nv_remap_memset(NvU32 component_bytes) {
-    return nv_drf_num(NVC8B5_SET_REMAP_COMPONENTS_DST_X, NVC8B5_SET_REMAP_COMPONENTS_DST_CONST_A) |
-           nv_drf_num(NVC8B5_SET_REMAP_COMPONENTS_COMPONENT_SIZE, component_bytes - 1) |
-           nv_drf_num(NVC8B5_SET_REMAP_COMPONENTS_NUM_SRC_COMPONENTS, 0) |
-           nv_drf_num(NVC8B5_SET_REMAP_COMPONENTS_NUM_DST_COMPONENTS, 0);
-}
 
 // ============================================================================
 // 6. Names for traces
@@ -422,36 +283,12 @@ constexpr const char* nv_host_method_name(NvU32 method) {
     }
 }
 
-constexpr const char* nv_copy_method_name(NvU32 method) {
-    switch (method) {
-        case NVC8B5_NOP: return "NOP";
-        case NVC8B5_SET_SEMAPHORE_A: return "SET_SEMAPHORE_A";
-        case NVC8B5_SET_SEMAPHORE_B: return "SET_SEMAPHORE_B";
-        case NVC8B5_SET_SEMAPHORE_PAYLOAD: return "SET_SEMAPHORE_PAYLOAD";
-        case NVC8B5_SET_SEMAPHORE_PAYLOAD_UPPER: return "SET_SEMAPHORE_PAYLOAD_UPPER";
-        case NVC8B5_SET_SRC_PHYS_MODE: return "SET_SRC_PHYS_MODE";
-        case NVC8B5_SET_DST_PHYS_MODE: return "SET_DST_PHYS_MODE";
-        case NVC8B5_LAUNCH_DMA: return "LAUNCH_DMA";
-        case NVC8B5_OFFSET_IN_UPPER: return "OFFSET_IN_UPPER";
-        case NVC8B5_OFFSET_IN_LOWER: return "OFFSET_IN_LOWER";
-        case NVC8B5_OFFSET_OUT_UPPER: return "OFFSET_OUT_UPPER";
-        case NVC8B5_OFFSET_OUT_LOWER: return "OFFSET_OUT_LOWER";
-        case NVC8B5_PITCH_IN: return "PITCH_IN";
-        case NVC8B5_PITCH_OUT: return "PITCH_OUT";
-        case NVC8B5_LINE_LENGTH_IN: return "LINE_LENGTH_IN";
-        case NVC8B5_LINE_COUNT: return "LINE_COUNT";
-        case NVC8B5_SET_REMAP_CONST_A: return "SET_REMAP_CONST_A";
-        case NVC8B5_SET_REMAP_CONST_B: return "SET_REMAP_CONST_B";
-        case NVC8B5_SET_REMAP_COMPONENTS: return "SET_REMAP_COMPONENTS";
-        default: return "UNKNOWN";
-    }
-}
 
 // ============================================================================
-// 7. Checks of the encodings against known values
+// Checks of the encodings against known values
 // ============================================================================
 // tinygrad's nvm(4, 0x300, 1): (2<<28) | (1<<16) | (4<<13) | (0x300>>2), i.e. SEC_OP 1 (bit 29).
-static_assert(nv_method_inc(4, NVC8B5_LAUNCH_DMA, 1) == 0x200180C0u);
+static_assert(nv_method_inc(4, 0x300, 1) == 0x200180C0u);  // LAUNCH_DMA of class/clc8b5.h
 static_assert(nv_method_sec_op(0x200180C0u) == NVC56F_DMA_SEC_OP_INC_METHOD &&
               nv_method_subchannel(0x200180C0u) == 4 && nv_method_address(0x200180C0u) == 0x300 &&
               nv_method_count(0x200180C0u) == 1);
@@ -460,9 +297,3 @@ static_assert(nv_method_immd(0, NVC56F_NON_STALL_INTERRUPT, 0) == 0x80000008u);
 static_assert(nv_gp_entry(0x1020004000ull, 12) == (0x1020004000ull | (12ull << 42)));
 static_assert(nv_gp_entry_address(nv_gp_entry(0xABCD2000ull, 3)) == 0xABCD2000ull &&
               nv_gp_entry_length(nv_gp_entry(0xABCD2000ull, 3)) == 3);
-static_assert(nv_gp_entry_extended_base(nv_gp_entry_pb_extended_base(0x580000201000ull)) ==
-              0x580000000000ull);
-static_assert(nv_gp_entry_length(nv_gp_entry_pb_extended_base(0x580000201000ull)) == 0);
-// UVM's 4-byte memset: DST_X CONST_A, COMPONENT_SIZE FOUR, one source and one destination
-// component.
-static_assert(nv_remap_memset(4) == 0x00030004u);

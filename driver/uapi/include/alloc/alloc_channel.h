@@ -1,7 +1,8 @@
-// The alloc parameters of the objects that feed the GPU work: the context share, the GPFIFO
-// channel, the copy engine object and the usermode doorbell page. Part of minicuda's ioctl ABI
-// (nv_uapi.h includes it); used by libcuda to build a context's channels and by nvidia.ko to
-// check and construct them.
+// alloc/alloc_channel.h: the alloc parameters of the objects that feed the GPU work: the context
+// share, the GPFIFO channel, the copy engine object and the usermode doorbell page. Part of the
+// ioctl ABI (minicuda::uapi); used by libcuda to build a context's channels and by nvidia.ko to
+// check and construct them. The classes themselves are the hardware's (minicuda::hw); the real
+// headers keep these structs beside some of them, minicuda keeps the ABI apart from the hardware.
 //
 // Sources: OGKM src/common/sdk/nvidia/inc/alloc/alloc_channel.h (NV_CHANNEL_ALLOC_PARAMS, the
 // 570/580 layout: 610 inserts hHandleVASpace after hVASpace), nvos.h
@@ -9,7 +10,10 @@
 // class/clc661.h (NV_HOPPER_USERMODE_A_PARAMS).
 #pragma once
 
-#include "nv_uapi.h"
+#include <cstddef>
+
+#include "nvlimits.h"
+#include "nvtypes.h"
 
 // alloc_channel.h NV_MEMORY_DESC_PARAMS: a physical memory description RM fills in (reserved
 // for user space).
@@ -89,39 +93,7 @@ typedef struct {
 } NV_HOPPER_USERMODE_A_PARAMS;
 static_assert(sizeof(NV_HOPPER_USERMODE_A_PARAMS) == 2);
 
-// nvos.h NvNotification: one 16-byte notifier. A GPFIFO channel's error notifier (hObjectError,
-// index NV_CHANNELGPFIFO_NOTIFICATION_TYPE_ERROR = 0) is written by RM when the channel faults:
-// info32 holds the Xid (nverror.h: 31 ROBUST_CHANNEL_FIFO_ERROR_MMU_ERR_FLT, 13
-// ROBUST_CHANNEL_GR_EXCEPTION, 94 ROBUST_CHANNEL_CONTAINED_ERROR - an uncorrectable ECC error
-// that error containment confined to the contexts using the memory), status becomes
-// NV_CHANNELGPFIFO_NOTIFICATION_STATUS_ERROR.
-typedef struct {
-    NvU64 timeStamp;  // GPU time of the event (ns)
-    NvU32 info32;
-    NvU16 info16;
-    NvU16 status;     // 0 while nothing happened
-} NvNotification;
-static_assert(sizeof(NvNotification) == 16);
-inline constexpr NvU16 NV_CHANNELGPFIFO_NOTIFICATION_STATUS_ERROR = 0xFFFF;
-inline constexpr NvU32 ROBUST_CHANNEL_GR_EXCEPTION = 13;
-inline constexpr NvU32 ROBUST_CHANNEL_FIFO_ERROR_MMU_ERR_FLT = 31;
-inline constexpr NvU32 ROBUST_CHANNEL_CONTAINED_ERROR = 94;
-
 // minicuda's channel-allocation flag (a bit the real NVOS04_FLAGS_* leave unused): the channel's
 // work runs inline, in the thread that waits for it in poll() on /dev/nvidiactl, instead of on
 // the GPU's own thread. libcuda sets it under CUDA_LAUNCH_BLOCKING=1.
 inline constexpr NvU32 NVOS04_FLAGS_MINICUDA_INLINE = 0x80000000u;
-
-// minicuda's fault record, written by RM next to a channel's error notifier (at
-// NV_MINICUDA_FAULT_RECORD_OFFSET of the notifier page) together with it. The real RM keeps this
-// for NV906F_CTRL_CMD_GET_MMU_FAULT_INFO and the Xid line of the kernel log; here libcuda reads
-// it to report which kernel, block, thread and address faulted.
-typedef struct {
-    NvU64 address;      // the faulting GPU virtual address (0 if not an address fault)
-    NvU32 xid;          // as in info32
-    NvU16 smException;  // NV_SM_EXCEPTION_* (nv_uapi_compute.h), 0 for MMU faults
-    NvU16 write;        // 1: the access was a write
-    char  what[1008];   // one line: "MMU fault: kernel K block (x,y,z) thread (x,y,z): ..."
-} NvMinicudaFaultRecord;
-static_assert(sizeof(NvMinicudaFaultRecord) == 1024);
-inline constexpr NvU32 NV_MINICUDA_FAULT_RECORD_OFFSET = 2048;

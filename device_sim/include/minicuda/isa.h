@@ -1,0 +1,52 @@
+// minicuda/isa.h: the "instructions" the simulated SM provides to kernel code (defined in
+// device_sim/src/sm_isa.cpp): barriers, warp shuffles and votes, trap, dynamic shared memory,
+// printf, the clock. The CUDA intrinsics (device_functions.h, sm_*_intrinsics.h) are thin inline
+// functions over them; each is only valid inside a kernel. Part of the kernel language
+// (minicuda::device_code).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace minicuda::gpu {
+
+
+namespace isa {
+void syncthreads();
+int syncthreads_reduce(int op, int predicate);  // op: 0 count, 1 and, 2 or
+void syncwarp(unsigned mask);
+// mode: 0 idx, 1 up, 2 down, 3 xor
+uint64_t shuffle(unsigned mask, uint64_t value, int mode, int lane_or_delta, int width);
+unsigned ballot(unsigned mask, int predicate);
+unsigned activemask();
+[[noreturn]] void trap();
+// The block's dynamic shared memory (extern __shared__).
+unsigned char* dynamic_shared();
+int printf(const char* format, ...) __attribute__((format(printf, 1, 2)));
+// Is the calling host thread running kernel code? (The runtime refuses host API calls from it.)
+bool in_kernel_code();
+// The SM's cycle counter (clock64): the host's monotonic clock at the device's clock rate
+// (1.98 GHz on the H200), so a kernel that spins for N cycles waits about as long as on the GPU.
+// Like the real counter it tells elapsed time on one SM, not the simulated timeline.
+long long clock64();
+}  // namespace isa
+
+}  // namespace minicuda::gpu
+
+namespace minicuda {
+
+// `extern __shared__ T name[];` becomes `DynamicShared<T> name;` (cu2cxx): an array view of the
+// running block's dynamic shared memory.
+template <class T>
+struct DynamicShared {
+  T* get() const { return reinterpret_cast<T*>(gpu::isa::dynamic_shared()); }
+  operator T*() const { return get(); }
+  T& operator[](size_t i) const { return get()[i]; }
+};
+// The block's dynamic shared memory as a T*, for kernels written in plain .cpp files.
+template <class T>
+T* dynamic_shared() {
+  return reinterpret_cast<T*>(gpu::isa::dynamic_shared());
+}
+
+}  // namespace minicuda

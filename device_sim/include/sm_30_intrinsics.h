@@ -1,0 +1,53 @@
+// sm_30_intrinsics.h: the warp intrinsics - __syncwarp, the votes (__ballot_sync, __any_sync,
+// __all_sync, __activemask) and the shuffles (__shfl_*_sync) - as the toolkit's
+// sm_30_intrinsics.h. A warp operation is a barrier over the warp's active lanes. Part of the kernel language
+// (minicuda::device_code); the functions are only valid inside a kernel.
+#ifndef __SM_30_INTRINSICS_H__
+#define __SM_30_INTRINSICS_H__
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "device_launch_parameters.h"
+#include "minicuda/isa.h"
+
+inline void __syncwarp(unsigned mask = 0xffffffffu) { minicuda::gpu::isa::syncwarp(mask); }
+inline unsigned __ballot_sync(unsigned mask, int p) { return minicuda::gpu::isa::ballot(mask, p); }
+inline int __any_sync(unsigned mask, int p) { return minicuda::gpu::isa::ballot(mask, p) != 0; }
+inline int __all_sync(unsigned mask, int p) {
+  return minicuda::gpu::isa::ballot(mask, p) == (mask & minicuda::gpu::isa::activemask());
+}
+inline unsigned __activemask() { return minicuda::gpu::isa::activemask(); }
+
+namespace minicuda::gpu::isa {
+template <class T>
+T shuffle_as(unsigned mask, T var, int mode, int arg, int width) {
+  static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>, "shuffles move 4- or 8-byte values");
+  uint64_t bits = 0;
+  std::memcpy(&bits, &var, sizeof(T));
+  bits = shuffle(mask, bits, mode, arg, width);
+  T out;
+  std::memcpy(&out, &bits, sizeof(T));
+  return out;
+}
+}  // namespace minicuda::gpu::isa
+
+template <class T>
+T __shfl_sync(unsigned mask, T var, int src_lane, int width = warpSize) {
+  return minicuda::gpu::isa::shuffle_as(mask, var, 0, src_lane, width);
+}
+template <class T>
+T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = warpSize) {
+  return minicuda::gpu::isa::shuffle_as(mask, var, 1, static_cast<int>(delta), width);
+}
+template <class T>
+T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = warpSize) {
+  return minicuda::gpu::isa::shuffle_as(mask, var, 2, static_cast<int>(delta), width);
+}
+template <class T>
+T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = warpSize) {
+  return minicuda::gpu::isa::shuffle_as(mask, var, 3, lane_mask, width);
+}
+
+#endif /* __SM_30_INTRINSICS_H__ */

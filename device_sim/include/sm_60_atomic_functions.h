@@ -1,0 +1,27 @@
+// sm_60_atomic_functions.h: atomicAdd on double and the scoped atomics (atomicAdd_block,
+// atomicAdd_system, ...), as the toolkit's sm_60_atomic_functions.h. Every scope is the same
+// host atomic here. Part of the kernel language
+// (minicuda::device_code); the functions are only valid inside a kernel.
+#ifndef __SM_60_ATOMIC_FUNCTIONS_H__
+#define __SM_60_ATOMIC_FUNCTIONS_H__
+
+#include "device_atomic_functions.h"
+#include "sm_20_atomic_functions.h"
+
+inline double atomicAdd(double* a, double v) {
+  return minicuda::gpu::isa::atomic_float(a, [v](double x) { return x + v; });
+}
+#define MINICUDA_SCOPED_ATOMIC(name)                                                 \
+  template <class T, class... A>                                                     \
+  inline auto name##_block(T* a, A... v) { return name(a, v...); }                  \
+  template <class T, class... A>                                                     \
+  inline auto name##_system(T* a, A... v) { return name(a, v...); }
+MINICUDA_SCOPED_ATOMIC(atomicAdd)
+MINICUDA_SCOPED_ATOMIC(atomicSub)
+MINICUDA_SCOPED_ATOMIC(atomicExch)
+MINICUDA_SCOPED_ATOMIC(atomicMin)
+MINICUDA_SCOPED_ATOMIC(atomicMax)
+MINICUDA_SCOPED_ATOMIC(atomicCAS)
+#undef MINICUDA_SCOPED_ATOMIC
+
+#endif /* __SM_60_ATOMIC_FUNCTIONS_H__ */

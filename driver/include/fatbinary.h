@@ -1,0 +1,92 @@
+// fatbinary.h: the module image format - what the compiler side emits for a translation unit and
+// libcuda loads. On the real stack the toolkit's fatbinary.h / fatbinary_section.h describe the
+// container nvcc embeds (a wrapper, a header, entries holding SASS or PTX), and libcuda parses it
+// in cuLibraryLoadData. minicuda keeps that container, with one entry of its own kind holding a
+// ModuleImage: the host code of the translation unit's kernels.
+//
+// A boundary header, between the toolkit (crt/host_runtime.h, which builds it, and
+// crt/kernel_image.h) and the driver (driver/src/module.cpp, which parses it). The GPU never
+// sees it: libcuda copies each kernel's entries into a code record (nv_kernel_code.h).
+#pragma once
+
+#include <cstdint>
+
+#include "minicuda/kernel_entry.h"
+
+namespace minicuda::fatbin {
+
+using gpu::KernelBlockEntry;
+using gpu::KernelEntry;
+using gpu::KernelRegionEntry;
+
+// One __global__ function as the compiler emits it.
+struct KernelImage {
+  const char* name;                // as written in the source, e.g. "vector_add", "scale<float>"
+  KernelEntry entry;               // the code: one thread
+  KernelBlockEntry block_entry;    // the code: a block's threads in a loop (may be null)
+  uint32_t param_count;
+  uint32_t param_bytes;            // size of the parameter buffer (<= kMaxParamBytes)
+  const uint32_t* param_offsets;   // param_count offsets into the buffer
+  const uint32_t* param_sizes;     // param_count sizes
+  uint32_t num_regs;               // registers per thread (occupancy); kDefaultRegisters
+  KernelRegionEntry region_entry;  // the code: a block as regions, without fibers (may be null)
+};
+
+inline constexpr uint32_t kMaxParamBytes = 32764;  // CUDA 12.1+ limit on kernel parameters
+inline constexpr uint32_t kDefaultRegisters = 32;  // what the SM model charges per thread
+
+// The payload of minicuda's fatbinary entry: the kernels of one translation unit.
+struct ModuleImage {
+  uint32_t magic;        // kModuleMagic
+  uint32_t version;      // 1
+  const char* source;    // the .cu file it came from
+  uint32_t kernel_count;
+  const KernelImage* kernels;
+};
+inline constexpr uint32_t kModuleMagic = 0x4E42434D;  // "MCBN"
+
+// --- the fatbinary container (real-stack.md §2.9) --------------------------------------------
+// What __cudaRegisterFatBinary receives (__fatBinC_Wrapper_t) and what cuLibraryLoadData reads:
+// a fatbinary header, then entries. nvcc's entries hold SASS (ELF) or PTX; minicuda's one entry
+// holds a ModuleImage, the host code of the translation unit's kernels.
+struct FatbinWrapper {
+  int magic;                  // kFatbinWrapperMagic
+  int version;                // 1
+  const void* data;           // the FatbinHeader
+  void* filename_or_fatbins;  // null
+};
+inline constexpr int kFatbinWrapperMagic = 0x466243B1;
+struct FatbinHeader {
+  uint32_t magic;  // kFatbinMagic
+  uint16_t version;
+  uint16_t header_size;  // 16
+  uint64_t fat_size;     // bytes of entries after the header
+};
+inline constexpr uint32_t kFatbinMagic = 0xBA55ED50;
+struct FatbinEntry {
+  uint16_t kind;  // kFatbinKindPtx, kFatbinKindElf, or minicuda's kFatbinKindHostCode
+  uint16_t version;
+  uint32_t header_size;  // 64: the payload follows
+  uint32_t padded_payload_size;
+  uint32_t unknown0;
+  uint32_t payload_size;
+  uint32_t unknown1, unknown2;
+  uint32_t sm_version;  // 90
+  uint32_t bit_width;
+  uint32_t unknown3;
+  uint64_t flags;
+  uint64_t unknown4;
+  uint64_t uncompressed_size;
+};
+static_assert(sizeof(FatbinEntry) == 64);
+inline constexpr uint16_t kFatbinKindPtx = 1;
+inline constexpr uint16_t kFatbinKindElf = 2;
+inline constexpr uint16_t kFatbinKindHostCode = 0x4D43;  // minicuda's: a ModuleImage
+// One translation unit's fatbinary, as crt/host_runtime.h lays it out.
+struct MinicudaFatbin {
+  FatbinHeader header;
+  FatbinEntry entry;
+  ModuleImage module;
+};
+
+}  // namespace minicuda::fatbin
