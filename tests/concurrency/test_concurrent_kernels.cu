@@ -17,7 +17,8 @@
 
 namespace {
 
-using ConcurrentKernels = minicuda::testing::FreshProcess;
+// Named Concurrency* so that the tsan preset's filter runs them too.
+using ConcurrencyKernels = minicuda::testing::FreshProcess;
 
 __global__ void fill(int* out, int tag) { out[blockIdx.x * blockDim.x + threadIdx.x] = tag; }
 
@@ -82,7 +83,7 @@ std::vector<float> run_held(const std::vector<int>& blocks_per_stream) {
 // when the SMs have room, and its stop event follows 0.1 us after the kernel (the next fetch).
 constexpr float kStartUs = 0.1f, kGridUs = 2.0f, kAloneEndUs = 2.3f;
 
-TEST_F(ConcurrentKernels, FourSmallGridsOfFourStreamsRunTogether) {
+TEST_F(ConcurrencyKernels, FourSmallGridsOfFourStreamsRunTogether) {
   std::vector<float> t = run_held({4, 4, 4, 4});
   ASSERT_EQ(t.size(), 8u);
   for (size_t i = 0; i < 4; ++i) {
@@ -91,7 +92,7 @@ TEST_F(ConcurrentKernels, FourSmallGridsOfFourStreamsRunTogether) {
   }
 }
 
-TEST_F(ConcurrentKernels, AGridFillingEverySmAndASmallOneTakeTurns) {
+TEST_F(ConcurrencyKernels, AGridFillingEverySmAndASmallOneTakeTurns) {
   std::vector<float> t = run_held({kFullBlocks, 4});
   ASSERT_EQ(t.size(), 4u);
   EXPECT_NEAR(t[0], kStartUs, 1e-3);
@@ -109,7 +110,7 @@ TEST_F(ConcurrentKernels, AGridFillingEverySmAndASmallOneTakeTurns) {
   EXPECT_NEAR(halves[5], kAloneEndUs + kGridUs, 1e-3);
 }
 
-TEST_F(ConcurrentKernels, TheSameTimesOnEveryRepetition) {
+TEST_F(ConcurrencyKernels, TheSameTimesOnEveryRepetition) {
   const std::vector<int> mix = {4, kFullBlocks, 132 * 4, 1, 300};
   const std::vector<float> first = run_held(mix);
   for (int i = 0; i < 3; ++i) EXPECT_EQ(run_held(mix), first) << "repetition " << i;
