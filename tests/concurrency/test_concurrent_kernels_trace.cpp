@@ -96,8 +96,11 @@ TEST(ConcurrentKernelsTrace, GridsThatFillEverySmDoNotOverlap) {
   EXPECT_EQ(full[2].start, full[1].end);  // the second waits for every SM the first holds
   // Nothing on the compute track runs beside a full grid.
   for (const Span& f : full)
-    for (const Span& s : run.grids)
-      if (s.start != f.start || s.channel != f.channel) EXPECT_FALSE(overlap(f, s)) << s.name << " beside full_grid";
+    for (const Span& s : run.grids) {
+      if (s.start != f.start || s.channel != f.channel) {
+        EXPECT_FALSE(overlap(f, s)) << s.name << " beside full_grid";
+      }
+    }
 }
 
 TEST(ConcurrentKernelsTrace, TheSameSimulatedTimesOnEveryRunWithOrWithoutEngineThreads) {
