@@ -82,6 +82,32 @@ uint16_t sm_exception_of(KernelErrorKind kind) {
   return NV_SM_EXCEPTION_NONE;
 }
 
+// What the grid holds on the SMs while it runs (docs/timing.md, "Concurrent kernels"): its
+// blocks go round-robin over the SMs (block b to SM b mod SMs), so it spreads over
+// min(SMs, blocks) of them with min(blocks_per_sm, ceil(blocks / SMs)) blocks on each. A block
+// holds what nv_occupancy charges it: its warps, its warps rounded up to the 4 sub-partitions
+// times 256-register granules of each, its shared memory and the driver's reserve in 128-byte
+// units. Alone on an SM these give nv_occupancy's blocks_per_sm.
+GridFootprint grid_footprint(const DeviceProperties& props, uint64_t blocks, uint64_t threads, uint32_t registers,
+                             uint32_t shared, uint32_t blocks_per_sm) {
+  auto round_up = [](uint64_t v, uint64_t unit) { return (v + unit - 1) / unit * unit; };
+  const auto sm_count = static_cast<uint64_t>(props.multiprocessor_count);
+  const uint64_t warp = static_cast<uint64_t>(props.warp_size);
+  const uint64_t warps = (threads + warp - 1) / warp;
+  const auto on_each = static_cast<uint32_t>(std::min<uint64_t>(blocks_per_sm, (blocks + sm_count - 1) / sm_count));
+  GridFootprint f;
+  f.sm_count = static_cast<uint32_t>(sm_count);
+  f.sms = static_cast<uint32_t>(std::min(sm_count, blocks));
+  f.per_sm.blocks = on_each;
+  f.per_sm.warps = static_cast<uint32_t>(on_each * warps);
+  f.per_sm.partition_registers = static_cast<uint32_t>(on_each * ((warps + 3) / 4) * round_up(uint64_t{registers} * warp, 256));
+  f.per_sm.shared = static_cast<uint32_t>(on_each * round_up(uint64_t{shared} + props.reserved_shared_mem_per_block, 128));
+  f.capacity = SmResources{static_cast<uint32_t>(props.max_blocks_per_sm),
+                           static_cast<uint32_t>(props.max_threads_per_sm / props.warp_size),
+                           static_cast<uint32_t>(props.regs_per_sm / 4), static_cast<uint32_t>(props.shared_mem_per_sm)};
+  return f;
+}
+
 }  // namespace
 
 NvSmLimits sm_limits(const DeviceProperties& props) {
@@ -208,7 +234,10 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
                                               : run_grid(grid, helpers);
   const uint64_t resident = std::min<uint64_t>(uint64_t{occ.blocks_per_sm} * threads, props.max_threads_per_sm);
   const uint64_t wave_ns = std::max<uint64_t>(1, kFullWaveNs * resident / props.max_threads_per_sm);
-  const TimeSpan span = device_.timeline().run(chid, TimelineUnit::Compute, kLaunchNs + waves * wave_ns);
+  const TimeSpan span =
+      device_.timeline().run_grid(chid, grid_footprint(props, blocks, threads, registers, grid.dynamic_shared,
+                                                       occ.blocks_per_sm),
+                                  kLaunchNs + waves * wave_ns);
   trace::device_span({timeline_unit_name(TimelineUnit::Compute), grid.kernel_name, chid, span.start, span.end,
                       device_.timeline().origin(chid)},
                      "compute: ch {} {} ran t={}..{} ns", chid, grid.kernel_name, span.start, span.end);

@@ -14,7 +14,8 @@
 // real-stack.md §4.3 (threads, blocks, registers, shared memory per SM) - so the grid runs in
 // ceil(blocks / (SMs x blocks_per_sm)) waves. The simulated time of a launch is
 // kLaunchNs + waves x a wave's cost, on the compute engine's timeline (compute_engine.cpp,
-// docs/timing.md). On the host, blocks are taken from a shared
+// docs/timing.md), where grids of other channels run beside it if the SMs have room for both
+// (Timeline::run_grid, "Concurrent kernels" in docs/timing.md). On the host, blocks are taken from a shared
 // counter by the engine's worker threads (MINICUDA_SM_THREADS, default: the host's cores) and
 // the calling thread; each block runs start to finish on one of them (sm.h), so results do not
 // depend on the thread count. The first kernel error stops the grid: blocks not yet started

@@ -37,7 +37,7 @@ thread_local constinit unsigned t_region_thread MINICUDA_TLS = 0;
 
 namespace sm {
 
-thread_local BlockRun* t_block = nullptr;
+thread_local constinit BlockRun* t_block MINICUDA_TLS = nullptr;
 
 namespace {
 
@@ -573,10 +573,8 @@ void BlockRun::record_fault() {
   error_ = e;
 }
 
-BlockRun* current_block(const char* what) {
-  if (t_block == nullptr || t_fault_jump == nullptr)
-    std::fprintf(stderr, "minicuda: %s called outside a kernel; ignored\n", what);
-  return t_fault_jump == nullptr ? nullptr : t_block;
+void called_outside_a_kernel(const char* what) {
+  std::fprintf(stderr, "minicuda: %s called outside a kernel; ignored\n", what);
 }
 
 }  // namespace sm

@@ -69,7 +69,9 @@ struct KernelError {
 
 
 // Hands a grid's blocks out to the host threads that run them, in order of their linear index
-// (x fastest), a few at a time: one atomic add per claim, not per block. Thread-safe.
+// (x fastest), a few at a time: one atomic add per claim, not per block. Thread-safe. The
+// counter has a cache line of its own: every host thread reads the rest (the grid's shape, the
+// stop flag) at every block, and a claim's write must not take that line from them.
 class BlockQueue {
  public:
   BlockQueue(dim3 grid, uint64_t blocks_per_claim)
@@ -92,10 +94,11 @@ class BlockQueue {
   }
 
  private:
-  dim3 grid_;
+  alignas(64) dim3 grid_;
   uint64_t blocks_, per_claim_;
-  std::atomic<uint64_t> next_{0};
   std::atomic<bool> stopped_{false};
+  alignas(64) std::atomic<uint64_t> next_{0};
+  [[maybe_unused]] char after_next_[64 - sizeof(std::atomic<uint64_t>)] = {};  // next_'s line: next_ alone
 };
 
 // The first error of a block, with the block's linear index.

@@ -80,7 +80,7 @@ struct Jump {
 
 
 class BlockRun;
-extern thread_local BlockRun* t_block;  // the block running on this host thread
+extern thread_local constinit BlockRun* t_block MINICUDA_TLS;  // the block running on this host thread
 
 inline uint3 unflatten(unsigned linear, dim3 dims) {
   return uint3{linear % dims.x, (linear / dims.x) % dims.y, linear / (dims.x * dims.y)};
@@ -181,6 +181,13 @@ class BlockRun {
 
 // The block running on the calling host thread, if the caller is kernel code; otherwise a
 // message on stderr (an intrinsic called from host code) and null.
-BlockRun* current_block(const char* what);
+// Inline: every barrier asks.
+[[gnu::cold, gnu::noinline]] void called_outside_a_kernel(const char* what);
+inline BlockRun* current_block(const char* what) {
+  if (t_fault_jump != nullptr && t_block != nullptr) [[likely]]
+    return t_block;
+  called_outside_a_kernel(what);
+  return nullptr;
+}
 
 }  // namespace minicuda::gpu::sm

@@ -12,12 +12,12 @@
 
 namespace minicuda::gpu {
 
-thread_local sigjmp_buf* t_fault_jump = nullptr;
+thread_local constinit sigjmp_buf* t_fault_jump MINICUDA_TLS = nullptr;
 #if MINICUDA_ALIGNMENT_CHECKS
-thread_local bool t_alignment_check_on = false;
+thread_local constinit bool t_alignment_check_on MINICUDA_TLS = false;
 #endif
-thread_local SavedFault t_fault;
-thread_local bool t_kernel_error_pending = false;
+thread_local constinit SavedFault t_fault MINICUDA_TLS;
+thread_local constinit bool t_kernel_error_pending MINICUDA_TLS = false;
 thread_local KernelError t_kernel_error;
 
 namespace {

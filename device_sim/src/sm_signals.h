@@ -42,7 +42,7 @@ namespace minicuda::gpu {
 // Whether EFLAGS.AC is on in this host thread, as the SM last set it (the signal handler keeps it
 // true to the flag it leaves behind): a switch to the state already set costs nothing, a change
 // is a popf (~50 ns).
-extern thread_local bool t_alignment_check_on;
+extern thread_local constinit bool t_alignment_check_on MINICUDA_TLS;
 inline void set_alignment_flag(bool on) {
   if (on) {
     asm volatile("sub $128, %%rsp\n\tpushfq\n\torq $0x40000, (%%rsp)\n\tpopfq\n\tadd $128, %%rsp" ::: "memory", "cc");
@@ -67,9 +67,11 @@ struct SavedFault {
   const char* detail = nullptr;  // SIGFPE: why the division was not emulated (a static string)
 };
 
-extern thread_local sigjmp_buf* t_fault_jump;   // armed while kernel code runs
-extern thread_local SavedFault t_fault;
-extern thread_local bool t_kernel_error_pending;  // set with t_kernel_error by assert/trap
+// constinit and initial-exec: a barrier reads some of these at every switch, and a plain
+// extern thread_local would cost a call to its TLS wrapper each time.
+extern thread_local constinit sigjmp_buf* t_fault_jump MINICUDA_TLS;  // armed while kernel code runs
+extern thread_local constinit SavedFault t_fault MINICUDA_TLS;
+extern thread_local constinit bool t_kernel_error_pending MINICUDA_TLS;  // set with t_kernel_error by assert/trap
 extern thread_local KernelError t_kernel_error;
 
 // Installs the handlers (once per process) and the calling thread's alternate signal stack (so

@@ -182,7 +182,8 @@ class Mmu {
 // channel c on unit u costing d ns starts at the earliest time, no earlier than the end of the
 // channel's earlier work, at which the unit is free for d ns, and ends d ns later. The unit
 // remembers the spans it has given out (the last kUnitSpans), so a gap between two of them that
-// is long enough is used: the unit serves work in the order it became ready in simulated time,
+// is long enough is used (grids on the compute unit share it instead: run_grid): the unit
+// serves work in the order it became ready in simulated time,
 // whatever order the engines' host threads happened to ask in. So work of two channels on two
 // units overlaps, work on one unit queues, and one channel's work runs in order. A semaphore
 // release happens at its channel's time; an acquire it satisfies holds the acquiring channel until
@@ -200,10 +201,32 @@ struct TimeSpan {
   uint64_t start = 0, end = 0;  // ns since the device was built
 };
 
+// What one SM holds, in four additive resources (the occupancy rules of nv_occupancy): blocks,
+// warps, registers of one of its 4 sub-partitions, bytes of shared memory (reserve included).
+struct SmResources {
+  uint32_t blocks = 0, warps = 0, partition_registers = 0, shared = 0;
+};
+
+// A grid on the compute timeline (docs/timing.md, "Concurrent kernels"): it holds `per_sm` on
+// each of `sms` SMs for its whole span; the GPU has `sm_count` SMs of `capacity` each.
+struct GridFootprint {
+  uint32_t sms = 0;
+  SmResources per_sm;
+  uint32_t sm_count = 0;
+  SmResources capacity;
+};
+
 class Timeline {
  public:
   // Work of channel chid on unit costing ns (see above); returns when it runs.
   TimeSpan run(uint32_t chid, TimelineUnit unit, uint64_t ns);
+  // A grid of channel chid costing ns on the compute unit: it starts at the earliest time, no
+  // earlier than the channel's time, at which `grid.sms` SMs have room for its footprint, beside
+  // the grids placed before, for the whole of [start, start + ns) (docs/timing.md). Grids of
+  // other channels that leave room run at the same time. Every grid on the compute unit goes
+  // through here (run() with TimelineUnit::Compute does not see the grids).
+  TimeSpan run_grid(uint32_t chid, const GridFootprint& grid, uint64_t ns);
+  static constexpr size_t kGridSpans = 1024;  // grids remembered (the time before them: full)
   // Work of the channel's own (the PBDMA's fetch of a pushbuffer segment): ns more on the
   // channel's timeline only. Returns the channel's new time.
   uint64_t advance(uint32_t chid, uint64_t ns);
@@ -248,6 +271,15 @@ class Timeline {
     uint64_t floor = 0, end = 0;
   };
   UnitSpans units_[kTimelineUnits];
+  // The grids placed on the compute unit (the last kGridSpans), by start; before grid_floor_
+  // every SM counts as full. sms: which SMs the grid holds (bit i: SM i).
+  struct GridSpan {
+    uint64_t start, end;
+    std::vector<bool> sms;
+    SmResources per_sm;
+  };
+  std::multimap<uint64_t, GridSpan> grids_;
+  uint64_t grid_floor_ = 0, longest_grid_ = 0;
   struct Release {
     uint64_t payload, time;
   };
