@@ -28,6 +28,7 @@ EngineThreads::~EngineThreads() {
   {
     std::lock_guard lock(mutex_);
     stop_ = true;
+    for (Unit& unit : units_) unit.pokes.fetch_add(1, std::memory_order_release);
   }
   for (Unit& unit : units_) unit.wake.notify_all();
   for (Unit& unit : units_) {
@@ -44,6 +45,7 @@ void EngineThreads::submit(TimelineUnit unit_id, uint32_t chid, uint64_t serial,
     unit.queue.push_back(Job{chid, serial, std::move(work)});
     ++in_flight_;
     start_locked(unit);
+    unit.pokes.fetch_add(1, std::memory_order_release);
     notify = unit.sleeping;  // a spinning thread sees the queue by itself: no system call
   }
   if (notify) unit.wake.notify_one();
@@ -99,6 +101,7 @@ bool EngineThreads::take_doorbell() {
     if (pick == nullptr) return false;
     start_locked(*pick);
     pick->doorbell = true;
+    pick->pokes.fetch_add(1, std::memory_order_release);
     notify = pick->sleeping;
   }
   if (notify) pick->wake.notify_one();
@@ -116,9 +119,11 @@ void EngineThreads::thread_loop(Unit& unit) {
   constexpr int kSpinChecks = 1000;
   std::unique_lock lock(mutex_);
   for (;;) {
-    for (int i = 0; i < kSpinChecks && unit.queue.empty() && !unit.doorbell && !stop_; ++i) {
+    if (unit.queue.empty() && !unit.doorbell && !stop_) {
+      const uint64_t seen = unit.pokes.load(std::memory_order_relaxed);
       lock.unlock();
-      std::this_thread::yield();
+      for (int i = 0; i < kSpinChecks && unit.pokes.load(std::memory_order_acquire) == seen; ++i)
+        std::this_thread::yield();
       lock.lock();
     }
     unit.sleeping = true;

@@ -23,6 +23,7 @@
 // the PBDMA.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -87,6 +88,9 @@ class EngineThreads {
     bool running = false;   // a piece of work is running (here or in run_here_if_idle); guarded by mutex_
     bool sleeping = false;  // its thread waits on wake (not spinning): submit must notify; guarded by mutex_
     bool doorbell = false;  // take_doorbell asked its thread to run the PBDMA; guarded by mutex_
+    // Bumped (under mutex_) whenever work is queued or a doorbell is handed over: what the
+    // thread watches while it spins, without taking mutex_.
+    std::atomic<uint64_t> pokes{0};
     std::condition_variable wake;
     std::thread thread;
   };

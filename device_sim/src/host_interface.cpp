@@ -71,6 +71,10 @@ void HostInterface::add_channel(const ChannelConfig& config) {
   auto channel = std::make_unique<Channel>();
   channel->config = config;
   channel->serial = next_serial_++;
+  {
+    std::lock_guard<std::mutex> tokens(doorbell_mutex_);
+    by_token_[config.token] = channel.get();
+  }
   channels_[config.chid] = std::move(channel);
   timeline_.add_channel(config.chid);
   trace::note(trace::Layer::Gpu, "host: add ch {} (token {:#x}), GPFIFO {:#x} x {}, USERD {:#x}",
@@ -79,57 +83,79 @@ void HostInterface::add_channel(const ChannelConfig& config) {
 
 void HostInterface::remove_channel(uint32_t chid) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (channels_.erase(chid) != 0) trace::note(trace::Layer::Gpu, "host: remove ch {}", chid);
+  auto it = channels_.find(chid);
+  if (it == channels_.end()) return;
+  {
+    std::lock_guard<std::mutex> tokens(doorbell_mutex_);  // no doorbell handler touches it any more
+    by_token_.erase(it->second->config.token);
+  }
+  channels_.erase(it);
+  trace::note(trace::Layer::Gpu, "host: remove ch {}", chid);
 }
 
+// The doorbell is a posted write: it takes only the token table's lock, never the PBDMA's, so
+// the storing thread never waits for work being decoded or run. It raises the channel's rung
+// flag; the next PBDMA pass turns it into Pending (absorb_rings_locked). An Idle channel needs
+// a pass: the handler asks a GPU thread for one. A channel that is Pending, Waiting or Busy is
+// on its way already - a pass is coming, gpu-host retries its acquire, or its engine's thread
+// resumes it - and that pass, reading GPPut after the flag, runs what this doorbell announced.
+// (The flag is set before the status is read, and a pass sets Idle before it looks at the flags
+// for the last time, so one of the two sees the other.)
 void HostInterface::doorbell(uint32_t token) {
+  std::lock_guard<std::mutex> tokens(doorbell_mutex_);
+  auto it = by_token_.find(token);
+  if (it == by_token_.end()) {
+    // The real host interface drops a token that names no channel of its runlists.
+    trace::note(trace::Layer::Gpu, "doorbell(token={:#x}): no channel has this token: ignored", token);
+    return;
+  }
+  Channel& channel = *it->second;
+  if (channel.status == ChannelStatus::Faulted) {
+    trace::note(trace::Layer::Gpu, "doorbell(token={:#x}) -> ch {}: stopped by a fault, ignored", token,
+                channel.config.chid);
+    return;
+  }
+  trace::note(trace::Layer::Gpu, "doorbell(token={:#x}) -> ch {}", token, channel.config.chid);
+  channel.rung.store(true);
+  if (channel.status != ChannelStatus::Idle) return;
+  // Inline channels run in nvidia.ko's poll(); before start(), nobody runs anything unasked.
+  if (!started_.load() || channel.config.inline_only) return;
+  if (engines_->enabled() && engines_->take_doorbell()) return;  // an idle engine's thread runs the PBDMA
   bool notify = false;
   {
-    std::lock_guard<std::mutex> lock(mutex_);
-    Channel* channel = nullptr;
-    for (auto& [chid, each] : channels_) {
-      if (each->config.token == token) {
-        channel = each.get();
-        break;
-      }
-    }
-    if (channel == nullptr) {
-      // The real host interface drops a token that names no channel of its runlists.
-      trace::note(trace::Layer::Gpu, "doorbell(token={:#x}): no channel has this token: ignored", token);
-      return;
-    }
-    if (channel->status == ChannelStatus::Faulted) {
-      trace::note(trace::Layer::Gpu, "doorbell(token={:#x}) -> ch {}: stopped by a fault, ignored", token,
-                  channel->config.chid);
-      return;
-    }
-    // Pending: the PBDMA fetches it. A channel Pending, Waiting or Busy already is on its way.
-    trace::note(trace::Layer::Gpu, "doorbell(token={:#x}) -> ch {}", token, channel->config.chid);
-    if (channel->status == ChannelStatus::Idle) channel->status = ChannelStatus::Pending;
-    // Inline channels run in nvidia.ko's poll(); before start(), nobody runs anything unasked.
-    if (!started_ || channel->config.inline_only) return;
-    if (engines_->enabled() && engines_->take_doorbell()) return;  // an idle engine's thread runs the PBDMA
-    host_rung_.store(true, std::memory_order_release);
+    std::lock_guard<std::mutex> host(host_mutex_);
+    host_rung_.store(true);
     notify = host_sleeping_;
   }
   if (notify) doorbell_cv_.notify_one();
 }
 
+bool HostInterface::absorb_rings_locked() {
+  bool any = false;
+  for (auto& [chid, channel] : channels_) {
+    if (channel->rung.exchange(false) && channel->status == ChannelStatus::Idle) {
+      channel->status = ChannelStatus::Pending;
+      any = true;
+    }
+  }
+  return any;
+}
+
 void HostInterface::start() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::mutex> lock(host_mutex_);
   if (host_thread_.joinable()) return;
-  started_ = true;
+  started_.store(true);
   stop_ = false;
-  host_rung_.store(true, std::memory_order_relaxed);  // channels rung before the start run first
+  host_rung_.store(true);  // channels rung before the start run first
   host_thread_ = std::thread([this] { host_thread_loop(); });
 }
 
 void HostInterface::stop() {
   std::thread thread;
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<std::mutex> lock(host_mutex_);
     if (!host_thread_.joinable()) return;
-    started_ = false;
+    started_.store(false);
     stop_ = true;
     thread = std::move(host_thread_);
   }
@@ -149,25 +175,25 @@ void HostInterface::host_thread_loop() {
   constexpr auto kLongestRetry = std::chrono::microseconds(1000);
   auto retry = kFirstRetry;
   bool was_rung = false;  // the last run was for a doorbell: watch for the next one a while
-  std::unique_lock lock(mutex_);
+  std::unique_lock lock(host_mutex_);
   while (!stop_) {
     if (was_rung) {
       lock.unlock();
       for (int i = 0; i < kSpinChecks && !host_rung_.load(std::memory_order_acquire); ++i) std::this_thread::yield();
       lock.lock();
     }
-    if (!host_rung_.load(std::memory_order_relaxed) && !stop_) {
-      auto rung = [&] { return stop_ || host_rung_.load(std::memory_order_relaxed); };
+    if (!host_rung_.load() && !stop_) {
+      auto rung = [&] { return stop_ || host_rung_.load(); };
       host_sleeping_ = true;
-      if (waiting_ > 0) {
+      if (waiting_.load() > 0) {
         if (!doorbell_cv_.wait_for(lock, retry, rung)) retry = std::min(retry * 2, kLongestRetry);
       } else {
-        doorbell_cv_.wait(lock, [&] { return rung() || waiting_ > 0; });
+        doorbell_cv_.wait(lock, [&] { return rung() || waiting_.load() > 0; });
       }
       host_sleeping_ = false;
     }
     if (stop_) break;
-    was_rung = host_rung_.exchange(false, std::memory_order_acquire);
+    was_rung = host_rung_.exchange(false);
     if (was_rung) retry = kFirstRetry;
     lock.unlock();
     run_channels(/*include_inline=*/false, /*wait=*/false);
@@ -203,7 +229,7 @@ size_t HostInterface::run_channels(bool include_inline, bool wait) {
         std::vector<std::pair<uint64_t, Channel*>> ready;
         bool progressed = true;
         while (progressed) {
-          progressed = false;
+          progressed = absorb_rings_locked();  // doorbells rung since the last look
           busy = false;
           ready.clear();
           for (auto& [chid, channel] : channels_) {
@@ -229,6 +255,8 @@ size_t HostInterface::run_channels(bool include_inline, bool wait) {
               break;  // choose again
             }
           }
+          // Before giving up: a doorbell rung meanwhile (a last look, after every Idle was set).
+          if (!progressed) progressed = absorb_rings_locked();
         }
       }
       if (!wait || !busy) break;
@@ -245,10 +273,15 @@ size_t HostInterface::run_channels(bool include_inline, bool wait) {
     int waiting = 0;
     for (auto& [chid, channel] : channels_)
       waiting += !channel->config.inline_only && channel->status == ChannelStatus::Waiting;
-    notify = waiting > 0 && waiting_ == 0 && host_sleeping_;
-    waiting_ = waiting;
+    notify = waiting_.exchange(waiting) == 0 && waiting > 0;
   }
-  if (notify) doorbell_cv_.notify_one();
+  if (notify) {
+    {
+      std::lock_guard<std::mutex> host(host_mutex_);
+      notify = host_sleeping_;
+    }
+    if (notify) doorbell_cv_.notify_one();
+  }
   // The "interrupt": nvidia.ko hears of each fault outside the lock, so it may call back in.
   if (handler) {
     for (const ChannelFault& fault : new_faults) handler(fault);
@@ -314,7 +347,9 @@ std::optional<ChannelStatus> HostInterface::channel_status(uint32_t chid) const 
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = channels_.find(chid);
   if (it == channels_.end()) return std::nullopt;
-  return it->second->status;
+  const Channel& channel = *it->second;
+  if (channel.status == ChannelStatus::Idle && channel.rung) return ChannelStatus::Pending;  // the next pass takes it
+  return channel.status.load();
 }
 
 uint64_t HostInterface::nonstall_interrupts() const {

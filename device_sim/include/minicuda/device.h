@@ -40,6 +40,7 @@
 #include <shared_mutex>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 #include <string_view>
 
@@ -330,7 +331,8 @@ enum class ChannelStatus : uint8_t {
 // one stream's kernel runs while another's copies move, as on the GPU.
 //
 // Thread safety: every member may be called from any thread; one mutex (mutex_) guards all
-// channel state, so doorbell() waits while the PBDMA decodes work (not while engines run it).
+// channel state, except what the doorbell touches (below), so a doorbell never waits for the
+// PBDMA.
 class HostInterface {
  public:
   explicit HostInterface(Device& device);
@@ -349,9 +351,10 @@ class HostInterface {
   // The doorbell handler: what a store of token to NOTIFY_CHANNEL_PENDING (usermode page + 0x90)
   // does. The channel with that work submit token becomes Pending (trace: "doorbell(token=0x1)
   // -> ch 1"), and once start()ed a GPU thread runs the PBDMA over it (not for inline channels:
-  // nvidia.ko's poll() runs those). Runs on the storing thread and returns at once: it never
-  // runs work itself. Unknown tokens and faulted channels are ignored, with a trace note (the
-  // real doorbell drops them too).
+  // nvidia.ko's poll() runs those). Runs on the storing thread and returns at once, like a
+  // posted write: it never runs work and never waits for the PBDMA (it does not take mutex_).
+  // Unknown tokens and faulted channels are ignored, with a trace note (the real doorbell drops
+  // them too).
   void doorbell(uint32_t token);
   // Starts the gpu-host thread and lets doorbells hand the PBDMA to the GPU's threads (channels
   // rung before are run first). Idempotent. stop() joins gpu-host; doorbells then only mark
@@ -419,13 +422,22 @@ class HostInterface {
   uint64_t entries_consumed_ = 0;                             // by any run; guarded by mutex_
   mutable int waiters_ = 0;  // threads in engine_done_.wait: engine_done notifies only then; guarded by mutex_
   uint64_t next_serial_ = 1;                                  // guarded by mutex_
-  // gpu-host (start/stop, host_thread_loop). started_: doorbells hand the PBDMA to a GPU thread.
-  std::thread host_thread_;                                   // guarded by mutex_
-  bool started_ = false, stop_ = false;                       // guarded by mutex_
-  bool host_sleeping_ = false;  // gpu-host waits on doorbell_cv_: a doorbell must notify; guarded by mutex_
-  int waiting_ = 0;             // channels Waiting at an acquire (not inline); guarded by mutex_
-  std::atomic<bool> host_rung_{false};  // gpu-host has a doorbell to serve; set under mutex_
-  std::condition_variable doorbell_cv_;  // gpu-host sleeps on it, with mutex_
+  // Channels rung and not yet taken by a pass become Pending (mutex_ held); true if any did.
+  bool absorb_rings_locked();
+  // The doorbell's own state: work submit token -> channel. Lock order: mutex_, then
+  // doorbell_mutex_; the doorbell handler takes doorbell_mutex_ only (then the engines' lock or
+  // host_mutex_), never mutex_, so a store never waits for the PBDMA.
+  std::mutex doorbell_mutex_;
+  std::unordered_map<uint32_t, Channel*> by_token_;           // guarded by doorbell_mutex_
+  std::atomic<bool> started_{false};  // doorbells hand the PBDMA to a GPU thread (start/stop)
+  std::atomic<int> waiting_{0};       // channels Waiting at an acquire (not inline), as of the last pass
+  // gpu-host (start/stop, host_thread_loop).
+  std::mutex host_mutex_;
+  std::thread host_thread_;                // guarded by host_mutex_
+  bool stop_ = false;                      // guarded by host_mutex_
+  bool host_sleeping_ = false;  // gpu-host waits on doorbell_cv_: must be notified; guarded by host_mutex_
+  std::atomic<bool> host_rung_{false};     // gpu-host has a doorbell to serve; set under host_mutex_
+  std::condition_variable doorbell_cv_;    // gpu-host sleeps on it, with host_mutex_
 };
 
 // One simulated GPU: its properties, its VRAM and its MMU.
