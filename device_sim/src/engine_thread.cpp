@@ -151,9 +151,13 @@ void EngineThreads::thread_loop(Unit& unit) {
       fault = job.work();
     }
     job.work = nullptr;  // what it captured goes before the channel is resumed
-    done_(job.chid, job.serial, std::move(fault));
+    // The unit is idle from here on: a doorbell rung while done_ runs the PBDMA comes to this
+    // thread (take_doorbell), which is awake, instead of waking gpu-host.
     lock.lock();
     unit.running = false;
+    lock.unlock();
+    done_(job.chid, job.serial, std::move(fault));
+    lock.lock();
     --in_flight_;
   }
 }

@@ -85,7 +85,9 @@ class EngineThreads {
   struct Unit {
     std::mutex exec;  // held while the unit runs a piece of work (its thread's, or run_here's)
     std::deque<Job> queue;  // guarded by EngineThreads::mutex_
-    bool running = false;   // a piece of work is running (here or in run_here_if_idle); guarded by mutex_
+    // A piece of work is running (here or in run_here_if_idle); cleared when the work is done,
+    // before done_ resumes its channel, so the thread takes doorbells meanwhile. Guarded by mutex_.
+    bool running = false;
     bool sleeping = false;  // its thread waits on wake (not spinning): submit must notify; guarded by mutex_
     bool doorbell = false;  // take_doorbell asked its thread to run the PBDMA; guarded by mutex_
     // Bumped (under mutex_) whenever work is queued or a doorbell is handed over: what the
