@@ -23,7 +23,9 @@
 // NON_INC, ONE_INC, IMMD, END_PB_SEGMENT, tertiary ops, raw dwords) whose methods are the real
 // host, copy and compute ones or made up, with data that plants addresses inside and outside
 // the mappings and sizes near the limits; GPFIFO entries that are good, control entries, of bad
-// lengths or addresses; GPPut published right or wrong; doorbells with good or made-up tokens;
+// lengths or addresses; GPPut published right or wrong (work published and never rung stays
+// unrun); doorbells through the usermode register (Device::usermode_write32) with good or
+// made-up tokens, and writes to other registers of the page;
 // host writes that satisfy acquires; unmapping and remapping pages; channels removed and added.
 //
 // After every run_pending()/poll() these must hold: every channel run is Idle, Waiting or
@@ -630,7 +632,13 @@ void run(FuzzedDataProvider& in, Session& s) {
         break;
       case 5: if (c.live) one_control_entry(in, c); break;
       case 6: case 7: if (c.live) publish(in, c); break;
-      case 8: host.doorbell(in.ConsumeIntegralInRange(0, 7) == 0 ? pick_value(in) : c.config.token); break;
+      case 8: {  // the doorbell: the usermode register the bus delivers to, or another register of the page
+        const uint32_t token = in.ConsumeIntegralInRange(0, 7) == 0 ? pick_value(in) : c.config.token;
+        const uint64_t offset = in.ConsumeIntegralInRange(0, 7) == 0 ? in.ConsumeIntegralInRange<uint64_t>(0, 0xFFFF) & ~3ull
+                                                                     : NVC361_NOTIFY_CHANNEL_PENDING;
+        s.device->usermode_write32(offset, token);
+        break;
+      }
       case 9: case 10: {
         const bool include_inline = in.ConsumeIntegralInRange(0, 3) != 0;
         host.run_pending(include_inline);

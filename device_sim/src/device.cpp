@@ -2,13 +2,12 @@
 //
 // Who talks to it: nvidia.ko creates one Device per GPU it "probes" (MINICUDA_DEVICE picks the
 // preset) and from then on programs it through vram() and mmu(), as the real driver programs a
-// GPU through its BARs.
+// GPU through its BARs; user space's stores to the usermode page arrive as usermode_write32()
+// over the bus (minicuda/bus.h).
 #include "minicuda/device.h"
 
-#include <pthread.h>
-
-#include <algorithm>
-#include <chrono>
+#include "minicuda/trace.h"
+#include "class/clc361.h"
 
 namespace minicuda::gpu {
 
@@ -37,47 +36,18 @@ Device::Device(Preset preset)
 
 Device::~Device() { stop_worker(); }
 
-void Device::start_worker() {
-  if (worker_.joinable()) return;
-  stop_.store(false);
-  worker_ = std::thread([this] { worker_loop(); });
-}
+void Device::start_worker() { host_.start(); }
 
-void Device::stop_worker() {
-  if (!worker_.joinable()) return;
-  stop_.store(true);
-  worker_.join();
-}
+void Device::stop_worker() { host_.stop(); }
 
-// The host interface's thread. After a poll that found work it polls again at once for a while
-// (work tends to come in bursts: a memcpy is followed by its wait), then sleeps 1 us, 2 us, ...
-// up to 1 ms between polls. An engine finishing its work wakes it at once (wait_for_engine), so
-// that the channel goes on with its next method without waiting for the back-off.
-void Device::worker_loop() {
-  constexpr int kSpinPolls = 2000;
-  constexpr auto kMaxSleep = std::chrono::microseconds(1000);
-  pthread_setname_np(pthread_self(), "gpu-host");  // the host interface: doorbells, the PBDMA
-  int idle = 0;
-  auto sleep = std::chrono::microseconds(1);
-  while (!stop_.load(std::memory_order_relaxed)) {
-    const uint64_t completions = host_.engine_completions();
-    if (host_.poll(/*include_inline=*/false) > 0 || host_.engine_completions() != completions) {
-      idle = 0;
-      sleep = std::chrono::microseconds(1);
-      continue;
-    }
-    if (++idle < kSpinPolls) {
-      std::this_thread::yield();
-      continue;
-    }
-    host_.wait_for_engine(completions, sleep);
-    if (host_.engine_completions() != completions) {
-      idle = 0;
-      sleep = std::chrono::microseconds(1);
-      continue;
-    }
-    sleep = std::min(sleep * 2, kMaxSleep);
+// BAR0's usermode page (clc361.h): the only register it models is the doorbell.
+void Device::usermode_write32(uint64_t offset, uint32_t value) {
+  if (offset == NVC361_NOTIFY_CHANNEL_PENDING) {
+    host_.doorbell(value);
+    return;
   }
+  trace::note(trace::Layer::Gpu, "usermode: write of {:#x} at +{:#x}: not a register minicuda models, dropped", value,
+              offset);
 }
 
 }  // namespace minicuda::gpu

@@ -17,13 +17,18 @@ bool engine_threads_enabled() {
 
 }  // namespace
 
-EngineThreads::EngineThreads(const Mmu& mmu, Done done)
-    : mmu_(mmu), done_(std::move(done)), enabled_(engine_threads_enabled()) {}
+EngineThreads::EngineThreads(const Mmu& mmu, Done done, RunPbdma run_pbdma)
+    : mmu_(mmu), done_(std::move(done)), run_pbdma_(std::move(run_pbdma)), enabled_(engine_threads_enabled()) {}
+
+void EngineThreads::start_locked(Unit& unit) {
+  if (!unit.thread.joinable()) unit.thread = std::thread([this, &unit] { thread_loop(unit); });
+}
 
 EngineThreads::~EngineThreads() {
   {
     std::lock_guard lock(mutex_);
     stop_ = true;
+    for (Unit& unit : units_) unit.pokes.fetch_add(1, std::memory_order_release);
   }
   for (Unit& unit : units_) unit.wake.notify_all();
   for (Unit& unit : units_) {
@@ -39,7 +44,8 @@ void EngineThreads::submit(TimelineUnit unit_id, uint32_t chid, uint64_t serial,
     if (stop_) return;  // the GPU is going away: the channel stays Busy until it is removed
     unit.queue.push_back(Job{chid, serial, std::move(work)});
     ++in_flight_;
-    if (!unit.thread.joinable()) unit.thread = std::thread([this, &unit] { thread_loop(unit); });
+    start_locked(unit);
+    unit.pokes.fetch_add(1, std::memory_order_release);
     notify = unit.sleeping;  // a spinning thread sees the queue by itself: no system call
   }
   if (notify) unit.wake.notify_one();
@@ -76,27 +82,62 @@ size_t EngineThreads::in_flight() const {
   return in_flight_;
 }
 
+bool EngineThreads::take_doorbell() {
+  if (!enabled_) return false;
+  Unit* pick = nullptr;
+  bool notify = false;
+  {
+    std::lock_guard lock(mutex_);
+    if (stop_) return false;
+    auto idle = [](const Unit& u) { return u.queue.empty() && !u.running; };
+    for (Unit& unit : units_) {
+      if (unit.thread.joinable() && !unit.sleeping && idle(unit)) {  // awake: sees the flag without a system call
+        pick = &unit;
+        break;
+      }
+    }
+    Unit& compute = units_[static_cast<int>(TimelineUnit::Compute)];
+    if (pick == nullptr && idle(compute)) pick = &compute;
+    if (pick == nullptr) return false;
+    start_locked(*pick);
+    pick->doorbell = true;
+    pick->pokes.fetch_add(1, std::memory_order_release);
+    notify = pick->sleeping;
+  }
+  if (notify) pick->wake.notify_one();
+  return true;
+}
+
 void EngineThreads::thread_loop(Unit& unit) {
   // "gpu-compute", "gpu-ce0", ...: what gdb's `info threads` and top show.
   const std::string name = std::string("gpu-") + timeline_unit_name(static_cast<TimelineUnit>(&unit - units_));
   pthread_setname_np(pthread_self(), name.c_str());
-  // After a piece of work the thread looks for the next one a while before it sleeps: work
-  // comes in bursts (a stream's copies, a loop of launches), and waking a sleeping thread costs
-  // the hand-over more than the yields do - where there are cores to spare. On a host of fewer
-  // than 4 cores the program's thread and the gpu-host thread already spin on both, and a third
-  // spinner only takes turns with them: there the thread sleeps at once.
-  static const int kSpinChecks = std::thread::hardware_concurrency() >= 4 ? 1000 : 0;
+  // After a piece of work the thread looks for the next one (or a doorbell) a while before it
+  // sleeps: work comes in bursts (a stream's copies, a loop of launches), and waking a sleeping
+  // thread costs the hand-over more than the yields do. (gpu-host sleeps until rung, so on a
+  // 2-core host this thread and the program's are the only ones that spin.)
+  constexpr int kSpinChecks = 1000;
   std::unique_lock lock(mutex_);
   for (;;) {
-    for (int i = 0; i < kSpinChecks && unit.queue.empty() && !stop_; ++i) {
+    if (unit.queue.empty() && !unit.doorbell && !stop_) {
+      const uint64_t seen = unit.pokes.load(std::memory_order_relaxed);
       lock.unlock();
-      std::this_thread::yield();
+      for (int i = 0; i < kSpinChecks && unit.pokes.load(std::memory_order_acquire) == seen; ++i)
+        std::this_thread::yield();
       lock.lock();
     }
     unit.sleeping = true;
-    unit.wake.wait(lock, [&] { return stop_ || (!unit.queue.empty() && !unit.running); });
+    unit.wake.wait(lock, [&] { return stop_ || unit.doorbell || (!unit.queue.empty() && !unit.running); });
     unit.sleeping = false;
     if (stop_) return;
+    if (unit.doorbell) {
+      // The PBDMA, here: a launch it fetches lands in this very queue, taken below at once.
+      unit.doorbell = false;
+      lock.unlock();
+      run_pbdma_();
+      lock.lock();
+      continue;
+    }
     Job job = std::move(unit.queue.front());
     unit.queue.pop_front();
     unit.running = true;
@@ -110,9 +151,13 @@ void EngineThreads::thread_loop(Unit& unit) {
       fault = job.work();
     }
     job.work = nullptr;  // what it captured goes before the channel is resumed
-    done_(job.chid, job.serial, std::move(fault));
+    // The unit is idle from here on: a doorbell rung while done_ runs the PBDMA comes to this
+    // thread (take_doorbell), which is awake, instead of waking gpu-host.
     lock.lock();
     unit.running = false;
+    lock.unlock();
+    done_(job.chid, job.serial, std::move(fault));
+    lock.lock();
     --in_flight_;
   }
 }

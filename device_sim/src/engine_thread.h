@@ -11,12 +11,19 @@
 // its work in the order submitted, one at a time, holding the MMU's access lock for each
 // (Mmu::lock_for_access), so pages are not torn down under it.
 //
+// The PBDMA for a doorbell: an idle unit's thread also runs the PBDMA when the host interface asks
+// it to (take_doorbell), so that the doorbell of a launch is served by the compute engine's own
+// thread, which then takes the grid from its own queue: one hand-over from the program's thread
+// to the GPU, not two (docs/performance.md, launch latency).
+//
 // MINICUDA_ENGINE_THREADS=0 turns the threads off: every method then runs on the PBDMA's thread
 // as it is fetched (the model before engines had threads; the simulated times are the same).
 //
-// Who talks to it: HostInterface owns it; the PBDMA submits work to it.
+// Who talks to it: HostInterface owns it; the PBDMA submits work to it; the doorbell hands it
+// the PBDMA.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -38,8 +45,11 @@ class EngineThreads {
   // Channel::serial) has finished, after the thread has let go of the MMU and the unit. It may
   // submit more work (the host interface runs the PBDMA from it).
   using Done = std::function<void(uint32_t chid, uint64_t serial, std::optional<ChannelFault> fault)>;
+  // One round of the PBDMA (HostInterface::run_channels), run on a unit's thread that took a
+  // doorbell, holding no lock of this class. It may submit work, to this unit too.
+  using RunPbdma = std::function<void()>;
 
-  EngineThreads(const Mmu& mmu, Done done);
+  EngineThreads(const Mmu& mmu, Done done, RunPbdma run_pbdma);
   // Stops every thread: work not yet started is dropped (its channel is going away with the
   // GPU), work running finishes first.
   ~EngineThreads();
@@ -60,6 +70,11 @@ class EngineThreads {
   bool run_here_if_idle(TimelineUnit unit, const EngineWork& work, std::optional<ChannelFault>* fault);
   // Work submitted and not finished yet, on every unit.
   size_t in_flight() const;
+  // A doorbell rang: asks an idle unit's thread (nothing queued or running) to run the PBDMA -
+  // one that is awake (looking for work) first, else the compute engine's, woken or started.
+  // Returns false, asking nothing, when no unit is idle or the threads are off: the caller then
+  // has the PBDMA run elsewhere (gpu-host).
+  bool take_doorbell();
 
  private:
   struct Job {
@@ -70,15 +85,23 @@ class EngineThreads {
   struct Unit {
     std::mutex exec;  // held while the unit runs a piece of work (its thread's, or run_here's)
     std::deque<Job> queue;  // guarded by EngineThreads::mutex_
-    bool running = false;   // a piece of work is running (here or in run_here_if_idle); guarded by mutex_
+    // A piece of work is running (here or in run_here_if_idle); cleared when the work is done,
+    // before done_ resumes its channel, so the thread takes doorbells meanwhile. Guarded by mutex_.
+    bool running = false;
     bool sleeping = false;  // its thread waits on wake (not spinning): submit must notify; guarded by mutex_
+    bool doorbell = false;  // take_doorbell asked its thread to run the PBDMA; guarded by mutex_
+    // Bumped (under mutex_) whenever work is queued or a doorbell is handed over: what the
+    // thread watches while it spins, without taking mutex_.
+    std::atomic<uint64_t> pokes{0};
     std::condition_variable wake;
     std::thread thread;
   };
   void thread_loop(Unit& unit);
+  void start_locked(Unit& unit);  // starts unit's thread if it has none (mutex_ held)
 
   const Mmu& mmu_;
   Done done_;
+  RunPbdma run_pbdma_;
   const bool enabled_;
   mutable std::mutex mutex_;
   bool stop_ = false;

@@ -1,5 +1,5 @@
 // host_interface: the GPU unit that owns the channels and the doorbell, and schedules the
-// PBDMA over the channels that have work.
+// PBDMA over the channels that were rung.
 //
 // A real GPU keeps channels on runlists and time-slices its PBDMAs between them; here one PBDMA
 // takes one GPFIFO entry at a time from the pending channel whose work the host submitted first
@@ -9,11 +9,23 @@
 // run_pending(), and work reaches the engines in submission order. When an engine's thread finishes, engine_done() makes the
 // channel Pending again and wakes whoever waits (run_pending, the device's worker).
 //
+// The doorbell is the only way in: a store of a channel's work-submit token to the usermode page
+// reaches doorbell() over the simulated bus (minicuda/bus.h, Device::usermode_write32), on the
+// storing thread. doorbell() marks the channel Pending and, once the GPU is started (start()),
+// hands the PBDMA to a thread of the GPU's: an idle engine's thread (EngineThreads::take_doorbell,
+// the compute engine's by preference, so that a launch needs no second hand-over), or else the
+// gpu-host thread. No thread looks at a channel that was not rung. The one thing the GPU polls is
+// what the hardware polls: a channel Waiting at a semaphore acquire, which gpu-host retries with a
+// back-off while one exists.
+//
 // Who talks to it: nvidia.ko adds and removes channels (RM's channel allocation and free) and
-// forwards doorbell stores from the usermode page; whoever drives the device (inline after a
-// doorbell, or a device thread later) calls run_pending().
+// routes the usermode page's stores to the device; nvidia.ko's poll() handler runs the inline
+// channels (poll(true)); tests call run_pending().
 #include "host_interface.h"
 
+#include <pthread.h>
+
+#include <algorithm>
 #include <cassert>
 
 #include "compute_engine.h"
@@ -34,13 +46,18 @@ HostInterface::HostInterface(Device& device)
       copy_engine_(std::make_unique<CopyEngine>(device, *memory_, 0)),
       compute_engine_(std::make_unique<ComputeEngine>(device, *memory_)),
       engines_(std::make_unique<EngineThreads>(
-          device.mmu(), [this](uint32_t chid, uint64_t serial, std::optional<ChannelFault> fault) {
+          device.mmu(),
+          [this](uint32_t chid, uint64_t serial, std::optional<ChannelFault> fault) {
             engine_done(chid, serial, std::move(fault));
-          })),
+          },
+          [this] { run_channels(/*include_inline=*/false, /*wait=*/false); })),
       pbdma_(std::make_unique<Pbdma>(device, *memory_, *copy_engine_, *compute_engine_, *engines_)) {}
 
-// The engines' threads go first: their work uses the engines, the memory port and this.
-HostInterface::~HostInterface() { engines_.reset(); }
+// gpu-host first, then the engines' threads: their work uses the engines, the memory port and this.
+HostInterface::~HostInterface() {
+  stop();
+  engines_.reset();
+}
 
 void HostInterface::add_channel(const ChannelConfig& config) {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -54,6 +71,10 @@ void HostInterface::add_channel(const ChannelConfig& config) {
   auto channel = std::make_unique<Channel>();
   channel->config = config;
   channel->serial = next_serial_++;
+  {
+    std::lock_guard<std::mutex> tokens(doorbell_mutex_);
+    by_token_[config.token] = channel.get();
+  }
   channels_[config.chid] = std::move(channel);
   timeline_.add_channel(config.chid);
   trace::note(trace::Layer::Gpu, "host: add ch {} (token {:#x}), GPFIFO {:#x} x {}, USERD {:#x}",
@@ -62,18 +83,122 @@ void HostInterface::add_channel(const ChannelConfig& config) {
 
 void HostInterface::remove_channel(uint32_t chid) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (channels_.erase(chid) != 0) trace::note(trace::Layer::Gpu, "host: remove ch {}", chid);
+  auto it = channels_.find(chid);
+  if (it == channels_.end()) return;
+  {
+    std::lock_guard<std::mutex> tokens(doorbell_mutex_);  // no doorbell handler touches it any more
+    by_token_.erase(it->second->config.token);
+  }
+  channels_.erase(it);
+  trace::note(trace::Layer::Gpu, "host: remove ch {}", chid);
 }
 
+// The doorbell is a posted write: it takes only the token table's lock, never the PBDMA's, so
+// the storing thread never waits for work being decoded or run. It raises the channel's rung
+// flag; the next PBDMA pass turns it into Pending (absorb_rings_locked). An Idle channel needs
+// a pass: the handler asks a GPU thread for one. A channel that is Pending, Waiting or Busy is
+// on its way already - a pass is coming, gpu-host retries its acquire, or its engine's thread
+// resumes it - and that pass, reading GPPut after the flag, runs what this doorbell announced.
+// (The flag is set before the status is read, and a pass sets Idle before it looks at the flags
+// for the last time, so one of the two sees the other.)
 void HostInterface::doorbell(uint32_t token) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  for (auto& [chid, channel] : channels_) {
-    if (channel->config.token != token) continue;
-    trace::note(trace::Layer::Gpu, "usermode: doorbell token {:#x} -> ch {}", token, chid);
-    if (channel->status == ChannelStatus::Idle) channel->status = ChannelStatus::Pending;
-    return;  // Pending and Waiting channels will run anyway; Faulted ones never again
+  std::lock_guard<std::mutex> tokens(doorbell_mutex_);
+  auto it = by_token_.find(token);
+  if (it == by_token_.end()) {
+    // The real host interface drops a token that names no channel of its runlists.
+    trace::note(trace::Layer::Gpu, "doorbell(token={:#x}): no channel has this token: ignored", token);
+    return;
   }
-  trace::note(trace::Layer::Gpu, "usermode: doorbell token {:#x}: no such channel, ignored", token);
+  Channel& channel = *it->second;
+  if (channel.status == ChannelStatus::Faulted) {
+    trace::note(trace::Layer::Gpu, "doorbell(token={:#x}) -> ch {}: stopped by a fault, ignored", token,
+                channel.config.chid);
+    return;
+  }
+  trace::note(trace::Layer::Gpu, "doorbell(token={:#x}) -> ch {}", token, channel.config.chid);
+  channel.rung.store(true);
+  if (channel.status != ChannelStatus::Idle) return;
+  // Inline channels run in nvidia.ko's poll(); before start(), nobody runs anything unasked.
+  if (!started_.load() || channel.config.inline_only) return;
+  if (engines_->enabled() && engines_->take_doorbell()) return;  // an idle engine's thread runs the PBDMA
+  bool notify = false;
+  {
+    std::lock_guard<std::mutex> host(host_mutex_);
+    host_rung_.store(true);
+    notify = host_sleeping_;
+  }
+  if (notify) doorbell_cv_.notify_one();
+}
+
+bool HostInterface::absorb_rings_locked() {
+  bool any = false;
+  for (auto& [chid, channel] : channels_) {
+    if (channel->rung.exchange(false) && channel->status == ChannelStatus::Idle) {
+      channel->status = ChannelStatus::Pending;
+      any = true;
+    }
+  }
+  return any;
+}
+
+void HostInterface::start() {
+  std::lock_guard<std::mutex> lock(host_mutex_);
+  if (host_thread_.joinable()) return;
+  started_.store(true);
+  stop_ = false;
+  host_rung_.store(true);  // channels rung before the start run first
+  host_thread_ = std::thread([this] { host_thread_loop(); });
+}
+
+void HostInterface::stop() {
+  std::thread thread;
+  {
+    std::lock_guard<std::mutex> lock(host_mutex_);
+    if (!host_thread_.joinable()) return;
+    started_.store(false);
+    stop_ = true;
+    thread = std::move(host_thread_);
+  }
+  doorbell_cv_.notify_all();
+  thread.join();
+}
+
+// gpu-host: the PBDMA's own thread, for the doorbells no idle engine's thread took (and every
+// doorbell with the engines' threads off). After a run it watches for the next ring a while (work
+// comes in bursts) - a load of host_rung_, not a look at any channel - then sleeps until rung.
+// While a channel waits at an acquire, it wakes to retry it after 1 us, 2 us, ... up to 1 ms:
+// the semaphore polling the real PBDMA does too.
+void HostInterface::host_thread_loop() {
+  pthread_setname_np(pthread_self(), "gpu-host");
+  constexpr int kSpinChecks = 1000;
+  constexpr auto kFirstRetry = std::chrono::microseconds(1);
+  constexpr auto kLongestRetry = std::chrono::microseconds(1000);
+  auto retry = kFirstRetry;
+  bool was_rung = false;  // the last run was for a doorbell: watch for the next one a while
+  std::unique_lock lock(host_mutex_);
+  while (!stop_) {
+    if (was_rung) {
+      lock.unlock();
+      for (int i = 0; i < kSpinChecks && !host_rung_.load(std::memory_order_acquire); ++i) std::this_thread::yield();
+      lock.lock();
+    }
+    if (!host_rung_.load() && !stop_) {
+      auto rung = [&] { return stop_ || host_rung_.load(); };
+      host_sleeping_ = true;
+      if (waiting_.load() > 0) {
+        if (!doorbell_cv_.wait_for(lock, retry, rung)) retry = std::min(retry * 2, kLongestRetry);
+      } else {
+        doorbell_cv_.wait(lock, [&] { return rung() || waiting_.load() > 0; });
+      }
+      host_sleeping_ = false;
+    }
+    if (stop_) break;
+    was_rung = host_rung_.exchange(false);
+    if (was_rung) retry = kFirstRetry;
+    lock.unlock();
+    run_channels(/*include_inline=*/false, /*wait=*/false);
+    lock.lock();
+  }
 }
 
 size_t HostInterface::run_pending(bool include_inline) {
@@ -88,6 +213,7 @@ size_t HostInterface::run_pending(bool include_inline) {
 }
 
 size_t HostInterface::run_channels(bool include_inline, bool wait) {
+  bool notify = false;
   std::vector<ChannelFault> new_faults;
   std::function<void(const ChannelFault&)> handler;
   size_t entries = 0;
@@ -103,7 +229,7 @@ size_t HostInterface::run_channels(bool include_inline, bool wait) {
         std::vector<std::pair<uint64_t, Channel*>> ready;
         bool progressed = true;
         while (progressed) {
-          progressed = false;
+          progressed = absorb_rings_locked();  // doorbells rung since the last look
           busy = false;
           ready.clear();
           for (auto& [chid, channel] : channels_) {
@@ -129,6 +255,8 @@ size_t HostInterface::run_channels(bool include_inline, bool wait) {
               break;  // choose again
             }
           }
+          // Before giving up: a doorbell rung meanwhile (a last look, after every Idle was set).
+          if (!progressed) progressed = absorb_rings_locked();
         }
       }
       if (!wait || !busy) break;
@@ -140,6 +268,19 @@ size_t HostInterface::run_channels(bool include_inline, bool wait) {
       --waiters_;
     }
     handler = fault_handler_;
+    // Channels stopped at an acquire: gpu-host retries them (host_thread_loop), and must hear of
+    // the first one if it sleeps without a timeout.
+    int waiting = 0;
+    for (auto& [chid, channel] : channels_)
+      waiting += !channel->config.inline_only && channel->status == ChannelStatus::Waiting;
+    notify = waiting_.exchange(waiting) == 0 && waiting > 0;
+  }
+  if (notify) {
+    {
+      std::lock_guard<std::mutex> host(host_mutex_);
+      notify = host_sleeping_;
+    }
+    if (notify) doorbell_cv_.notify_one();
   }
   // The "interrupt": nvidia.ko hears of each fault outside the lock, so it may call back in.
   if (handler) {
@@ -190,23 +331,7 @@ void HostInterface::wait_for_engine(uint64_t seen, std::chrono::microseconds tim
   --waiters_;
 }
 
-size_t HostInterface::poll(bool include_inline) {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto access = mmu_.lock_for_access();
-    for (auto& [chid, channel] : channels_) {
-      if (channel->status != ChannelStatus::Idle) continue;
-      if (channel->config.inline_only && !include_inline) continue;
-      uint32_t gp_put = 0, gp_get = 0;
-      uint64_t userd = channel->config.userd_va;
-      // An unreadable USERD is left alone here; run_pending() reports it as a fault if rung.
-      if (memory_->load32(userd + NVC56F_USERD_GP_PUT, &gp_put)) continue;
-      if (memory_->load32(userd + NVC56F_USERD_GP_GET, &gp_get)) continue;
-      if (gp_put != gp_get) channel->status = ChannelStatus::Pending;
-    }
-  }
-  return run_channels(include_inline, /*wait=*/false);
-}
+size_t HostInterface::poll(bool include_inline) { return run_channels(include_inline, /*wait=*/false); }
 
 std::vector<ChannelFault> HostInterface::faults() const {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -222,7 +347,9 @@ std::optional<ChannelStatus> HostInterface::channel_status(uint32_t chid) const 
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = channels_.find(chid);
   if (it == channels_.end()) return std::nullopt;
-  return it->second->status;
+  const Channel& channel = *it->second;
+  if (channel.status == ChannelStatus::Idle && channel.rung) return ChannelStatus::Pending;  // the next pass takes it
+  return channel.status.load();
 }
 
 uint64_t HostInterface::nonstall_interrupts() const {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 
 #include "compute_engine.h"
@@ -26,7 +27,12 @@ struct Subchannel {
 
 struct Channel {
   ChannelConfig config;
-  ChannelStatus status = ChannelStatus::Idle;
+  // Written under HostInterface's mutex; atomic so that the doorbell handler, which never takes
+  // that mutex, can read it.
+  std::atomic<ChannelStatus> status{ChannelStatus::Idle};
+  // The doorbell rang and no PBDMA pass has taken it yet (HostInterface::doorbell sets it, the
+  // pass turns an Idle channel with it into a Pending one).
+  std::atomic<bool> rung{false};
   // Which channel of this chid (chids are reused): engine work names its channel by both, so
   // that work finishing after its channel was removed resumes nothing.
   uint64_t serial = 0;

@@ -128,7 +128,8 @@ CUresult Channel::create(CUctx_st& ctx, volatile uint32_t* doorbell) {
   if ((s = rm_control(d.hClient, group_, NVA06C_CTRL_CMD_GPFIFO_SCHEDULE, &schedule, sizeof schedule)) != NV_OK) {
     return to_cu_result(s);
   }
-  doorbell_ = doorbell;
+  // The page's 32-bit registers: a store to one is a write on the bus to the GPU (bus.h).
+  doorbell_ = reinterpret_cast<bus::Reg32*>(const_cast<uint32_t*>(doorbell));
   return CUDA_SUCCESS;
 }
 
@@ -235,11 +236,12 @@ uint64_t Channel::submit() {
   write_entry(nv_gp_entry(segment_va, dwords));
   pb_segment_ = pb_write_;
   fence_ = value;
-  // Publish: GPPut, then the doorbell (release ordering: the entries are visible first).
+  // Publish: GPPut, then the doorbell (release ordering: the entries are visible first). The
+  // doorbell store is what makes the GPU look at this channel at all.
   __atomic_store_n(userd32(NVC56F_USERD_GP_PUT), gp_put_, __ATOMIC_RELEASE);
-  doorbell_[NVC361_NOTIFY_CHANNEL_PENDING / 4] = token_;
   trace::note(trace::Layer::Libcuda, "channel: submit {} dwords at {:#x}, GPPut {}, doorbell token {}", dwords,
               segment_va, gp_put_, token_);
+  doorbell_[NVC361_NOTIFY_CHANNEL_PENDING / 4] = token_;
   if (inline_) {
     // CUDA_LAUNCH_BLOCKING=1: sleep in poll() on the control device; nvidia.ko runs the channel's
     // work in this thread meanwhile (a debugger steps from here into the kernel body).

@@ -13,7 +13,9 @@
 //   [960 KiB, 1 MiB)  code records of the kernels loaded in the context (nv_kernel_code.h)
 // Submitting is: write methods into the pushbuffer, one GPFIFO entry pointing at them, advance
 // GPPut, store the channel's work-submit token at the doorbell (the usermode page + 0x90).
-// None of it is a system call. Every segment starts with minicuda's host-timeline methods
+// None of it is a system call. The doorbell store is a plain 32-bit store to a register of the
+// mapped page (bus::Reg32): the bus delivers it to the GPU's host interface, which schedules the
+// channel (minicuda/bus.h); until then the GPU does not look at the channel. Every segment starts with minicuda's host-timeline methods
 // (MINICUDA_SET_ORIGIN, MINICUDA_SET_HOST_TIME: the submitting call and the host's simulated
 // time, host_clock.h) and ends with the fence's releases.
 #pragma once
@@ -22,6 +24,7 @@
 #include <initializer_list>
 
 #include "libcuda.h"
+#include "minicuda/bus.h"
 #include "class/clc86f.h"
 #include "class/clc8b5.h"
 #include "class/clcbc0.h"
@@ -142,7 +145,7 @@ class Channel {
   NvHandle group_ = 0, share_ = 0, memory_ = 0, channel_ = 0, compute_ = 0, copy_ = 0, notifier_memory_ = 0;
   NvNotification* notifier_ = nullptr;  // the channel's error notifier (its own 4 KiB sysmem)
   uint8_t* base_ = nullptr;         // CPU (and, with UVA, GPU) address of the memory object
-  volatile uint32_t* doorbell_ = nullptr;
+  bus::Reg32* doorbell_ = nullptr;  // the usermode page's registers (doorbell at NVC361_NOTIFY_CHANNEL_PENDING)
   uint32_t token_ = 0;
   uint64_t pb_write_ = kPushbufferOffset;  // where the next method goes
   uint64_t pb_segment_ = kPushbufferOffset;  // start of the not yet submitted methods

@@ -152,7 +152,10 @@ class TestChannel {
   ChannelStatus status() const { return *device_.host().channel_status(config_.chid); }
 
  private:
-  uint32_t load(uint32_t offset) const { return *at<uint32_t>(userd() + offset); }
+  // An acquire load: the GPU's threads write USERD while tests read it.
+  uint32_t load(uint32_t offset) const {
+    return std::atomic_ref<uint32_t>(*at<uint32_t>(userd() + offset)).load(std::memory_order_acquire);
+  }
 
   Device& device_;
   uint64_t region_;

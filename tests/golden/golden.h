@@ -54,7 +54,7 @@ inline std::string normalise(const std::string& text, const Windows& w) {
   static const std::regex root("^(t\\d+)?#\\d+ *");
   static const std::regex client("0xc1d0[0-9a-f]{4}");
   static const std::regex pid("pid \\d+");
-  static const std::regex chid("(\\bch |channel |token )(?:0x([0-9a-f]+)|(\\d+))");
+  static const std::regex chid("(\\bch |channel |token |token=)(?:0x([0-9a-f]+)|(\\d+))");
   std::map<uint64_t, int> chids;
   std::map<std::string, int> roots;
   std::map<std::string, std::string> clients;

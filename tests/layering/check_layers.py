@@ -25,19 +25,22 @@ LAYERS = {
     "fault": {"paths": ["fault/"], "uses": ["support", "trace", "uapi", "hw"]},
     # The chain, bottom up.
     "hw": {"paths": ["hw/"], "uses": ["support"]},
+    # The machine's I/O bus: routes a CPU store in a mapped device page to the device (the
+    # CPU's memory system on real hardware). Routes are function pointers: it knows no layer.
+    "bus": {"paths": ["device_sim/bus/"], "uses": ["support"]},
     # The kernel language: what compiled kernels see (the toolkit's device headers). The SM
     # implements it; the compiler side and libcuda's loader use its entry types.
     "device_code": {"paths": ["device_sim/include/"], "uses": ["support"]},
     "device_sim": {"paths": ["device_sim/src/", "device_sim/CMakeLists.txt",
                              "device_sim/include/minicuda/device.h"],
-                   "uses": ["hw", "device_code", "trace", "fault", "support"]},
+                   "uses": ["hw", "bus", "device_code", "trace", "fault", "support"]},
     "uapi": {"paths": ["driver/uapi/"], "uses": ["hw", "support"]},
     # The system-call interface: all that user mode sees of the kernel (minicuda/syscall.h).
     "syscall": {"paths": ["driver/kernel/uapi/"], "uses": ["support"]},
     "kernel": {"paths": ["driver/kernel/", "driver/nvidia_ko/"],
-               "uses": ["syscall", "uapi", "device_sim", "hw", "device_code", "trace", "fault", "support"]},
+               "uses": ["syscall", "uapi", "device_sim", "bus", "hw", "device_code", "trace", "fault", "support"]},
     "libcuda": {"paths": ["driver/"],
-                "uses": ["syscall", "uapi", "hw", "device_code", "trace", "fault", "support"]},
+                "uses": ["syscall", "uapi", "bus", "hw", "device_code", "trace", "fault", "support"]},
     "libc": {"paths": ["runtime/libc/", "runtime/include/minicuda/libc.h"],
              "uses": ["syscall", "trace", "support"]},
     "runtime": {"paths": ["runtime/"],
@@ -48,7 +51,7 @@ LAYERS = {
 # public headers include.
 PASSES_ON = {
     "support": [], "trace": [], "fault": [],
-    "hw": ["support"], "device_code": [], "device_sim": [],
+    "hw": ["support"], "bus": [], "device_code": [], "device_sim": [],
     "uapi": ["hw"], "syscall": ["kernel"], "kernel": [], "libcuda": ["device_code"],
     "libc": [], "runtime": ["libcuda"],
 }
@@ -56,7 +59,7 @@ PASSES_ON = {
 # CMake target -> layer.
 TARGETS = {
     "minicuda_support": "support", "minicuda_trace": "trace", "minicuda_fault": "fault",
-    "minicuda_hw": "hw", "minicuda_device_code": "device_code", "minicuda_device": "device_sim",
+    "minicuda_hw": "hw", "minicuda_bus": "bus", "minicuda_device_code": "device_code", "minicuda_device": "device_sim",
     "minicuda_uapi": "uapi", "minicuda_syscall": "syscall", "minicuda_kernel": "kernel", "minicuda_cuda": "libcuda",
     "minicuda_libc": "libc", "minicuda_cudart": "runtime",
 }
@@ -65,7 +68,7 @@ TARGETS = {
 # directory of the layers (public and private), as the compiler sees them.
 INCLUDE_ROOTS = [
     "support/include", "trace/include", "trace/src", "fault/include", "fault/src",
-    "hw/include", "device_sim/include", "device_sim/src", "driver/uapi/include",
+    "hw/include", "device_sim/bus/include", "device_sim/include", "device_sim/src", "driver/uapi/include",
     "driver/kernel/uapi", "driver/kernel/include", "driver/kernel/src", "driver/nvidia_ko/src", "driver/include",
     "driver/src", "runtime/include", "runtime/src", "runtime/libc",
 ]

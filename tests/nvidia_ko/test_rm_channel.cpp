@@ -1,11 +1,13 @@
 // Tests of the work-submission classes (rm_channel.cpp, their rows in rm_classes.cpp and their
 // controls in rm_control.cpp): a channel built with raw ioctls exactly as libcuda's
 // Channel::create builds it, then fed by hand (pushbuffer, GPFIFO entry, GPPut, doorbell) while
-// the GPU's worker thread, started by nvidia.ko at probe, runs it with no further system call.
+// the GPU's threads, started by nvidia.ko at probe, run it with no further system call: the
+// doorbell store reaches the GPU through the route nvidia.ko's mmap of the usermode page made.
 #include <atomic>
 #include <chrono>
 #include <thread>
 
+#include "minicuda/bus.h"
 #include "nv_test_util.h"
 #include "nv_hw_classes.h"
 #include "eventually.h"
@@ -156,7 +158,9 @@ struct Channel {
     }
     write_entry(nv_gp_entry(segment, static_cast<uint32_t>((pb_write - from) / 4)));
     std::atomic_ref<uint32_t>(*userd32(NVC56F_USERD_GP_PUT)).store(gp_put, std::memory_order_release);
-    std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(usermode_page + NVC361_NOTIFY_CHANNEL_PENDING)).store(token);
+    // The doorbell: a store to a register of the usermode page, which nvidia.ko's mmap routed to
+    // the GPU (minicuda/bus.h).
+    reinterpret_cast<minicuda::bus::Reg32*>(usermode_page)[NVC361_NOTIFY_CHANNEL_PENDING / 4] = token;
   }
   // A 1D copy on the copy subchannel.
   void copy_bytes(uint64_t src, uint64_t dst, uint32_t bytes) {
@@ -213,6 +217,30 @@ TEST_F(RmChannelTest, TheDeviceThreadRunsPublishedWorkWithNoSystemCall) {
   ASSERT_TRUE(eventually([&] { return load64(ch.semaphore()) == 2; }));
   EXPECT_EQ(load64(dst), 0xfeedface'cafef00dull);
   EXPECT_EQ(ch.notifier_status(), 0u);
+}
+
+// GPPut moved without the doorbell: the GPU does not run the channel until the token is stored
+// to the usermode page. Freeing the usermode object drops the route its mmap made.
+TEST_F(RmChannelTest, PublishedWorkWaitsForTheDoorbellAndFreeingThePageDropsItsRoute) {
+  ASSERT_NO_FATAL_FAILURE(ch.build());
+  uint64_t from = ch.pb_write;
+  ch.bind_engines();
+  ch.release(ch.semaphore(), 7);
+  const uint64_t segment = ch.va(ch.base) + from;
+  ch.write_entry(nv_gp_entry_pb_extended_base(segment));
+  ch.extended_base_written = true;
+  ch.write_entry(nv_gp_entry(segment, static_cast<uint32_t>((ch.pb_write - from) / 4)));
+  std::atomic_ref<uint32_t>(*ch.userd32(NVC56F_USERD_GP_PUT)).store(ch.gp_put, std::memory_order_release);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(load64(ch.semaphore()), 0u);
+  EXPECT_EQ(load32(ch.userd32(NVC56F_USERD_GP_GET)), 0u);
+  reinterpret_cast<minicuda::bus::Reg32*>(ch.usermode_page)[NVC361_NOTIFY_CHANNEL_PENDING / 4] = ch.token;
+  ASSERT_TRUE(eventually([&] { return load64(ch.semaphore()) == 7u; }));
+
+  const uint64_t routes = minicuda::bus::routes();
+  ASSERT_GE(routes, 1u);
+  ASSERT_EQ(rm_free(ch.rm.ctl, ch.rm.client, ch.rm.subdevice, ch.usermode), NV_OK);
+  EXPECT_EQ(minicuda::bus::routes(), routes - 1);
 }
 
 TEST_F(RmChannelTest, ControlsOnTheRightObjectsOnly) {

@@ -40,6 +40,7 @@
 #include <shared_mutex>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 #include <string_view>
 
@@ -349,8 +350,15 @@ enum class ChannelStatus : uint8_t {
 };
 
 // The host interface: the GPU unit that owns the channels (their RAMFC state), listens to the
-// doorbell and runs the PBDMA over every pending channel. nvidia.ko adds and removes channels;
-// the doorbell page forwards user-space stores of a work submit token to doorbell().
+// doorbell and runs the PBDMA over the channels that were rung. nvidia.ko adds and removes
+// channels; a user-space store of a work submit token to the usermode page reaches doorbell()
+// over the bus (minicuda/bus.h, Device::usermode_write32). Work reaches the PBDMA only that way:
+// a channel whose GPPut moved without a doorbell is not run until it is rung, as on the GPU.
+//
+// Once started (start(), Device::start_worker), a doorbell hands the PBDMA to one of the GPU's
+// threads - an idle engine's thread (the compute engine's first), else the gpu-host thread - which
+// sleep until rung and never look at a channel that was not. The one thing they poll is what the
+// hardware polls: a channel Waiting at a semaphore acquire is retried by gpu-host with a back-off.
 //
 // The engines (compute, ce0-ce2) run on host threads of their own (engine_thread.h): a method
 // that keeps an engine busy - a grid launch, a LAUNCH_DMA that moves data - goes to its engine's
@@ -358,7 +366,8 @@ enum class ChannelStatus : uint8_t {
 // one stream's kernel runs while another's copies move, as on the GPU.
 //
 // Thread safety: every member may be called from any thread; one mutex (mutex_) guards all
-// channel state, so doorbell() waits while the PBDMA decodes work (not while engines run it).
+// channel state, except what the doorbell touches (below), so a doorbell never waits for the
+// PBDMA.
 class HostInterface {
  public:
   explicit HostInterface(Device& device);
@@ -374,10 +383,20 @@ class HostInterface {
   // Forgets a channel, wherever it stands. Unknown chid: nothing happens. Engine work of the
   // channel still running finishes, and resumes nothing.
   void remove_channel(uint32_t chid);
-  // What a store of token to NOTIFY_CHANNEL_PENDING (usermode page + 0x90) means: the channel
-  // with that work submit token becomes Pending. Unknown tokens and faulted channels are
-  // ignored (the real doorbell drops them too).
+  // The doorbell handler: what a store of token to NOTIFY_CHANNEL_PENDING (usermode page + 0x90)
+  // does. The channel with that work submit token becomes Pending (trace: "doorbell(token=0x1)
+  // -> ch 1"), and once start()ed a GPU thread runs the PBDMA over it (not for inline channels:
+  // nvidia.ko's poll() runs those). Runs on the storing thread and returns at once, like a
+  // posted write: it never runs work and never waits for the PBDMA (it does not take mutex_).
+  // Unknown tokens and faulted channels are ignored, with a trace note (the real doorbell drops
+  // them too).
   void doorbell(uint32_t token);
+  // Starts the gpu-host thread and lets doorbells hand the PBDMA to the GPU's threads (channels
+  // rung before are run first). Idempotent. stop() joins gpu-host; doorbells then only mark
+  // channels Pending again (engine work in flight still resumes its channel). Also done by the
+  // destructor.
+  void start();
+  void stop();
   // Runs every Pending or Waiting channel, one GPFIFO entry at a time from the channel whose
   // work was submitted first (Pbdma::next_submit_time, then chid), until none can make progress: fetch
   // the GPFIFO entries from GPGet up to GPPut (read from USERD), fetch and decode each
@@ -388,17 +407,15 @@ class HostInterface {
   // of GPFIFO entries consumed meanwhile (by this call, and by the engines' threads, which go
   // on with a channel when they finish its work).
   size_t run_pending(bool include_inline = true);
-  // What the host interface does when nobody rings: looks at every Idle channel's USERD and
-  // marks it Pending when GPPut != GPGet (work was published), then runs the channels as
+  // One round of the PBDMA over the rung channels (Pending) and those Waiting at an acquire, as
   // run_pending() does, except that it does not wait for engine work: Busy channels stay Busy
-  // and are resumed by a later poll. The device's worker thread calls this; it is also how the
-  // simulator notices a doorbell store, which a CPU cannot trap (docs/design/execution.md).
-  // Returns the entries consumed. Inline channels (ChannelConfig::inline_only) are looked at
-  // and run only when include_inline is true; they never go Busy (their engines run here).
+  // and their engine's thread resumes them. It never looks at a channel that was not rung.
+  // nvidia.ko's poll() handler calls poll(true), which is how the inline channels
+  // (ChannelConfig::inline_only) run, on the caller's thread (they never go Busy: their engines
+  // run here). Inline channels run only when include_inline is true. Returns the entries consumed.
   size_t poll(bool include_inline = true);
   // How many pieces of engine work have finished so far; wait_for_engine() sleeps until that
-  // count differs from seen, or timeout passes (the worker's idle sleep: an engine finishing
-  // wakes it at once, so the channel's next method does not wait for its back-off).
+  // count differs from seen, or timeout passes.
   uint64_t engine_completions() const;
   void wait_for_engine(uint64_t seen, std::chrono::microseconds timeout) const;
 
@@ -414,8 +431,11 @@ class HostInterface {
   uint64_t nonstall_interrupts() const;
 
  private:
-  // One round of the PBDMA over the channels (run_pending, poll); wait: until none is Busy.
+  // One round of the PBDMA over the channels (run_pending, poll, the GPU's threads after a
+  // doorbell or an engine's completion); wait: until none is Busy.
   size_t run_channels(bool include_inline, bool wait);
+  // gpu-host: runs the PBDMA when rung (host_rung_), retries acquires while a channel waits.
+  void host_thread_loop();
   // EngineThreads' done callback: resumes the channel (Pending) or stops it with the fault,
   // then runs the PBDMA on the engine's thread (wait=false), so the channel goes on at once.
   void engine_done(uint32_t chid, uint64_t serial, std::optional<ChannelFault> fault);
@@ -437,6 +457,22 @@ class HostInterface {
   uint64_t entries_consumed_ = 0;                             // by any run; guarded by mutex_
   mutable int waiters_ = 0;  // threads in engine_done_.wait: engine_done notifies only then; guarded by mutex_
   uint64_t next_serial_ = 1;                                  // guarded by mutex_
+  // Channels rung and not yet taken by a pass become Pending (mutex_ held); true if any did.
+  bool absorb_rings_locked();
+  // The doorbell's own state: work submit token -> channel. Lock order: mutex_, then
+  // doorbell_mutex_; the doorbell handler takes doorbell_mutex_ only (then the engines' lock or
+  // host_mutex_), never mutex_, so a store never waits for the PBDMA.
+  std::mutex doorbell_mutex_;
+  std::unordered_map<uint32_t, Channel*> by_token_;           // guarded by doorbell_mutex_
+  std::atomic<bool> started_{false};  // doorbells hand the PBDMA to a GPU thread (start/stop)
+  std::atomic<int> waiting_{0};       // channels Waiting at an acquire (not inline), as of the last pass
+  // gpu-host (start/stop, host_thread_loop).
+  std::mutex host_mutex_;
+  std::thread host_thread_;                // guarded by host_mutex_
+  bool stop_ = false;                      // guarded by host_mutex_
+  bool host_sleeping_ = false;  // gpu-host waits on doorbell_cv_: must be notified; guarded by host_mutex_
+  std::atomic<bool> host_rung_{false};     // gpu-host has a doorbell to serve; set under host_mutex_
+  std::condition_variable doorbell_cv_;    // gpu-host sleeps on it, with host_mutex_
 };
 
 // One simulated GPU: its properties, its VRAM and its MMU.
@@ -456,19 +492,22 @@ class Device {
   // It only moves when the engines work, so it is the same on every run.
   uint64_t now_ns() const { return timeline_.now(); }
 
-  // Starts the host interface's worker thread: it polls the channels (HostInterface::poll) and
-  // runs their work asynchronously, spinning briefly after work and then sleeping with an
-  // exponential back-off up to 1 ms, so an idle GPU costs no CPU. Idempotent. Without it, work
-  // only runs when someone calls host().poll() or run_pending() (tests; the inline mode).
+  // Starts the GPU: from then on a doorbell gets its channel run by the GPU's own threads
+  // (HostInterface::start: gpu-host and the engines' threads, which sleep until rung). Idempotent.
+  // Without it, a doorbell only marks its channel Pending and work runs when someone calls
+  // host().poll() or run_pending() (tests; the inline mode).
   void start_worker();
-  // Stops and joins the worker (also done by the destructor).
+  // Stops the GPU's gpu-host thread (also done by the destructor).
   void stop_worker();
+  // A 32-bit write to the usermode page (HOPPER_USERMODE_A, BAR0; clc361.h) at offset, as the
+  // bus delivers a CPU's store to the page nvidia.ko mapped (minicuda/bus.h).
+  // NOTIFY_CHANNEL_PENDING (0x90) is the doorbell: HostInterface::doorbell(value). Writes to
+  // other offsets are dropped (registers minicuda does not model, or read-only ones), with a
+  // trace note.
+  void usermode_write32(uint64_t offset, uint32_t value);
   ~Device();
 
  private:
-  void worker_loop();
-  std::thread worker_;
-  std::atomic<bool> stop_{false};
   const DeviceProperties* props_;
   Vram vram_;
   Mmu mmu_;

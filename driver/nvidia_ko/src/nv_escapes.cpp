@@ -9,6 +9,7 @@
 
 #include <cstring>
 
+#include "minicuda/bus.h"
 #include "minicuda/trace.h"
 #include "nv_escapes.h"
 
@@ -218,6 +219,13 @@ long escape_register_fd(NvFile& nvf, kernel::File&, void* arg, uint32_t) {
   return 0;
 }
 
+namespace {
+// The bus's handler for the usermode page: the write goes to the GPU's BAR0 at that offset.
+void usermode_write(void* device, uint64_t offset, uint32_t value) {
+  static_cast<gpu::Device*>(device)->usermode_write32(offset, value);
+}
+}  // namespace
+
 long nv_mmap_context(NvFile& nvf, kernel::Vma& vma) {
   MmapContext ctx = nvf.mmap;
   nvf.mmap.valid = false;  // one mmap per RM_MAP_MEMORY, as the real context is consumed
@@ -233,6 +241,15 @@ long nv_mmap_context(NvFile& nvf, kernel::Vma& vma) {
   if (r == MAP_FAILED) return -kernel::kENOMEM;
   // A whole sysmem object mapped from its start: remember where (with UVA, its GPU VA too).
   if (!ctx.vidmem && ctx.offset == 0 && ctx.memory && ctx.memory->hclass == NV01_MEMORY_SYSTEM) ctx.memory->cpu_va = vma.start;
+  if (ctx.memory && ctx.memory->hclass == HOPPER_USERMODE_A) {
+    // BAR0's usermode registers: the page table now routes the process's stores to the GPU, so
+    // a store of a work submit token to NOTIFY_CHANNEL_PENDING rings the doorbell (bus.h). The
+    // route goes with the RM object (destruct_usermode).
+    bus::map(reinterpret_cast<void*>(vma.start), vma.length, usermode_write, &nv_device(), ctx.memory);
+    trace::note(trace::Layer::Nvidia, "mmap: BAR0 usermode registers +{:#x}..+{:#x} -> {:#x} (doorbell at +{:#x})",
+                offset, vma.length, vma.start, NVC361_NOTIFY_CHANNEL_PENDING);
+    return 0;
+  }
   trace::note(trace::Layer::Nvidia, "mmap: {} {:#x}..+{:#x} -> {:#x}", ctx.vidmem ? "BAR1 vidmem" : "sysmem", offset,
               vma.length, vma.start);
   return 0;

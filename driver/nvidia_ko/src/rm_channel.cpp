@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "minicuda/bus.h"
 #include "minicuda/trace.h"
 #include "nv_internal.h"
 
@@ -191,9 +192,10 @@ NV_STATUS construct_engine_object(RmClient&, RmObject& object, void* params) {
 }
 
 // HOPPER_USERMODE_A: the 64 KiB usermode register page whose NOTIFY_CHANNEL_PENDING (0x90) is
-// the doorbell; the process maps it with RM_MAP_MEMORY + mmap of /dev/nvidia0. (The simulated
-// host interface finds work by watching each channel's GPPut; the token written here names
-// the channel, as on the real GPU.)
+// the doorbell; the process maps it with RM_MAP_MEMORY + mmap of /dev/nvidia0, and the mmap
+// routes the page's stores over the bus to the GPU (nv_mmap_context, minicuda/bus.h): the token
+// stored there names the channel the host interface is to run, as on the real GPU. The memfd
+// holds the bytes the stores leave in the page.
 NV_STATUS construct_usermode(RmClient&, RmObject& object, void*) {
   int fd = memfd_create("minicuda-usermode", MFD_CLOEXEC);
   if (fd < 0 || ftruncate(fd, NVC361_NV_USERMODE__SIZE) != 0) {
@@ -206,6 +208,7 @@ NV_STATUS construct_usermode(RmClient&, RmObject& object, void*) {
 }
 
 void destruct_usermode(RmObject& object) {
+  bus::unmap_owner(&object);  // its mappings no longer reach the GPU
   if (object.memfd >= 0) close(object.memfd);
 }
 
