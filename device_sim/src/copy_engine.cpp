@@ -24,7 +24,7 @@ namespace {
 // on ce1, the rest (device to device, memset, host to host) on ce2.
 // The H200's figures were timed with events around one cudaMemcpyAsync or cudaMemsetAsync, so
 // they include the 2.3 us the host took to submit it; the host timeline charges that to the
-// host (driver/src/host_clock.h), so the fixed costs here are the fitted ones less 2.3 us.
+// host (driver/user/src/host_clock.h), so the fixed costs here are the fitted ones less 2.3 us.
 struct CopyCost {
   uint64_t fixed_ns;
   double bytes_per_ns;  // = GB/s

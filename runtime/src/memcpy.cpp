@@ -1,5 +1,5 @@
 // cudaMemcpy and cudaMemset over the driver's copies (cuMemcpy*_v2, cuMemsetD8_v2). The copy
-// engine does the work; see driver/src/copy.cpp for what waits and what goes through the
+// engine does the work; see driver/user/src/copy.cpp for what waits and what goes through the
 // staging buffer.
 #include "cudart.h"
 

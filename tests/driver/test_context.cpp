@@ -1,4 +1,4 @@
-// Primary contexts and the current context (driver/src/context.cpp), as measured:
+// Primary contexts and the current context (driver/user/src/context.cpp), as measured:
 // probe_extra.txt drv.noctx.*, drv.primary.*, drv.badctx.*.
 #include <thread>
 

@@ -1,4 +1,4 @@
-// Copies and memsets (driver/src/copy.cpp): cuMemcpy{HtoD,DtoH,DtoD}_v2, cuMemcpy, cuMemsetD*_v2.
+// Copies and memsets (driver/user/src/copy.cpp): cuMemcpy{HtoD,DtoH,DtoD}_v2, cuMemcpy, cuMemsetD*_v2.
 // Exact codes and data: round trips of every size (one piece, the staging buffer's size, several
 // pieces) and memory kind, bad ranges and pointers, memsets, ordering, zero syscalls, threads.
 #include <sys/mman.h>

@@ -1,4 +1,4 @@
-// cuDevice* (driver/src/device.cpp): ordinals, NULLs, name truncation, attribute values against
+// cuDevice* (driver/user/src/device.cpp): ordinals, NULLs, name truncation, attribute values against
 // the H200 measurements (probe_extra.txt: drv.device*, prop.*).
 #include <cstdio>
 #include <cstring>

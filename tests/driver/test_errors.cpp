@@ -1,4 +1,4 @@
-// cuGetErrorName / cuGetErrorString (driver/src/errors.cpp): probe_extra.txt drv.getError*.
+// cuGetErrorName / cuGetErrorString (driver/user/src/errors.cpp): probe_extra.txt drv.getError*.
 #include "driver_fixtures.h"
 
 namespace minicuda::testing {

@@ -1,4 +1,4 @@
-// cuInit and cuDriverGetVersion (driver/src/init.cpp), and CUDA_ERROR_NOT_INITIALIZED from every
+// cuInit and cuDriverGetVersion (driver/user/src/init.cpp), and CUDA_ERROR_NOT_INITIALIZED from every
 // entry point that needs cuInit (probe_extra.txt: drv.preinit.*, drv.init.*).
 #include <cstdlib>
 

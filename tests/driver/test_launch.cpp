@@ -1,4 +1,4 @@
-// Libraries, kernels and launches at the driver API (driver/src/module.cpp, launch.cpp): a
+// Libraries, kernels and launches at the driver API (driver/user/src/module.cpp, launch.cpp): a
 // fatbinary built by hand the way crt/host_runtime.h builds one, cuLibraryLoadData's image
 // checks, kernel lookup, cuLaunchKernel with void** parameters and its errors, function
 // attributes and occupancy - with exact CUresult codes and no system call per launch.

@@ -1,4 +1,4 @@
-// Pinned host memory, pointer attributes and cuMemGetInfo (driver/src/memory.cpp), as measured:
+// Pinned host memory, pointer attributes and cuMemGetInfo (driver/user/src/memory.cpp), as measured:
 // probe_extra.txt drv.memHostAlloc.*, drv.memFreeHost.*, drv.ptrAttr.*, drv.ptrAttrs.*,
 // drv.memGetInfo.*.
 #include <cstdlib>

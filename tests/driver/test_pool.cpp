@@ -1,4 +1,4 @@
-// The device-memory pool behind cuMemAlloc_v2 / cuMemFree_v2 (driver/src/pool.{h,cpp}): the
+// The device-memory pool behind cuMemAlloc_v2 / cuMemFree_v2 (driver/user/src/pool.{h,cpp}): the
 // measured layout (probe.txt malloc.size_*, probe_extra.txt drv.pool.*), which requests cost
 // system calls, and the error codes of cuMemAlloc_v2 / cuMemFree_v2 (drv.memAlloc.*, drv.memFree.*).
 #include <cstring>

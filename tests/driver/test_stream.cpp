@@ -1,4 +1,4 @@
-// Streams and events (driver/src/stream.cpp) and the *Async copies: handles and their errors,
+// Streams and events (driver/user/src/stream.cpp) and the *Async copies: handles and their errors,
 // ordering within and across streams, what waits and what does not, events as timestamped
 // semaphore releases, and no system call for any of it.
 #include <algorithm>

@@ -176,7 +176,7 @@ TEST_F(KernelPrintf, BlockingMemcpySynchronisesToo) {
 // SIMULATOR LIMITATION (reported, not fixed here): CUDA's printf FIFO is large (the H200 with
 // CUDA 13.0 reports cudaLimitPrintfFifoSize = 8650752 and printed all 2048 lines of this test;
 // cudaDeviceSetLimit can raise it; minicuda has no cudaDeviceGetLimit/SetLimit). minicuda's holds
-// 64 KiB (driver/src/channel.h kPrintfBytes), so 144 KiB of output from one launch loses records
+// 64 KiB (driver/user/src/channel.h kPrintfBytes), so 144 KiB of output from one launch loses records
 // and prints "[minicuda: N device printf record(s) dropped...]" instead.
 TEST_F(KernelPrintf, DISABLED_HundredKilobytesOfOutputArriveWhole) {
   constexpr int threads = 1024, per_thread = 2;  // 2048 lines of 70 bytes

@@ -134,7 +134,7 @@ TEST_F(KernelScheduler, OccupancyOfTheH200) {
 // cudaOccupancyMaxActiveBlocksPerMultiprocessor answers 0 blocks (cudaSuccess) for a
 // configuration the kernel cannot launch: 100 KiB of dynamic shared memory before the kernel
 // opted in with cudaFuncSetAttribute, or 2048 threads per block. cuOccupancyMaxActiveBlocksPer-
-// Multiprocessor (driver/src/launch.cpp) applies only nv_occupancy's SM limits: 2 and 1.
+// Multiprocessor (driver/user/src/launch.cpp) applies only nv_occupancy's SM limits: 2 and 1.
 TEST_F(KernelScheduler, OccupancyIsZeroForALaunchThatCannotRun) {
   EXPECT_EQ(occupancy(64, 100 << 10), 0);
   EXPECT_EQ(occupancy(2048, 0), 0);

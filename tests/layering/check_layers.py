@@ -36,10 +36,10 @@ LAYERS = {
                    "uses": ["hw", "bus", "device_code", "trace", "fault", "support"]},
     "uapi": {"paths": ["driver/uapi/"], "uses": ["hw", "support"]},
     # The system-call interface: all that user mode sees of the kernel (minicuda/syscall.h).
-    "syscall": {"paths": ["driver/kernel/uapi/"], "uses": ["support"]},
-    "kernel": {"paths": ["driver/kernel/", "driver/nvidia_ko/"],
+    "syscall": {"paths": ["driver/kernel/os/uapi/"], "uses": ["support"]},
+    "kernel": {"paths": ["driver/kernel/os/", "driver/kernel/nvidia_ko/"],
                "uses": ["syscall", "uapi", "device_sim", "bus", "hw", "device_code", "trace", "fault", "support"]},
-    "libcuda": {"paths": ["driver/"],
+    "libcuda": {"paths": ["driver/user/"],
                 "uses": ["syscall", "uapi", "bus", "hw", "device_code", "trace", "fault", "support"]},
     "libc": {"paths": ["runtime/libc/", "runtime/include/minicuda/libc.h"],
              "uses": ["syscall", "trace", "support"]},
@@ -69,8 +69,8 @@ TARGETS = {
 INCLUDE_ROOTS = [
     "support/include", "trace/include", "trace/src", "fault/include", "fault/src",
     "hw/include", "device_sim/bus/include", "device_sim/include", "device_sim/src", "driver/uapi/include",
-    "driver/kernel/uapi", "driver/kernel/include", "driver/kernel/src", "driver/nvidia_ko/src", "driver/include",
-    "driver/src", "runtime/include", "runtime/src", "runtime/libc",
+    "driver/kernel/os/uapi", "driver/kernel/os/include", "driver/kernel/os/src", "driver/kernel/nvidia_ko/src", "driver/user/include",
+    "driver/user/src", "runtime/include", "runtime/src", "runtime/libc",
 ]
 
 SOURCE_EXTENSIONS = (".h", ".hpp", ".cpp", ".cc", ".cu")
@@ -175,30 +175,30 @@ def self_test():
     with tempfile.TemporaryDirectory() as root:
         plant(root, "hw/include/class/clc86f.h", "#pragma once\n")
         plant(root, "driver/uapi/include/nvos.h", '#include "class/clc86f.h"\n')  # allowed
-        plant(root, "driver/kernel/include/minicuda/kernel.h", "#pragma once\n")
+        plant(root, "driver/kernel/os/include/minicuda/kernel.h", "#pragma once\n")
         plant(root, "runtime/include/cuda_runtime.h", "#pragma once\n")
         # Upward: the GPU includes the ioctl ABI, and the driver includes the runtime.
         plant(root, "device_sim/src/pbdma.cpp", '#include <vector>\n#include "nvos.h"\n')
-        plant(root, "driver/src/memory.cpp", '#include "cuda_runtime.h"\n')
+        plant(root, "driver/user/src/memory.cpp", '#include "cuda_runtime.h"\n')
         # Beside: libc includes libcuda's private header.
-        plant(root, "driver/src/libcuda.h", "#pragma once\n")
+        plant(root, "driver/user/src/libcuda.h", "#pragma once\n")
         plant(root, "runtime/libc/malloc.cpp", '#include "libcuda.h"\n')
         # Across the user/kernel boundary: libcuda includes the kernel's inside, not syscall.h.
-        plant(root, "driver/kernel/include/minicuda/kernel.h", "#pragma once\n")
-        plant(root, "driver/src/init.cpp", '#include "minicuda/kernel.h"\n')
+        plant(root, "driver/kernel/os/include/minicuda/kernel.h", "#pragma once\n")
+        plant(root, "driver/user/src/init.cpp", '#include "minicuda/kernel.h"\n')
         # Links: the GPU links uapi; libcuda passes the system-call interface on.
         plant(root, "device_sim/CMakeLists.txt",
               "target_link_libraries(minicuda_device PRIVATE minicuda::uapi minicuda::hw)\n")
-        plant(root, "driver/CMakeLists.txt",
+        plant(root, "driver/user/CMakeLists.txt",
               "target_link_libraries(minicuda_cuda PUBLIC minicuda::syscall PRIVATE minicuda::uapi)\n")
         errors = check(root)
         expected = [
             "device_sim/src/pbdma.cpp:2: device_sim includes nvos.h",
-            "driver/src/memory.cpp:1: libcuda includes cuda_runtime.h",
+            "driver/user/src/memory.cpp:1: libcuda includes cuda_runtime.h",
             "runtime/libc/malloc.cpp:1: libc includes libcuda.h",
-            "driver/src/init.cpp:1: libcuda includes minicuda/kernel.h",
+            "driver/user/src/init.cpp:1: libcuda includes minicuda/kernel.h",
             "device_sim/CMakeLists.txt: minicuda_device links minicuda::uapi",
-            "driver/CMakeLists.txt: minicuda_cuda links minicuda::syscall PUBLIC",
+            "driver/user/CMakeLists.txt: minicuda_cuda links minicuda::syscall PUBLIC",
         ]
         missing = [e for e in expected if not any(err.startswith(e) for err in errors)]
         extra = [err for err in errors if not any(err.startswith(e) for e in expected)]

@@ -1,4 +1,4 @@
-// Memcheck mode (MINICUDA_MEMCHECK=1, driver/src/memcheck.{h,cpp}), as a program sees it:
+// Memcheck mode (MINICUDA_MEMCHECK=1, driver/user/src/memcheck.{h,cpp}), as a program sees it:
 //   - in this process (the variable set before a fresh simulated process's cuInit): the guarded
 //     layout and its alignment rule, the trace notes, and that frees, pointer attributes,
 //     cuMemGetAddressRange, memsets, copies and in-bounds kernels work as without it;

@@ -1,5 +1,5 @@
 // pma.cpp: the physical memory allocator over VRAM. Pma itself is private to the module (its
-// header lives in driver/nvidia_ko/src), so it is tested through what RM hands out for
+// header lives in driver/kernel/nvidia_ko/src), so it is tested through what RM hands out for
 // NV01_MEMORY_LOCAL_USER: the VRAM offset in NV_MEMORY_ALLOCATION_PARAMS.offset and the FB
 // HEAP_FREE control. These tests assume no other test left vidmem allocated (each test's
 // process closes its files, which frees its clients).

@@ -1,4 +1,4 @@
-// Host functions and stream callbacks (driver/src/host_func.cpp) and stream priorities and
+// Host functions and stream callbacks (driver/user/src/host_func.cpp) and stream priorities and
 // flags, through the runtime, against what an H200 answered (docs/data/h200_streams_probe.txt):
 // a host function sees the stream's earlier work and holds its later work; a stream behind one
 // is not ready; priorities clamp into [-5, 0]; the error codes.

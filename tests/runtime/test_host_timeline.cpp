@@ -1,4 +1,4 @@
-// The host timeline (docs/timing.md, driver/src/host_clock.h): API calls cost the H200's
+// The host timeline (docs/timing.md, driver/user/src/host_clock.h): API calls cost the H200's
 // measured host times, work cannot start on the GPU before the host submitted it, a wait moves
 // the host's clock on to the completion of what it waited for, and a pageable copy's CPU
 // staging counts on the host. Exact values: the clock is simulated, the same on every run.

@@ -1,4 +1,4 @@
-// Streams on channels of their own (driver/src/channels.cpp): their work overlaps in the GPU's
+// Streams on channels of their own (driver/user/src/channels.cpp): their work overlaps in the GPU's
 // simulated time (docs/timing.md), the legacy NULL stream's implicit ordering and
 // cudaStreamWaitEvent hold across channels (semaphore acquires), non-blocking streams are
 // exempt from the NULL stream's rule, and the simulated times are the same on every run.

@@ -1,6 +1,6 @@
 // minicuda::gpu: the simulated GPU, the one public header of device_sim/.
 //
-// This is the hardware. Only the kernel module (driver/nvidia_ko) programs it, the way nvidia.ko
+// This is the hardware. Only the kernel module (driver/kernel/nvidia_ko) programs it, the way nvidia.ko
 // programs a real GPU through its registers: it reads the device's fixed properties (what the
 // real driver reads from PCI config space, fuses and the VBIOS), owns the VRAM arena (physical
 // memory) and writes the MMU's page tables.

@@ -1,5 +1,5 @@
 // nv_uapi.h: the whole ioctl ABI between the simulated user-mode driver (driver/, libcuda) and
-// the simulated kernel modules (driver/kernel, driver/nvidia_ko: nvidia.ko, nvidia-uvm.ko), and
+// the simulated kernel modules (driver/kernel/os, driver/kernel/nvidia_ko: nvidia.ko, nvidia-uvm.ko), and
 // nothing else. One include for the layers that speak it; each header below holds one part and
 // is named after the real header it re-declares from NVIDIA/open-gpu-kernel-modules (OGKM):
 //

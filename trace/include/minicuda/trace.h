@@ -35,9 +35,9 @@ enum class Layer : uint8_t {
   Cudart,   // runtime/: cuda* functions (libcudart)
   Libc,     // runtime/libc: malloc/free
   Libcuda,  // driver/: cu* functions (the user-mode driver)
-  Kernel,   // driver/kernel: syscall entry, fd table, mm
-  Nvidia,   // driver/nvidia_ko: nvidia.ko, the resource manager (RM)
-  Uvm,      // driver/nvidia_ko: nvidia-uvm.ko
+  Kernel,   // driver/kernel/os: syscall entry, fd table, mm
+  Nvidia,   // driver/kernel/nvidia_ko: nvidia.ko, the resource manager (RM)
+  Uvm,      // driver/kernel/nvidia_ko: nvidia-uvm.ko
   Gpu,      // device_sim/: the simulated GPU
   Count
 };

@@ -1,4 +1,4 @@
-// Private to libcuda (driver/src): the user-mode driver's state and its helpers.
+// Private to libcuda (driver/user/src): the user-mode driver's state and its helpers.
 //
 //   errors.cpp    cuGetErrorName/String; to_cu_result(), the one NV_STATUS -> CUresult mapping
 //   rmapi.cpp     the only code that makes system calls: RM alloc/free/control ioctls on

@@ -1,4 +1,4 @@
-// Private to nvidia.ko / nvidia-uvm.ko (driver/nvidia_ko): the state the two modules share.
+// Private to nvidia.ko / nvidia-uvm.ko (driver/kernel/nvidia_ko): the state the two modules share.
 //
 //   nv.cpp          module init, /dev/nvidiactl and /dev/nvidia0, the ioctl table and dispatcher
 //   nv_escapes.cpp  the nv-level escapes (CARD_INFO, SYS_PARAMS, REGISTER_FD) and CPU mappings

@@ -5,7 +5,7 @@
 // ModuleImage: the host code of the translation unit's kernels.
 //
 // A boundary header, between the toolkit (crt/host_runtime.h, which builds it, and
-// crt/kernel_image.h) and the driver (driver/src/module.cpp, which parses it). The GPU never
+// crt/kernel_image.h) and the driver (driver/user/src/module.cpp, which parses it). The GPU never
 // sees it: libcuda copies each kernel's entries into a code record (nv_kernel_code.h).
 #pragma once
 

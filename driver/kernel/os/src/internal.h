@@ -16,7 +16,7 @@ struct DeviceNode {
 // The node registered at path; false if none.
 bool lookup_chrdev(const std::string& path, DeviceNode* out);
 
-// Called once by boot(): the module_init of nvidia.ko and nvidia-uvm.ko (driver/nvidia_ko).
+// Called once by boot(): the module_init of nvidia.ko and nvidia-uvm.ko (driver/kernel/nvidia_ko).
 void nvidia_module_init();
 void nvidia_uvm_module_init();
 

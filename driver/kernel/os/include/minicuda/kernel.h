@@ -1,5 +1,5 @@
 // minicuda::kernel: the inside of the simulated operating-system kernel, the interface that the
-// kernel's own files and its modules (driver/nvidia_ko) use - Linux's include/linux, not its
+// kernel's own files and its modules (driver/kernel/nvidia_ko) use - Linux's include/linux, not its
 // include/uapi. User-mode code never sees this header: it reaches the kernel through the system
 // calls of minicuda/syscall.h, which this header includes.
 //

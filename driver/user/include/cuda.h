@@ -3,7 +3,7 @@
  *
  * Ordinary CUDA host code that includes <cuda.h> compiles against this file with a plain C or C++
  * compiler. Names, numeric values and signatures are those of the CUDA 13.0 toolkit header; the
- * comments are minicuda's own. Only the subset that minicuda's user-mode driver (driver/src)
+ * comments are minicuda's own. Only the subset that minicuda's user-mode driver (driver/user/src)
  * implements is declared:
  *
  *   init/version   cuInit, cuDriverGetVersion, cuGetExportTable, cuModuleGetLoadingMode
