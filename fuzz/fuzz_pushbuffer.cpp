@@ -55,10 +55,13 @@
 #include "minicuda/device.h"
 #include "minicuda/device_code.h"
 #include "minicuda/fault.h"
+#include "pushbuffer_clamp.h"
 #include "nv_hw_classes.h"
 #include "nv_kernel_code.h"
 
 namespace gpu = minicuda::gpu;
+using fuzz_pushbuffer::Expansion;
+using fuzz_pushbuffer::clamp_pass;
 
 namespace {
 
@@ -74,7 +77,6 @@ constexpr int kQmds = 8;
 constexpr int kMaxChannels = 3;
 constexpr int64_t kThreadBudget = 4096;
 constexpr int kSegmentBudget = 256;
-constexpr uint32_t kMaxLineCount = 16;
 constexpr uint8_t kCanary = 0xA5;
 
 // The harmless kernel: it touches no GPU memory. With parameters (constant bank 0 of 8 bytes),
@@ -114,11 +116,6 @@ constexpr uint32_t kEngineMethods[] = {
     NVCBC0_SEND_SIGNALING_PCAS2_B};
 constexpr uint32_t kEdgeValues[] = {0, 1, 2, 3, 4, 7, 8, 15, 16, 255, 256, 0x1000, 0x1FFF, 0xFFFF,
                                     0x10000, 0x7FFFFFFF, 0x80000000, 0xFFFFFFF0, 0xFFFFFFFC, 0xFFFFFFFF};
-
-// The PBDMA's expansion of a method header: where its next data dword goes.
-struct Expansion {
-  uint32_t method = 0, remaining = 0, sec_op = 0;
-};
 
 struct ChannelSlot {
   bool live = false;
@@ -306,55 +303,6 @@ void push_piece(std::vector<uint32_t>& pb, FuzzedDataProvider& in, const Session
       push_inc(pb, in.ConsumeIntegralInRange(0, 7), NVC56F_SET_OBJECT,
                {in.ConsumeIntegralInRange(0, 5) == 0 ? pick_value(in) : pick_data(in, s, NVC56F_SET_OBJECT)});
       break;
-  }
-}
-
-// Can the rest of the header send a dword to LINE_COUNT?
-bool reaches_line_count(const Expansion& e) {
-  if (e.remaining == 0) return false;
-  if (e.sec_op == NVC56F_DMA_SEC_OP_INC_METHOD)
-    return e.method <= NVC8B5_LINE_COUNT && NVC8B5_LINE_COUNT < e.method + 4 * e.remaining;
-  if (e.sec_op == NVC56F_DMA_SEC_OP_ONE_INC) return e.method == NVC8B5_LINE_COUNT || e.method + 4 == NVC8B5_LINE_COUNT;
-  return e.method == NVC8B5_LINE_COUNT;
-}
-
-// Decodes the segment as the PBDMA will, from expansion state e, and clamps what would go to
-// LINE_COUNT (see the header comment). A header of the segment that would go on past its end into
-// LINE_COUNT is cut short there: the bytes after a segment are another segment's, or padding.
-void clamp_pass(std::vector<uint32_t>& pb, Expansion& e) {
-  size_t header_at = pb.size();  // the header being expanded, if it is in this segment
-  for (size_t i = 0; i < pb.size(); ++i) {
-    uint32_t& dword = pb[i];
-    if (e.remaining != 0) {
-      if (e.method == NVC8B5_LINE_COUNT && dword > kMaxLineCount) dword = kMaxLineCount;
-      --e.remaining;
-      if (e.sec_op == NVC56F_DMA_SEC_OP_INC_METHOD) e.method += 4;
-      if (e.sec_op == NVC56F_DMA_SEC_OP_ONE_INC) {
-        e.method += 4;
-        e.sec_op = NVC56F_DMA_SEC_OP_NON_INC_METHOD;
-      }
-      continue;
-    }
-    const uint32_t sec_op = nv_method_sec_op(dword);
-    if (sec_op == NVC56F_DMA_SEC_OP_INC_METHOD || sec_op == NVC56F_DMA_SEC_OP_NON_INC_METHOD ||
-        sec_op == NVC56F_DMA_SEC_OP_ONE_INC) {
-      e = Expansion{nv_method_address(dword), nv_method_count(dword), sec_op};
-      header_at = i;
-    } else if (sec_op == NVC56F_DMA_SEC_OP_IMMD_DATA_METHOD && nv_method_address(dword) == NVC8B5_LINE_COUNT &&
-               nv_method_immd_data(dword) > kMaxLineCount) {
-      dword = nv_method_immd(nv_method_subchannel(dword), NVC8B5_LINE_COUNT, kMaxLineCount);
-    } else if (sec_op == NVC56F_DMA_SEC_OP_GRP0_USE_TERT && dword != NVC56F_DMA_NOP &&
-               nv_method_tert_op(dword) == NVC56F_DMA_TERT_OP_GRP0_INC_METHOD) {
-      return;  // the PBDMA faults here: nothing after it runs
-    } else if (sec_op == NVC56F_DMA_SEC_OP_END_PB_SEGMENT) {
-      return;
-    }
-  }
-  if (reaches_line_count(e) && header_at < pb.size()) {
-    const uint32_t header = pb[header_at];
-    pb[header_at] = nv_method_header(nv_method_sec_op(header), nv_method_subchannel(header), nv_method_address(header),
-                                     nv_method_count(header) - e.remaining);
-    e.remaining = 0;
   }
 }
 

@@ -69,6 +69,17 @@ bool is_warp_or_reduction_name(std::string_view name);  // everything is_barrier
 bool is_builtin_function(std::string_view name);
 // Built-ins whose result depends only on their arguments (a rematerialized initializer may call them).
 bool is_pure_builtin(std::string_view name);
+// CUDA's built-in variables: threadIdx, blockIdx, blockDim, gridDim, warpSize.
+bool is_builtin_variable(std::string_view name);
+// Is the `*` or `&` at token k (> begin) a binary operator, its left operand ending just before
+// it? A left operand ends in a number, in a name that is not a type, or in a `)` closing a
+// call's arguments (`f(x) * y`, `sizeof(T) * n`) or a parenthesized expression (`(a + 1) * b`).
+// A `)` closing parentheses that may hold a type is a C-style cast, and the operator after it
+// is then a dereference or an address (`(int)*p`, `(T)&x`); so parentheses count as an
+// expression only when they hold a number or a name `is_value` accepts, and no type keyword.
+// Anything else is not binary: callers then treat the operand as read through a pointer.
+bool binary_operator_at(const Tokens& tokens, std::size_t k, std::size_t begin,
+                        const std::function<bool(std::string_view)>& is_value);
 // Type names that may stand before `(` as a functional cast (`float(x)`, `dim3(a, b)`).
 bool is_type_keyword(std::string_view name);
 // Keywords that take a parenthesized group without being a call (`if (`, `sizeof (`, ...).

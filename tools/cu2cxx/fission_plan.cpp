@@ -391,40 +391,6 @@ class Planner {
     s.cond_begin = b + 2, s.cond_end = close;
   }
 
-  // Is the `*` or `&` at token k (> begin) a binary operator, its left operand ending just
-  // before it? A left operand ends in a number, in a name that is not a type, or in a `)`
-  // closing a call's arguments (`f(x) * y`, `sizeof(T) * n`) or a parenthesized expression
-  // (`(a + 1) * b`). A `)` closing parentheses that may hold a type is a C-style cast, and the
-  // operator after it is then a dereference or an address (`(int)*p`, `(T)&x`); so parentheses
-  // count as an expression only when they hold a number or a name of a value, and no type
-  // keyword. Anything else is not binary: the caller then treats the local as reading memory.
-  bool binary_operator_at(std::size_t k, std::size_t begin, const std::vector<std::size_t>& scope) const {
-    if (k <= begin) return false;
-    const Token& before = t_[k - 1];
-    if (before.kind == TokenKind::Number) return true;
-    if (before.is_identifier()) return true;  // a value, or `int*` in a cast's type: neither reads memory
-    if (!before.is_punct(")")) return false;
-    const auto open = matching_open(t_, k - 1);
-    if (!open || *open < begin) return false;
-    if (*open > begin && (t_[*open - 1].is_identifier() || t_[*open - 1].is_punct(">"))) return true;  // a call
-    bool value = false;
-    for (std::size_t j = *open + 1; j + 1 < k; ++j) {
-      const Token& inner = t_[j];
-      if (inner.is_identifier() && (is_type_keyword(inner.text) || inner.is_identifier("const") ||
-                                    inner.is_identifier("volatile") || inner.is_identifier("struct")))
-        return false;
-      if (inner.kind == TokenKind::Number) value = true;
-      if (inner.is_identifier() && (is_builtin_variable(inner.text) || is_param(inner.text) ||
-                                    in_scope(scope, inner.text) != nullptr || file_.facts.constants.contains(inner.text)))
-        value = true;
-    }
-    return value;
-  }
-
-  static bool is_builtin_variable(std::string_view name) {
-    return name == "threadIdx" || name == "blockIdx" || name == "blockDim" || name == "gridDim" || name == "warpSize";
-  }
-
   // Is a function of this name defined in the file (which could shadow a built-in's name)?
   bool defined_in_file(std::string_view name) const {
     for (const auto& [function, brace] : file_.facts.functions)
@@ -461,7 +427,11 @@ class Planner {
         if (t.is_punct("*") || t.is_punct("&")) {
           const bool logical = t.is_punct("&") && ((next_adjacent && t_[k + 1].is_punct("&")) ||
                                                    (prev_adjacent && t_[k - 1].is_punct("&")));
-          if (!logical && !binary_operator_at(k, begin, scope)) return false;  // a dereference or an address
+          const auto is_value = [&](std::string_view n) {
+            return is_builtin_variable(n) || is_param(n) || in_scope(scope, n) != nullptr ||
+                   file_.facts.constants.contains(n);
+          };
+          if (!logical && !binary_operator_at(t_, k, begin, is_value)) return false;  // a dereference or an address
         }
         continue;
       }

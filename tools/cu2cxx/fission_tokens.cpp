@@ -174,6 +174,32 @@ bool is_warp_or_reduction_name(std::string_view n) {
          n == "this_grid" || n == "__barrier_sync" || n == "bar_sync";
 }
 
+bool is_builtin_variable(std::string_view name) {
+  return name == "threadIdx" || name == "blockIdx" || name == "blockDim" || name == "gridDim" || name == "warpSize";
+}
+
+bool binary_operator_at(const Tokens& tokens, std::size_t k, std::size_t begin,
+                        const std::function<bool(std::string_view)>& is_value) {
+  if (k <= begin) return false;
+  const Token& before = tokens[k - 1];
+  if (before.kind == TokenKind::Number) return true;
+  if (before.is_identifier()) return true;  // a value, or `int*` in a cast's type: neither reads memory
+  if (!before.is_punct(")")) return false;
+  const auto open = matching_open(tokens, k - 1);
+  if (!open || *open < begin) return false;
+  if (*open > begin && (tokens[*open - 1].is_identifier() || tokens[*open - 1].is_punct(">"))) return true;  // a call
+  bool value = false;
+  for (std::size_t j = *open + 1; j + 1 < k; ++j) {
+    const Token& inner = tokens[j];
+    if (inner.is_identifier() && (is_type_keyword(inner.text) || inner.is_identifier("const") ||
+                                  inner.is_identifier("volatile") || inner.is_identifier("struct")))
+      return false;
+    if (inner.kind == TokenKind::Number) value = true;
+    if (inner.is_identifier() && is_value(inner.text)) value = true;
+  }
+  return value;
+}
+
 bool is_barrier_name(std::string_view name) { return name == "__syncthreads" || is_warp_or_reduction_name(name); }
 bool is_pure_builtin(std::string_view name) { return among(kPureBuiltins, name) || is_type_keyword(name); }
 bool is_builtin_function(std::string_view name) { return is_pure_builtin(name) || among(kOtherBuiltins, name); }
