@@ -174,7 +174,7 @@ __global__ void fission_pointee_changes(int* flag, int* out) {
   const int v = (int)*flag;
   const int w = FISSION_FIRST_WORD;
   __syncthreads();
-  if (threadIdx.x == 0) *flag = 42;
+  if (threadIdx.x == 0) flag[0] = 42;
   __syncthreads();
   out[blockIdx.x * blockDim.x + threadIdx.x] = v * 1000 + w;
 }
