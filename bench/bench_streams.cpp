@@ -1,8 +1,10 @@
 // Benchmarks of the engines working at the same time (device_sim/src/engine_thread.h): a kernel on
 // one stream and a copy on another, alone and together, against the same two pieces of work done
 // natively, alone and together (the loop on this thread, the memcpy on a std::thread).
-//   - the kernel: sum_of_powers over 2^22 floats, <<<16384, 256>>> (loop mode), some arithmetic per
-//     element so that it costs milliseconds; the native loop does the same arithmetic;
+//   - the kernel: sum_of_powers over up to 2^22 floats, <<<up to 16384, 256>>> (loop mode), some
+//     arithmetic per element, repeated a number of rounds; the rounds and the element count are
+//     chosen at start so that the kernel alone takes about as long as the copy alone (then the
+//     best possible overlap is 0.5 on any host); the native loop does the same arithmetic;
 //   - the copy: 64 MiB from pinned host memory to the device (cudaMemcpyAsync; ce0), against
 //     std::memcpy of 64 MiB;
 //   - together: both submitted, then both streams synchronized; natively, the memcpy on a thread
@@ -15,6 +17,8 @@
 #include <benchmark/benchmark.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -35,10 +39,25 @@ inline float powers(float x) {
   return s;
 }
 
-__global__ void sum_of_powers(const float* in, float* out, int n) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = powers(in[i]);
+// rounds sums of powers, of x moved each round within [0.25, 0.75].
+inline float rounds_of_powers(float x, int rounds) {
+  float sum = 0;
+  for (int r = 0; r < rounds; ++r) {
+    sum += powers(x);
+    x = x * 0.5f + 0.25f;
+  }
+  return sum;
 }
+
+__global__ void sum_of_powers(const float* in, float* out, int n, int rounds) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = rounds_of_powers(in[i], rounds);
+}
+
+// Set by calibrate() before any benchmark runs: the rounds per element, and how many of the kN
+// elements the kernel and the native loop process.
+int g_rounds = 1;
+int g_n = kN;
 
 struct Buffers {
   float *in = nullptr, *out = nullptr;
@@ -64,7 +83,9 @@ Buffers& buffers() {
   return b;
 }
 
-void launch_kernel(Buffers& b) { minicuda::launch<sum_of_powers>(dim3(kN / 256), dim3(256), 0, b.kernels, b.in, b.out, kN); }
+void launch_kernel(Buffers& b) {
+  minicuda::launch<sum_of_powers>(dim3((g_n + 255) / 256), dim3(256), 0, b.kernels, b.in, b.out, g_n, g_rounds);
+}
 void start_copy(Buffers& b) { cudaMemcpyAsync(b.copy_dst, b.pinned, kCopyBytes, cudaMemcpyHostToDevice, b.copies); }
 
 void BM_KernelAlone(benchmark::State& state) {
@@ -97,7 +118,7 @@ void BM_KernelBesideCopy(benchmark::State& state) {
 }
 
 void native_loop(Buffers& b) {
-  for (int i = 0; i < kN; ++i) b.host_out[i] = powers(b.host_in[i]);
+  for (int i = 0; i < g_n; ++i) b.host_out[i] = rounds_of_powers(b.host_in[i], g_rounds);
   benchmark::ClobberMemory();
 }
 void native_copy(Buffers& b) {
@@ -131,16 +152,59 @@ BENCHMARK(BM_NativeLoopAlone)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_NativeCopyAlone)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_NativeLoopBesideCopy)->UseRealTime()->Unit(benchmark::kMillisecond);
 
+// Median wall time of five runs of f, in seconds.
+template <class F>
+double median_seconds(F f) {
+  std::vector<double> times;
+  for (int i = 0; i < 5; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    f();
+    times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::sort(times.begin(), times.end());
+  return times[2];
+}
+
+// Chooses g_rounds and g_n so that the kernel alone takes about as long as the copy alone on
+// this host: more rounds where one round is quicker than the copy, fewer elements where it is slower.
+void calibrate(Buffers& b) {
+  g_rounds = 1;
+  g_n = kN;
+  const double copy = median_seconds([&] {
+    start_copy(b);
+    cudaStreamSynchronize(b.copies);
+  });
+  const double kernel = median_seconds([&] {
+    launch_kernel(b);
+    cudaStreamSynchronize(b.kernels);
+  });
+  if (kernel < copy) {
+    // The first round pays the memory traffic, the later ones only arithmetic: guess, measure
+    // the guess, and scale the rounds once more.
+    g_rounds = static_cast<int>(std::lround(copy / kernel));
+    const double guess = median_seconds([&] {
+      launch_kernel(b);
+      cudaStreamSynchronize(b.kernels);
+    });
+    g_rounds = std::max(1, static_cast<int>(std::lround(g_rounds * copy / guess)));
+  } else {
+    g_n = std::max(256, static_cast<int>(kN * (copy / kernel)) / 256 * 256);
+  }
+  std::printf("bench_streams: copy alone %.2f ms, kernel of 1 round over 2^22 floats %.2f ms: the kernel runs %d "
+              "round(s) over %d floats\n", copy * 1e3, kernel * 1e3, g_rounds, g_n);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (!bench::trace_is_off("bench_streams")) return 1;
   Buffers& b = buffers();  // initialise the runtime and allocate outside the timing
+  calibrate(b);
   launch_kernel(b);
   cudaDeviceSynchronize();
   cudaMemcpy(b.host_out.data(), b.out, kN * sizeof(float), cudaMemcpyDeviceToHost);
-  for (int i = 0; i < kN; i += 4099) {
-    if (b.host_out[i] != powers(b.host_in[i])) {
+  for (int i = 0; i < g_n; i += 4099) {
+    if (b.host_out[i] != rounds_of_powers(b.host_in[i], g_rounds)) {
       std::fprintf(stderr, "bench_streams: sum_of_powers is wrong at %d\n", i);
       return 1;
     }

@@ -106,6 +106,7 @@ bool overlaps(const std::map<uint64_t, Pte>& ptes, uint64_t va, uint64_t length)
 Mmu::Mmu(Vram& vram, uint64_t uva_size) : vram_(vram), uva_size_(uva_size) {
   assert(uva_size != 0 && uva_size % kBigPage == 0 && "UVA window must be whole 2 MiB pages");
   uva_base_ = reserve_uva_window(uva_size, /*preferred=*/true);
+  invalidate_tlbs();
   trace::note(trace::Layer::Gpu, "mmu: reserve UVA window {:#x}..+{} (PROT_NONE)", uva_base_,
               size_text(uva_size_));
 }
@@ -176,6 +177,7 @@ bool Mmu::map_vidmem(uint64_t va, uint64_t vram_offset, uint64_t length, bool wr
 
   for (uint64_t off = 0; off < length; off += kBigPage)
     ptes_[va + off] = Pte{Aperture::Vidmem, vram_offset + off, kBigPage, writable};
+  invalidate_tlbs();
   trace::note(trace::Layer::Gpu, "mmu: map {:#x}..+{} -> VRAM+{:#x}, {} (2 MiB){}", va,
               size_text(length), vram_offset, pte_text(length / kBigPage),
               writable ? "" : ", read-only");
@@ -205,6 +207,7 @@ bool Mmu::map_sysmem(uint64_t va, uint64_t length, bool writable) {
 
   for (uint64_t off = 0; off < length; off += kSmallPage)
     ptes_[va + off] = Pte{Aperture::Sysmem, va + off, kSmallPage, writable};
+  invalidate_tlbs();
   trace::note(trace::Layer::Gpu, "mmu: map {:#x}..+{} -> sysmem {:#x}, {} (4 KiB){}", va,
               size_text(length), va, pte_text(length / kSmallPage),
               writable ? "" : ", read-only");
@@ -237,6 +240,7 @@ uint64_t Mmu::unmap(uint64_t va, uint64_t length) {
     it = ptes_.erase(it);
     ++removed;
   }
+  if (removed != 0) invalidate_tlbs();
   if (run_length != 0) rereserve(run_start, run_length);
 
   trace::note(trace::Layer::Gpu, "mmu: unmap {:#x}..+{}, {}", va, size_text(length),
@@ -244,8 +248,47 @@ uint64_t Mmu::unmap(uint64_t va, uint64_t length) {
   return removed;
 }
 
-// The page walk: the PTE of the page that contains va, or nullopt if va is not mapped.
+namespace {
+
+// Epochs are drawn from one counter, so that an Mmu built where a destroyed one lived never
+// matches the entries that one left in a TLB.
+std::atomic<uint64_t> g_next_epoch{1};
+
+// One thread's TLB: the last few pages it translated, any Mmu's, replaced round robin.
+struct TlbEntry {
+  const Mmu* mmu = nullptr;
+  uint64_t epoch = 0;
+  uint64_t page = 0;  // the page's VA (aligned to pte.page_size)
+  Pte pte{};
+};
+constexpr int kTlbEntries = 4;
+struct Tlb {
+  TlbEntry entries[kTlbEntries];
+  unsigned next = 0;
+};
+constinit thread_local Tlb t_tlb;
+
+}  // namespace
+
+void Mmu::invalidate_tlbs() { epoch_.store(g_next_epoch.fetch_add(1), std::memory_order_release); }
+
 std::optional<Pte> Mmu::translate(uint64_t va) const {
+  const uint64_t epoch = epoch_.load(std::memory_order_acquire);
+  for (const TlbEntry& entry : t_tlb.entries) {
+    if (entry.mmu == this && entry.epoch == epoch && va - entry.page < entry.pte.page_size) return entry.pte;
+  }
+  std::optional<Pte> pte = walk(va);
+  if (pte) {
+    // Filled with the epoch read before the walk: had a map or unmap come between, the entry is
+    // already stale and never hits.
+    TlbEntry& entry = t_tlb.entries[t_tlb.next++ % kTlbEntries];
+    entry = TlbEntry{this, epoch, va & ~(pte->page_size - 1), *pte};
+  }
+  return pte;
+}
+
+// The page walk: the PTE of the page that contains va, or nullopt if va is not mapped.
+std::optional<Pte> Mmu::walk(uint64_t va) const {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = ptes_.upper_bound(va);
   if (it == ptes_.begin()) return std::nullopt;

@@ -5,9 +5,12 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -207,6 +210,75 @@ TEST_F(MmuTest, MapAndUnmapAreTraced) {
       fmt::format("mmu: unmap {:#x}..+2 MiB, 1 PTE", base()),
   };
   EXPECT_EQ(recorder.texts(trace::Layer::Gpu), expected);
+}
+
+// The TLB is a shortcut over the page walk: after any sequence of maps and unmaps, translate()
+// must answer exactly what walk() answers, for every address, including pages the thread's TLB
+// held before they were unmapped or remapped read-only elsewhere.
+bool same(const std::optional<Pte>& a, const std::optional<Pte>& b) {
+  if (a.has_value() != b.has_value()) return false;
+  return !a || (a->aperture == b->aperture && a->phys == b->phys && a->page_size == b->page_size &&
+                a->writable == b->writable);
+}
+
+TEST_F(MmuTest, TranslateThroughTheTlbAgreesWithTheWalkAfterRandomMapsAndUnmaps) {
+  constexpr uint64_t kSlots = 16;  // 2 MiB slots of the window, mapped and unmapped at random
+  constexpr uint64_t kSysBase = 0x7e0000000000;
+  std::srand(7);
+  uint64_t checked = 0, mapped_hits = 0;
+  for (int step = 0; step < 3000; ++step) {
+    const uint64_t slot = static_cast<uint64_t>(std::rand()) % kSlots;
+    switch (std::rand() % 4) {
+      case 0: (void)mmu_.map_vidmem(base() + slot * kBigPage, (slot % 8) * kBigPage, kBigPage, std::rand() % 2); break;
+      case 1: (void)mmu_.map_sysmem(kSysBase + slot * kSmallPage, kSmallPage, std::rand() % 2); break;
+      case 2: (void)mmu_.unmap(base() + slot * kBigPage, kBigPage); break;
+      default: (void)mmu_.unmap(kSysBase + slot * kSmallPage, kSmallPage); break;
+    }
+    // Translate a few addresses twice (the second time from the TLB, if it kept them).
+    for (int probe = 0; probe < 6; ++probe) {
+      const uint64_t s = static_cast<uint64_t>(std::rand()) % kSlots;
+      const uint64_t va = probe % 2 ? base() + s * kBigPage + static_cast<uint64_t>(std::rand()) % kBigPage
+                                    : kSysBase + s * kSmallPage + static_cast<uint64_t>(std::rand()) % kSmallPage;
+      for (int again = 0; again < 2; ++again) {
+        ASSERT_TRUE(same(mmu_.translate(va), mmu_.walk(va))) << "step " << step << ", va " << std::hex << va;
+        ++checked;
+      }
+      mapped_hits += mmu_.walk(va).has_value();
+    }
+  }
+  EXPECT_EQ(checked, 36000u);
+  EXPECT_GT(mapped_hits, 3000u);  // the sequence mapped something much of the time
+}
+
+TEST_F(MmuTest, AnUnmapInvalidatesTheTlbOfAnotherThread) {
+  ASSERT_TRUE(mmu_.map_vidmem(base(), 0, kBigPage));
+  std::atomic<int> phase{0};
+  std::optional<Pte> before, after;
+  std::thread engine([&] {
+    before = mmu_.translate(base() + 64);  // fills this thread's TLB
+    phase = 1;
+    while (phase.load() != 2) std::this_thread::yield();
+    after = mmu_.translate(base() + 64);
+  });
+  while (phase.load() != 1) std::this_thread::yield();
+  ASSERT_EQ(mmu_.unmap(base(), kBigPage), 1u);
+  phase = 2;
+  engine.join();
+  EXPECT_TRUE(before.has_value());
+  EXPECT_FALSE(after.has_value());
+}
+
+TEST(MmuTlb, AnMmuBuiltWhereAnotherWasNeverHitsItsEntries) {
+  Vram vram{16 * kMiB};
+  auto first = std::make_unique<Mmu>(vram, 64 * kMiB);
+  const uint64_t va = first->uva_base();
+  ASSERT_TRUE(first->map_vidmem(va, 0, kBigPage));
+  ASSERT_TRUE(first->translate(va).has_value());
+  first.reset();
+  // Placement at the same object address is likely but not certain; either way, nothing stale.
+  auto second = std::make_unique<Mmu>(vram, 64 * kMiB);
+  EXPECT_FALSE(second->translate(va).has_value());
+  EXPECT_FALSE(second->translate(second->uva_base()).has_value());
 }
 
 }  // namespace

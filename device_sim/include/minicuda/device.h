@@ -151,8 +151,13 @@ class Mmu {
   // Removes the PTEs of [va, va+length); vidmem pages become PROT_NONE again in the host.
   // Returns the number of pages unmapped.
   uint64_t unmap(uint64_t va, uint64_t length);
-  // Walks the page table (what the hardware does on every access).
+  // The PTE of the page holding va, as an engine's access finds it: first in the calling thread's
+  // TLB (a few recent translations), else by walk(), whose result the TLB then keeps. Every map
+  // and unmap invalidates every TLB of this Mmu, as the driver's TLB invalidate does on the real
+  // GPU, so translate() always answers what walk() would.
   std::optional<Pte> translate(uint64_t va) const;
+  // The page walk itself, under the page table's lock: the plain path translate() caches.
+  std::optional<Pte> walk(uint64_t va) const;
   // Number of valid PTEs.
   uint64_t pte_count() const;
   // The writable vidmem the page table maps, as [va, va+length) ranges in address order, each
@@ -176,6 +181,10 @@ class Mmu {
   std::vector<uint64_t> extra_windows_;  // bases of add_window() windows; guarded by mutex_
   bool in_window_locked(uint64_t va, uint64_t length) const;
   std::map<uint64_t, Pte> ptes_;  // page VA -> PTE; guarded by mutex_
+  // The page table's version, unique among all Mmus of the process: a new one at every map and
+  // unmap (under mutex_). A TLB entry is good only for the epoch it was filled in.
+  std::atomic<uint64_t> epoch_;
+  void invalidate_tlbs();
 };
 
 // The GPU's simulated clock (docs/timing.md). Every unit that does work - the compute engine and
