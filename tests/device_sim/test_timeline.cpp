@@ -150,7 +150,7 @@ class TimelineChannels : public ::testing::Test {
   // The time of a four-word release at va (written by the GPU after the copy before it).
   uint64_t stamp(uint64_t va) { return at<uint64_t>(va)[1]; }
 
-  static constexpr uint64_t kHostBytes = 64 * kSmallPage;
+  static constexpr uint64_t kHostBytes = 128 * kSmallPage;  // two halves, for copies at the same time
   Device device{Preset::Teaching};
   const uint64_t base = device.mmu().uva_base();
   const uint64_t vid = base + 4 * kBigPage;        // 2 MiB of data
@@ -165,8 +165,12 @@ constexpr uint32_t kFourWord = NVC8B5_LAUNCH_DMA_SEMAPHORE_TYPE_RELEASE_FOUR_WOR
 TEST_F(TimelineChannels, CopiesBothWaysOnTwoChannelsOverlap) {
   const uint64_t pinned = reinterpret_cast<uint64_t>(host);
   const uint64_t t0 = device.now_ns();
-  a.submit(Pushbuffer().copy_semaphore(sems, 1).copy(pinned, vid, 200000, kFourWord));          // H2D: ce0
-  b.submit(Pushbuffer().copy_semaphore(sems + 16, 1).copy(vid + 4096, pinned, 200000, kFourWord));  // D2H: ce1
+  // The two engines run at once, so they touch disjoint bytes: the H2D reads the first half of
+  // the host buffer into the first half of the vidmem, the D2H copies the other halves.
+  a.submit(Pushbuffer().copy_semaphore(sems, 1).copy(pinned, vid, 200000, kFourWord));  // H2D: ce0
+  b.submit(Pushbuffer()
+               .copy_semaphore(sems + 16, 1)
+               .copy(vid + kBigPage / 2, pinned + kHostBytes / 2, 200000, kFourWord));  // D2H: ce1
   device.host().run_pending();
   // Each took what it takes alone (fetch + launch + 200000 B at 55 B/ns), at the same time.
   EXPECT_EQ(stamp(sems) - t0, 100u + 2400u + 3636u);
