@@ -1,12 +1,22 @@
-// device_functions.h: the basic device functions - __syncthreads, the memory fences, __trap, the
-// bit and float intrinsics, clock64 - as the toolkit's crt/device_functions.h declares them.
-// Part of the kernel language
-// (minicuda::device_code); the functions are only valid inside a kernel.
+// device_functions.h: the basic device functions - __syncthreads, the memory fences, __trap,
+// clock64 - and, through the crt/ files it includes, the intrinsics the toolkit's
+// crt/device_functions.h declares:
+//   crt/device_int_intrinsics.h       __popc, __clz, __ffs, __brev, __byte_perm, funnel shifts,
+//                                     __mul24, __mulhi, __sad, __dp4a, __hadd, ...
+//   crt/device_float_intrinsics.h     bit reinterpretations (__float_as_int, ...) and the fast
+//                                     intrinsics (__expf, __sinf, __fdividef, __saturatef, ...)
+//   crt/device_rounding_intrinsics.h  arithmetic and conversions with an explicit rounding mode
+//                                     (__fadd_rd, __fmaf_rz, __float2int_rn, __int2float_ru, ...)
+// Part of the kernel language (minicuda::device_code). The synchronisation functions are only
+// valid inside a kernel; the intrinsics are pure functions, callable from host code too.
 #ifndef __DEVICE_FUNCTIONS_H__
 #define __DEVICE_FUNCTIONS_H__
 
 #include <cstring>
 
+#include "crt/device_float_intrinsics.h"
+#include "crt/device_int_intrinsics.h"
+#include "crt/device_rounding_intrinsics.h"
 #include "minicuda/isa.h"
 
 inline void __syncthreads() { minicuda::gpu::isa::syncthreads(); }
@@ -16,20 +26,6 @@ inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 [[noreturn]] inline void __trap() { minicuda::gpu::isa::trap(); }
 
-inline int __popc(unsigned x) { return __builtin_popcount(x); }
-inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
-inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(static_cast<unsigned>(x)); }
-inline int __ffs(int x) { return __builtin_ffs(x); }
-inline unsigned __brev(unsigned x) {
-  x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
-  x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
-  x = ((x >> 4) & 0x0F0F0F0Fu) | ((x & 0x0F0F0F0Fu) << 4);
-  return __builtin_bswap32(x);
-}
-inline float __int_as_float(int x) { float f; std::memcpy(&f, &x, 4); return f; }
-inline int __float_as_int(float f) { int x; std::memcpy(&x, &f, 4); return x; }
-inline float __fdividef(float a, float b) { return a / b; }
-inline float __saturatef(float x) { return x < 0.f ? 0.f : (x > 1.f ? 1.f : x); }
 inline long long clock64() { return minicuda::gpu::isa::clock64(); }
 
 #endif /* __DEVICE_FUNCTIONS_H__ */

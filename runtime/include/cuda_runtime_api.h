@@ -113,17 +113,7 @@ cudaError_t CUDARTAPI cudaMemsetAsync(void* devPtr, int value, size_t count, cud
  * threads, dynamic shared memory over the kernel's limit): cudaErrorInvalidValue. */
 cudaError_t CUDARTAPI cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
                                        cudaStream_t stream);
-enum cudaFuncAttribute MINICUDA_ENUM_INT {
-  cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
-  cudaFuncAttributePreferredSharedMemoryCarveout = 9,
-  cudaFuncAttributeMax
-};
-struct cudaFuncAttributes {
-  size_t sharedSizeBytes, constSizeBytes, localSizeBytes;
-  int maxThreadsPerBlock, numRegs, ptxVersion, binaryVersion, cacheModeCA, maxDynamicSharedSizeBytes;
-  int preferredShmemCarveout, clusterDimMustBeSet, requiredClusterWidth, requiredClusterHeight,
-      requiredClusterDepth, clusterSchedulingPolicyPreference, nonPortableClusterSizeAllowed, reserved[16];
-};
+/* cudaFuncAttribute and struct cudaFuncAttributes are driver_types.h's. */
 /* MaxDynamicSharedMemorySize: 0 .. sharedMemPerBlockOptin; the carveout: -1 .. 100. */
 cudaError_t CUDARTAPI cudaFuncSetAttribute(const void* func, enum cudaFuncAttribute attr, int value);
 cudaError_t CUDARTAPI cudaFuncGetAttributes(struct cudaFuncAttributes* attr, const void* func);

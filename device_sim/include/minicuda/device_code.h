@@ -4,7 +4,7 @@
 //
 // An umbrella over headers named after the toolkit's, one idea each:
 //   host_defines.h              the qualifiers: __global__, __device__, __shared__, ...
-//   vector_types.h              uint3, dim3, int2 ... double2, make_*
+//   vector_types.h              char1 .. double4, uint3, dim3 (vector_functions.h: make_*)
 //   device_launch_parameters.h  threadIdx, blockIdx, blockDim, gridDim, warpSize
 //   device_functions.h          __syncthreads, fences, __trap, bit and float intrinsics, clock64
 //   sm_20_intrinsics.h          __syncthreads_count / _and / _or
@@ -38,6 +38,7 @@
 
 #include "host_defines.h"
 #include "vector_types.h"
+#include "vector_functions.h"
 #include "device_launch_parameters.h"
 #include "minicuda/isa.h"
 #include "minicuda/kernel_entry.h"

@@ -228,6 +228,13 @@ typedef enum CUdevice_attribute_enum MINICUDA_ENUM_INT {
   CU_DEVICE_ATTRIBUTE_MAX
 } CUdevice_attribute;
 
+/* Values of CU_DEVICE_ATTRIBUTE_COMPUTE_MODE (the driver has no exclusive-thread mode, 1). */
+typedef enum CUcomputemode_enum MINICUDA_ENUM_INT {
+  CU_COMPUTEMODE_DEFAULT           = 0,  /* any number of contexts */
+  CU_COMPUTEMODE_PROHIBITED        = 2,  /* no context may be created */
+  CU_COMPUTEMODE_EXCLUSIVE_PROCESS = 3   /* one context, used by many threads of one process */
+} CUcomputemode;
+
 /* Where the memory behind an address lives (CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CUDA_MEMCPY2D...). */
 typedef enum CUmemorytype_enum MINICUDA_ENUM_INT {
   CU_MEMORYTYPE_HOST    = 0x01,  /* page-locked host memory */

@@ -1,0 +1,2 @@
+/* thrust/device_ptr.h -- a header of Thrust, which minicuda does not provide (see thrust/detail/config.h). */
+#include "detail/config.h"

@@ -1,0 +1,31 @@
+# Compiles a program that includes <cuda_runtime.h> and then HEADERS (a |-separated list of
+# headers of one NVIDIA library minicuda does not provide) and checks the diagnostic: the build
+# fails with exactly one error, the #error naming the library (EXPECT), however many of the
+# library's headers the program includes.
+# Arguments: CXX, INCLUDES (|-separated directories), HEADERS, EXPECT, WORK (a scratch directory).
+string(REPLACE "|" ";" include_dirs "${INCLUDES}")
+string(REPLACE "|" ";" headers "${HEADERS}")
+set(source "#include <cuda_runtime.h>\n")
+foreach(h IN LISTS headers)
+  string(APPEND source "#include <${h}>\n")
+endforeach()
+string(APPEND source "int main() { return 0; }\n")
+string(MAKE_C_IDENTIFIER "${HEADERS}" stem)
+file(WRITE "${WORK}/${stem}.cpp" "${source}")
+set(flags -std=c++20 -fsyntax-only)
+foreach(d IN LISTS include_dirs)
+  list(APPEND flags "-I${d}")
+endforeach()
+execute_process(COMMAND "${CXX}" ${flags} "${WORK}/${stem}.cpp" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(rc EQUAL 0)
+  message(FATAL_ERROR "${HEADERS}: compiled, but must stop the build")
+endif()
+string(REGEX MATCHALL "error:" errors "${err}")
+list(LENGTH errors count)
+if(NOT count EQUAL 1)
+  message(FATAL_ERROR "${HEADERS}: ${count} errors, expected exactly one:\n${err}")
+endif()
+string(FIND "${err}" "#error \"${EXPECT} is an NVIDIA library that minicuda does not provide" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "${HEADERS}: the error does not name '${EXPECT}':\n${err}")
+endif()
