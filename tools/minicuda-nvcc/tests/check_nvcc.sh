@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # check_nvcc.sh: the tests of minicuda-nvcc (tools/minicuda-nvcc/tests/CMakeLists.txt).
 #   check_nvcc.sh <minicuda-nvcc> <scratch directory> <case>
-# Cases: one_file, makefile, deps, refused, version, unknown. Exit 0 when the case holds; else
+# Cases: one_file, makefile, deps, refused, version, unknown, compat_script. Exit 0 when the case holds; else
 # a message saying what differed, and 1.
 set -uo pipefail
 nvcc=$1
@@ -57,6 +57,23 @@ case "$case_name" in
   version)
     out=$("$nvcc" --version) || fail "--version failed"
     [[ $out == *"minicuda"* && $out == *"Cuda compilation tools, release 13.0"* ]] || fail "--version: $out"
+    ;;
+  compat_script)
+    # scripts/compat.sh on a corpus of five tiny samples laid out as cuda-samples' are.
+    compat="$here/../../../scripts/compat.sh"
+    "$compat" -j2 --nvcc "$nvcc" --run-timeout 5 --work "$work/runs" "$here/compat_corpus" >table.txt 2>&1 ||
+      fail "compat.sh exited with $?: $(cat table.txt)"
+    row() { grep -E "^0_Introduction/$1 " table.txt | tr -s ' ' | sed 's/ $//'; }
+    [[ $(row okSample) == "0_Introduction/okSample yes yes PASS" ]] || fail "okSample: $(row okSample)"
+    [[ $(row failSample) == "0_Introduction/failSample yes exit 1 FAIL exit 1: CUDA error: an illegal memory access was encountered" ]] ||
+      fail "failSample: $(row failSample)"
+    [[ $(row hangSample) == "0_Introduction/hangSample yes exit 124 FAIL timeout after 5s" ]] || fail "hangSample: $(row hangSample)"
+    [[ $(row waivedSample) == "0_Introduction/waivedSample yes exit 2 WAIVED Waiving: needs two GPUs" ]] ||
+      fail "waivedSample: $(row waivedSample)"
+    [[ $(row libSample) == "0_Introduction/libSample NVIDIA library (cublas)" ]] || fail "libSample: $(row libSample)"
+    grep -qx "TOTAL: 4 counted: 1 PASS, 1 WAIVED, 2 FAIL (4 build); 1 excluded" table.txt || fail "totals: $(cat table.txt)"
+    "$compat" --report --markdown --work "$work/runs" "$here/compat_corpus" >table.md 2>/dev/null || fail "--report failed"
+    grep -qx "| 0_Introduction/okSample | yes | yes | PASS |  |" table.md || fail "markdown: $(cat table.md)"
     ;;
   *)
     fail "unknown case"
