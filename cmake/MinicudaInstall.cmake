@@ -9,7 +9,8 @@
 #   minicuda::libc     the simulated C library (minicuda/libc.h)
 #   minicuda::cu2cxx   the .cu translator (executable)
 #   minicuda_add_executable / minicuda_add_library / minicuda_cu2cxx_sources (MinicudaCuda.cmake)
-# and, installed, bin/minicuda-nvcc, the nvcc-compatible driver (tools/minicuda-nvcc).
+# and, installed, bin/minicuda-nvcc, the nvcc-compatible driver (tools/minicuda-nvcc), and
+# <cmakedir>/minicuda-cuda-toolchain.cmake, for projects that use CMake's CUDA language.
 #
 # The headers install under <prefix>/include/minicuda (so that a real CUDA toolkit's cuda.h in
 # /usr/include is never shadowed) and reach consumers as SYSTEM include directories: a project
@@ -76,6 +77,25 @@ function(_minicuda_closure out public_only)
   set(${out} "${seen}" PARENT_SCOPE)
 endfunction()
 
+# _minicuda_visit(<target>): depth-first over link dependencies, appending each target to the
+# global property _MINICUDA_POSTORDER after everything it links (used for the link order).
+function(_minicuda_visit target)
+  get_property(done GLOBAL PROPERTY _MINICUDA_VISITED)
+  if(target IN_LIST done)
+    return()
+  endif()
+  set_property(GLOBAL APPEND PROPERTY _MINICUDA_VISITED ${target})
+  get_target_property(deps ${target} INTERFACE_LINK_LIBRARIES)
+  get_target_property(private_deps ${target} LINK_LIBRARIES)
+  foreach(dep IN LISTS deps private_deps)
+    _minicuda_real_target("${dep}" real)
+    if(real)
+      _minicuda_visit(${real})
+    endif()
+  endforeach()
+  set_property(GLOBAL APPEND PROPERTY _MINICUDA_POSTORDER ${target})
+endfunction()
+
 function(minicuda_setup_package)
   set(roots minicuda_cudart minicuda_libc)
   _minicuda_closure(all_targets FALSE ${roots})
@@ -119,8 +139,15 @@ function(minicuda_setup_package)
   endforeach()
   list(REMOVE_DUPLICATES header_directories)
   # For tools/minicuda-nvcc, which links programs outside CMake: the headers and the archives.
+  # In link order: every archive before the archives it needs (the reverse of a depth-first
+  # post-order), so that a linker that reads each archive once resolves everything.
+  foreach(root IN LISTS roots)
+    _minicuda_visit(${root})
+  endforeach()
+  get_property(ordered GLOBAL PROPERTY _MINICUDA_POSTORDER)
+  list(REVERSE ordered)
   set(archives "")
-  foreach(target IN LISTS all_targets)
+  foreach(target IN LISTS ordered)
     get_target_property(type ${target} TYPE)
     if(type STREQUAL "STATIC_LIBRARY")
       list(APPEND archives ${target})

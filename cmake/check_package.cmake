@@ -29,7 +29,8 @@ if(MODE STREQUAL "find_package")
   set(prefix "${WORK_DIR}/prefix")
   step(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${prefix}")
   foreach(installed include/minicuda/cuda_runtime.h include/minicuda/cuda.h bin/minicuda_cu2cxx
-                    bin/minicuda-nvcc lib/cmake/minicuda/minicudaConfig.cmake)
+                    bin/minicuda-nvcc lib/cmake/minicuda/minicudaConfig.cmake
+                    lib/cmake/minicuda/minicuda-cuda-toolchain.cmake)
     if(NOT EXISTS "${prefix}/${installed}")
       message(FATAL_ERROR "cmake --install did not install ${installed}")
     endif()

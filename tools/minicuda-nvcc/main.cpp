@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -156,9 +157,14 @@ class Driver {
     return temp_;
   }
 
-  // A fresh path in the temporary directory ending with `name`.
+  // A fresh path named `name` in a directory of its own under the temporary directory (so that
+  // objects archived by -lib keep their sources' names).
   std::string temp_file(const std::string& name) {
-    return (temp_dir() / (std::to_string(counter_++) + "_" + name)).string();
+    const fs::path directory = temp_dir() / std::to_string(counter_++);
+    std::error_code ec;
+    fs::create_directory(directory, ec);
+    if (ec) fail("cannot create " + directory.string() + ": " + ec.message());
+    return (directory / name).string();
   }
 
   // The host compiler's command for one source, up to (not including) -c/-M and the file.
@@ -293,7 +299,8 @@ int Driver::run() {
                    "  accepted without effect (GPU code generation): -arch -code -gencode -rdc -lineinfo\n"
                    "    --use_fast_math -m64 --expt-relaxed-constexpr --extended-lambda -Xptxas ...\n"
                    "  refused: -ptx -cubin -fatbin -lto -E -run\n"
-                   "  -ccbin <compiler or directory>, -v (print commands), --dryrun, -keep\n";
+                   "  -ccbin <compiler or directory>, -v (print commands), --dryrun, -keep,\n"
+                   "  --options-file <file>; NVCC_PREPEND_FLAGS and NVCC_APPEND_FLAGS are read\n";
       return 0;
     default:
       break;
@@ -352,12 +359,56 @@ std::vector<std::string> environment_words(const char* name) {
   return words;
 }
 
+// The words of an --options-file: separated by blanks, double quotes group, backslash escapes.
+std::vector<std::string> file_words(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) fail("cannot read options file " + path);
+  std::vector<std::string> words;
+  std::string word;
+  bool in_word = false, quoted = false;
+  for (char c; in.get(c);) {
+    if (c == '\\' && in.get(c)) {
+      word += c, in_word = true;
+    } else if (c == '"') {
+      quoted = !quoted, in_word = true;
+    } else if (!quoted && std::isspace(static_cast<unsigned char>(c))) {
+      if (in_word) words.push_back(word);
+      word.clear(), in_word = false;
+    } else {
+      word += c, in_word = true;
+    }
+  }
+  if (in_word) words.push_back(word);
+  return words;
+}
+
+// Replaces each "--options-file f" / "-optf f" (nvcc's, which CMake uses for long object lists)
+// with the words of f.
+std::vector<std::string> expand_options_files(const std::vector<std::string>& args) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    std::string path;
+    if ((arg == "--options-file" || arg == "-optf") && i + 1 < args.size()) {
+      path = args[++i];
+    } else if (arg.rfind("--options-file=", 0) == 0 || arg.rfind("-optf=", 0) == 0) {
+      path = arg.substr(arg.find('=') + 1);
+    } else {
+      out.push_back(arg);
+      continue;
+    }
+    for (std::string& word : file_words(path)) out.push_back(std::move(word));
+  }
+  return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::vector<std::string> args = environment_words("NVCC_PREPEND_FLAGS");
   args.insert(args.end(), argv + 1, argv + argc);
   for (const std::string& word : environment_words("NVCC_APPEND_FLAGS")) args.push_back(word);
+  args = expand_options_files(args);
   std::string error;
   std::optional<Invocation> inv = parse_command_line(args, error);
   if (!inv) fail(error);

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # check_nvcc.sh: the tests of minicuda-nvcc (tools/minicuda-nvcc/tests/CMakeLists.txt).
-#   check_nvcc.sh <minicuda-nvcc> <scratch directory> <case>
-# Cases: one_file, makefile, deps, refused, version, unknown, compat_script. Exit 0 when the case holds; else
+#   check_nvcc.sh <minicuda-nvcc> <scratch directory> <case> [minicuda-cuda-toolchain.cmake]
+# Cases: one_file, makefile, deps, refused, version, unknown, compat_script, cuda_language (which
+# needs the toolchain file). Exit 0 when the case holds; else
 # a message saying what differed, and 1.
 set -uo pipefail
 nvcc=$1
 work=$2
 case_name=$3
+toolchain=${4:-}
 here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 
@@ -74,6 +76,17 @@ case "$case_name" in
     grep -qx "TOTAL: 4 counted: 1 PASS, 1 WAIVED, 2 FAIL (4 build); 1 excluded" table.txt || fail "totals: $(cat table.txt)"
     "$compat" --report --markdown --work "$work/runs" "$here/compat_corpus" >table.md 2>/dev/null || fail "--report failed"
     grep -qx "| 0_Introduction/okSample | yes | yes | PASS |  |" table.md || fail "markdown: $(cat table.md)"
+    ;;
+  cuda_language)
+    # project(... LANGUAGES CUDA) with CMake's own rules, minicuda-nvcc named by the toolchain.
+    cmake -S "$here/cuda_language" -B build -G "Unix Makefiles" -DCMAKE_TOOLCHAIN_FILE="$toolchain" \
+      >configure.log 2>&1 || { cat configure.log; fail "configure failed"; }
+    cmake --build build -j2 >build.log 2>&1 || { cat build.log; fail "build failed"; }
+    grep -q -- "-dlink" build/CMakeFiles/scale_app.dir/dlink.txt || fail "scale_app had no device-link step"
+    out=$(build/one_file) || fail "one_file exited with $?: $out"
+    [[ $out == *"Test passed"* ]] || fail "one_file: $out"
+    out=$(build/scale_app) || fail "scale_app exited with $?: $out"
+    [[ $out == *"0 of 300 values wrong"*"Test passed"* ]] || fail "scale_app: $out"
     ;;
   *)
     fail "unknown case"
