@@ -22,7 +22,7 @@
 # excluded samples are listed with their reason.
 #
 # Each counted sample: its CMakeLists' add_executable sources are compiled directly with
-# minicuda-nvcc (-I Common), the program runs with a timeout in a scratch directory that links
+# minicuda-nvcc (-I Common; -fopenmp where the CMakeLists asks for OpenMP), the program runs with a timeout in a scratch directory that links
 # the sample's data, and the verdict is
 #   PASS    exit status 0 and no "FAIL"/"Test failed" in the output
 #   WAIVED  the sample waived itself (exit status 2 and "waiv" in the output)
@@ -129,8 +129,11 @@ run_one() {
   local includes=(-I"$common" -I"$dir")
   [ -d "$dir/inc" ] && includes+=(-I"$dir/inc")
   [ -d "$dir/src" ] && includes+=(-I"$dir/src")
+  # What the sample's CMakeLists links beyond CUDA that the host compiler provides.
+  local extra=()
+  grep -q 'OpenMP' "$dir/CMakeLists.txt" && extra+=(-Xcompiler -fopenmp)
   if ! timeout -k 5 "$build_timeout" "$nvcc" -O2 -std=c++17 -arch=sm_90 -Wno-deprecated-gpu-targets \
-      "${includes[@]}" -o "$out/$name" "${sources[@]}" > "$out/build.log" 2>&1 </dev/null; then
+      "${includes[@]}" "${extra[@]}" -o "$out/$name" "${sources[@]}" > "$out/build.log" 2>&1 </dev/null; then
     reason=$(reason_of_build "$out/build.log")
     [ -z "$reason" ] && reason="build failed (see $out/build.log)"
     printf '%s\t%s\tno\t-\tFAIL\t%s\n' "$category" "$name" "$reason" > "$result"
