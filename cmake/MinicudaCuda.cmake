@@ -25,6 +25,9 @@
 # directory searched first for `#include "..."` (as nvcc does for the .cu itself), so headers
 # next to the .cu (`foo.cuh`) are found. Headers included by a .cu are not translated: launches
 # and `extern __shared__` belong in .cu files.
+#
+# The translator is the target minicuda::cu2cxx: built by this project from source, or imported
+# from an installed package (find_package(minicuda), which includes this file).
 include_guard(GLOBAL)
 
 function(minicuda_cu2cxx_sources name out_var)
@@ -50,8 +53,8 @@ function(minicuda_cu2cxx_sources name out_var)
 
     add_custom_command(
       OUTPUT "${generated}"
-      COMMAND minicuda_cu2cxx "${cu_path}" "${generated}"
-      DEPENDS "${cu_path}" minicuda_cu2cxx
+      COMMAND "$<TARGET_FILE:minicuda::cu2cxx>" "${cu_path}" "${generated}"
+      DEPENDS "${cu_path}" "$<TARGET_FILE:minicuda::cu2cxx>"
       COMMENT "cu2cxx ${cu_relative}"
       VERBATIM)
     # MINICUDA_CU_SOURCE: the runtime headers' .cu mode (device-side printf goes through the

@@ -1,0 +1,67 @@
+# check_package.cmake: one test of minicuda as a package (MinicudaPackageTests.cmake), run as
+#   cmake -DMODE=find_package|add_subdirectory -DSOURCE_DIR=<minicuda> -DBUILD_DIR=<its build>
+#         -DWORK_DIR=<scratch> [-DCXX_COMPILER=..] [-DLAUNCHER=ccache] -P check_package.cmake
+# Fails (FATAL_ERROR) at the first step that does not succeed, with that step's output.
+cmake_minimum_required(VERSION 3.25)
+
+function(step)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT status EQUAL 0)
+    list(JOIN ARGN " " command)
+    message(FATAL_ERROR "failed (${status}): ${command}\n${out}\n${err}")
+  endif()
+  set(step_output "${out}${err}" PARENT_SCOPE)
+endfunction()
+
+file(REMOVE_RECURSE "${WORK_DIR}")
+file(MAKE_DIRECTORY "${WORK_DIR}")
+set(example "${SOURCE_DIR}/examples/saxpy")
+# A user's strict flags: a warning from minicuda's headers would fail the build.
+set(configure -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS=-Wall -Wextra -Werror")
+if(CXX_COMPILER)
+  list(APPEND configure -DCMAKE_CXX_COMPILER=${CXX_COMPILER})
+endif()
+if(LAUNCHER)
+  list(APPEND configure -DCMAKE_CXX_COMPILER_LAUNCHER=${LAUNCHER})
+endif()
+
+if(MODE STREQUAL "find_package")
+  set(prefix "${WORK_DIR}/prefix")
+  step(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${prefix}")
+  foreach(installed include/minicuda/cuda_runtime.h include/minicuda/cuda.h bin/minicuda_cu2cxx
+                    bin/minicuda-nvcc lib/cmake/minicuda/minicudaConfig.cmake
+                    lib/cmake/minicuda/minicuda-cuda-toolchain.cmake)
+    if(NOT EXISTS "${prefix}/${installed}")
+      message(FATAL_ERROR "cmake --install did not install ${installed}")
+    endif()
+  endforeach()
+  # The installed driver finds the installed tree (its minicuda-nvcc.conf is relative).
+  step("${prefix}/bin/minicuda-nvcc" --version)
+  if(NOT step_output MATCHES "release 13\\.0")
+    message(FATAL_ERROR "installed minicuda-nvcc --version said: ${step_output}")
+  endif()
+  step(${CMAKE_COMMAND} -S "${example}" -B "${WORK_DIR}/build" ${configure} "-DCMAKE_PREFIX_PATH=${prefix}")
+  step(${CMAKE_COMMAND} --build "${WORK_DIR}/build" -j2)
+  step(${CMAKE_CTEST_COMMAND} --test-dir "${WORK_DIR}/build" --output-on-failure)
+  if(NOT step_output MATCHES "100% tests passed, 0 tests failed out of 3")
+    message(FATAL_ERROR "the example's tests: ${step_output}")
+  endif()
+  message(STATUS "find_package: installed, built and tested examples/saxpy")
+elseif(MODE STREQUAL "add_subdirectory")
+  step(${CMAKE_COMMAND} -S "${example}" -B "${WORK_DIR}/build" ${configure} "-DMINICUDA_SOURCE_DIR=${SOURCE_DIR}")
+  file(STRINGS "${WORK_DIR}/build/CMakeCache.txt" options REGEX "^MINICUDA_BUILD_(TESTS|SAMPLES|BENCHMARKS):")
+  foreach(option IN LISTS options)
+    if(NOT option MATCHES "=OFF$")
+      message(FATAL_ERROR "as a subproject minicuda must default ${option} to OFF")
+    endif()
+  endforeach()
+  list(LENGTH options count)
+  if(NOT count EQUAL 3)
+    message(FATAL_ERROR "expected three MINICUDA_BUILD_ options in the cache, found: ${options}")
+  endif()
+  # The test source includes saxpy.h -> cuda_runtime.h -> the kernel language's headers.
+  step(${CMAKE_COMMAND} --build "${WORK_DIR}/build" --target saxpy_test.cpp.o)
+  message(STATUS "add_subdirectory: configured; saxpy_test.cpp compiled with -Werror")
+else()
+  message(FATAL_ERROR "MODE must be find_package or add_subdirectory, not '${MODE}'")
+endif()
