@@ -130,6 +130,11 @@ cudaError_t CUDARTAPI cudaFuncGetAttributes(struct cudaFuncAttributes* attr, con
 /* Blocks of func one SM holds at once (the rules of cuda_occupancy.h). */
 cudaError_t CUDARTAPI cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize,
                                                                     size_t dynamicSMemSize);
+/* Cooperative launch: as cudaLaunchKernel, and every block is resident at once, so grid_group::sync
+ * (cooperative_groups.h) may be used. More blocks than the SMs hold together (the occupancy of one
+ * SM times multiProcessorCount): cudaErrorCooperativeLaunchTooLarge. */
+cudaError_t CUDARTAPI cudaLaunchCooperativeKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args,
+                                                  size_t sharedMem, cudaStream_t stream);
 
 /* --- The per-thread default stream's entry points (see the top of this file) --------------------- */
 /* Each is its plain call with stream 0 meaning this thread's per-thread stream; the trace shows
@@ -158,6 +163,11 @@ template <class T>
 static inline cudaError_t cudaLaunchKernel(const T* func, dim3 gridDim, dim3 blockDim, void** args,
                                           size_t sharedMem = 0, cudaStream_t stream = 0) {
   return ::cudaLaunchKernel((const void*)func, gridDim, blockDim, args, sharedMem, stream);
+}
+template <class T>
+static inline cudaError_t cudaLaunchCooperativeKernel(T* func, dim3 gridDim, dim3 blockDim, void** args,
+                                                     size_t sharedMem = 0, cudaStream_t stream = 0) {
+  return ::cudaLaunchCooperativeKernel((const void*)func, gridDim, blockDim, args, sharedMem, stream);
 }
 template <class T>
 static inline cudaError_t cudaFuncSetAttribute(T* entry, enum cudaFuncAttribute attr, int value) {

@@ -212,6 +212,24 @@ cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim,
                        stream);
 }
 
+cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
+                                        cudaStream_t stream) {
+  CUkernel kernel = nullptr;
+  cudaError_t loaded = context_and_kernel(func, &kernel);
+  const char* name = nullptr;
+  if (loaded == cudaSuccess) (void)cuKernelGetName(&name, kernel);
+  std::string shown = name != nullptr ? std::string(name) : fmt::format("{}", func);
+  trace::Scope scope(trace::Layer::Cudart,
+                     "cudaLaunchCooperativeKernel(func={}, grid=({},{},{}), block=({},{},{}), sharedMem={}, stream={})",
+                     shown, gridDim.x, gridDim.y, gridDim.z, blockDim.x, blockDim.y, blockDim.z, sharedMem,
+                     static_cast<void*>(stream));
+  if (loaded != cudaSuccess) return done(scope, loaded);
+  CUresult r = cuLaunchCooperativeKernel(reinterpret_cast<CUfunction>(kernel), gridDim.x, gridDim.y, gridDim.z,
+                                         blockDim.x, blockDim.y, blockDim.z, static_cast<unsigned>(sharedMem), stream,
+                                         args);
+  return done(scope, to_cuda_error(r));
+}
+
 cudaError_t cudaFuncSetAttribute(const void* func, enum cudaFuncAttribute attr, int value) {
   trace::Scope scope(trace::Layer::Cudart, "cudaFuncSetAttribute(func={}, attr={}, value={})", func,
                      static_cast<int>(attr), value);
