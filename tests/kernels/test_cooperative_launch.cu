@@ -69,7 +69,7 @@ TEST_F(KernelCooperativeLaunch, DeviceReportsCooperativeLaunch) {
 }
 
 TEST_F(KernelCooperativeLaunch, GridSyncIsAGridWideBarrier) {
-  const int blocks = 2 * sm_count(), threads = 128, n = 100000;
+  const int blocks = 2 * sm_count(), threads = 64, n = 100000;
   std::vector<int> in(n);
   long long want = 0;
   for (int i = 0; i < n; ++i) want += in[i] = i % 1000 - 300;
