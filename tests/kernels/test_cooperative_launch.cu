@@ -1,6 +1,7 @@
 // Cooperative launches: cudaLaunchCooperativeKernel (through cuLaunchCooperativeKernel) runs every block of
 // the grid at once, so grid_group::sync is a real grid-wide barrier (a multi-phase algorithm over
-// 2 * SMs blocks); a grid larger than the SMs hold together is refused with 720.
+// 2 * SMs blocks); a grid larger than the SMs hold together is refused with 720;
+// cudaLaunchKernelEx with cudaLaunchAttributeCooperative, and the attributes it refuses.
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -119,6 +120,53 @@ TEST_F(KernelCooperativeLaunch, TooLargeGridIsRefused) {
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   EXPECT_EQ(cudaLaunchCooperativeKernel((const void*)many_rounds, dim3(0), dim3(32), args, 0, nullptr),
             cudaErrorInvalidValue);
+}
+
+TEST_F(KernelCooperativeLaunch, LaunchKernelExWithCooperativeAttribute) {
+  const int blocks = sm_count() * 2;
+  DeviceArray<int> counters(10), errors(1);
+  cudaLaunchAttribute attr[2] = {};
+  attr[0].id = cudaLaunchAttributeCooperative;
+  attr[0].val.cooperative = 1;
+  attr[1].id = cudaLaunchAttributeIgnore;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(blocks);
+  config.blockDim = dim3(32);
+  config.attrs = attr;
+  config.numAttrs = 2;
+  ASSERT_EQ(cudaLaunchKernelEx(&config, many_rounds, counters.get(), errors.get()), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  for (int x : counters.read()) EXPECT_EQ(x, blocks);
+  EXPECT_EQ(errors.read()[0], 0);
+  // Without the attribute the same kernel is not cooperative: its grid.sync() is an error.
+  attr[0].val.cooperative = 0;
+  ASSERT_EQ(cudaLaunchKernelEx(&config, many_rounds, counters.get(), errors.get()), cudaSuccess);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+}
+
+TEST_F(KernelCooperativeLaunch, LaunchKernelExRefusesWhatIsNotModelled) {
+  DeviceArray<int> counters(10), errors(1);
+  cudaLaunchAttribute attr = {};
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(2);
+  config.blockDim = dim3(32);
+  config.attrs = &attr;
+  config.numAttrs = 1;
+  attr.id = cudaLaunchAttributeClusterDimension;
+  attr.val.clusterDim = {2, 1, 1};
+  EXPECT_EQ(cudaLaunchKernelEx(&config, many_rounds, counters.get(), errors.get()), cudaErrorNotSupported);
+  attr.id = cudaLaunchAttributePriority;
+  attr.val.priority = 1;
+  EXPECT_EQ(cudaLaunchKernelEx(&config, many_rounds, counters.get(), errors.get()), cudaErrorNotSupported);
+  attr.id = static_cast<cudaLaunchAttributeID>(99);
+  EXPECT_EQ(cudaLaunchKernelEx(&config, many_rounds, counters.get(), errors.get()), cudaErrorInvalidValue);
+  void* args[] = {nullptr, nullptr};
+  EXPECT_EQ(cudaLaunchKernelExC(nullptr, (const void*)many_rounds, args), cudaErrorInvalidValue);
+  // A cluster of one block is no cluster: the launch runs.
+  attr.id = cudaLaunchAttributeClusterDimension;
+  attr.val.clusterDim = {1, 1, 1};
+  EXPECT_EQ(cudaLaunchKernelEx(&config, many_rounds, counters.get(), errors.get()), cudaSuccess);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);  // not cooperative: grid.sync() fails
 }
 
 }  // namespace
