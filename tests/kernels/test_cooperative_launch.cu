@@ -52,6 +52,14 @@ __global__ void many_rounds(int* counters, int* errors) {
   }
 }
 
+// Block `bad` writes through a null pointer before the grid barrier; the others wait there.
+__global__ void fault_before_grid_sync(int* out, int bad) {
+  cg::grid_group grid = cg::this_grid();
+  if (static_cast<int>(blockIdx.x) == bad && threadIdx.x == 0) *static_cast<volatile int*>(nullptr) = 1;
+  grid.sync();
+  out[blockIdx.x] = 1;
+}
+
 namespace minicuda::kernels_test {
 namespace {
 
@@ -167,6 +175,18 @@ TEST_F(KernelCooperativeLaunch, LaunchKernelExRefusesWhatIsNotModelled) {
   attr.val.clusterDim = {1, 1, 1};
   EXPECT_EQ(cudaLaunchKernelEx(&config, many_rounds, counters.get(), errors.get()), cudaSuccess);
   EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);  // not cooperative: grid.sync() fails
+}
+
+// The blocks waiting at grid.sync() leave it when another block faults: the launch fails with the
+// fault (700, naming the faulting block), it does not hang.
+TEST_F(KernelCooperativeLaunch, AFaultStopsTheBlocksWaitingAtTheGridBarrier) {
+  DeviceArray<int> out(16);
+  int* o = out.get();
+  int bad = 5;
+  void* args[] = {&o, &bad};
+  ASSERT_EQ(cudaLaunchCooperativeKernel((const void*)fault_before_grid_sync, dim3(16), dim3(64), args, 0, nullptr),
+            cudaSuccess);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
 }
 
 }  // namespace
