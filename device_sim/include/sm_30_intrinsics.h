@@ -1,24 +1,37 @@
 // sm_30_intrinsics.h: the warp intrinsics - __syncwarp, the votes (__ballot_sync, __any_sync,
-// __all_sync, __activemask) and the shuffles (__shfl_*_sync) - as the toolkit's
-// sm_30_intrinsics.h. A warp operation is a barrier over the warp's active lanes. Part of the kernel language
+// __all_sync, __activemask) and the shuffles (__shfl_*_sync, with sub-warp segments of `width`
+// lanes) - as the toolkit's sm_30_intrinsics.h. A warp operation is a barrier over the warp's active lanes. Part of the kernel language
 // (minicuda::device_code); the functions are only valid inside a kernel.
 #ifndef __SM_30_INTRINSICS_H__
 #define __SM_30_INTRINSICS_H__
 
 #include <cstdint>
 #include <cstring>
+#include <source_location>
 #include <type_traits>
 
 #include "device_launch_parameters.h"
 #include "minicuda/isa.h"
 
 inline void __syncwarp(unsigned mask = 0xffffffffu) { minicuda::gpu::isa::syncwarp(mask); }
-inline unsigned __ballot_sync(unsigned mask, int p) { return minicuda::gpu::isa::ballot(mask, p); }
-inline int __any_sync(unsigned mask, int p) { return minicuda::gpu::isa::ballot(mask, p) != 0; }
-inline int __all_sync(unsigned mask, int p) {
-  return minicuda::gpu::isa::ballot(mask, p) == (mask & minicuda::gpu::isa::activemask());
+// A predicate is true when non-zero (2, 0x100, -1 all count); __all_sync asks every lane that
+// takes part, __any_sync some lane.
+inline unsigned __ballot_sync(unsigned mask, int p) { return minicuda::gpu::isa::vote(mask, p, 0); }
+inline int __any_sync(unsigned mask, int p) { return static_cast<int>(minicuda::gpu::isa::vote(mask, p, 1)); }
+inline int __all_sync(unsigned mask, int p) { return static_cast<int>(minicuda::gpu::isa::vote(mask, p, 2)); }
+
+namespace minicuda::gpu::isa {
+// A call site as a number: the lanes of a warp that reach the same one together are its active mask.
+inline uint64_t site_of(const std::source_location& at) {
+  return reinterpret_cast<uintptr_t>(at.file_name()) ^ (uint64_t{at.line()} << 40) ^ (uint64_t{at.column()} << 20);
 }
-inline unsigned __activemask() { return minicuda::gpu::isa::activemask(); }
+}  // namespace minicuda::gpu::isa
+
+// The lanes of the warp that execute this call together: those of the same branch that have not
+// exited (the caller's call site tells the branches apart).
+inline unsigned __activemask(std::source_location at = std::source_location::current()) {
+  return minicuda::gpu::isa::activemask(minicuda::gpu::isa::site_of(at));
+}
 
 namespace minicuda::gpu::isa {
 template <class T>
@@ -49,5 +62,9 @@ template <class T>
 T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = warpSize) {
   return minicuda::gpu::isa::shuffle_as(mask, var, 3, lane_mask, width);
 }
+
+// The later architectures' warp intrinsics: __match_*_sync (sm_70), __reduce_*_sync (sm_80).
+#include "crt/sm_70_rt.h"
+#include "crt/sm_80_rt.h"
 
 #endif /* __SM_30_INTRINSICS_H__ */

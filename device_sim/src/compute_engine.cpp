@@ -3,6 +3,7 @@
 #include "compute_engine.h"
 
 #include <pthread.h>
+#include <signal.h>
 
 #include <algorithm>
 #include <atomic>
@@ -219,6 +220,10 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
   if (occ.blocks_per_sm == 0) return bad(fmt::format("a block does not fit on an SM ({})", occ.limit));
   uint64_t per_wave = uint64_t{occ.blocks_per_sm} * static_cast<uint64_t>(props.multiprocessor_count);
   uint64_t waves = (blocks + per_wave - 1) / per_wave;
+  const bool cooperative = nv_qmd_get(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_VALID(NV_QMD_CBANK_COOPERATIVE)) != 0;
+  if (cooperative && blocks > per_wave)
+    return bad(fmt::format("a cooperative grid of {} blocks cannot be resident at once ({} per SM, {} SMs)", blocks,
+                           occ.blocks_per_sm, props.multiprocessor_count));
   trace::note(trace::Layer::Gpu,
               "compute: ch {} launch {} grid ({},{},{}) block ({},{},{}), {} B dynamic shared: {} blocks/SM "
               "(limit: {}), {} wave(s) over {} SMs",
@@ -229,7 +234,11 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
                 fission_mode_text(fission_mode()));
 
   const unsigned helpers = inline_run ? 1u : static_cast<unsigned>(std::min<uint64_t>(blocks, threads_));
-  std::optional<BlockError> first_error = fission_mode() == FissionMode::Check && grid.region_entry != nullptr
+  if (cooperative)
+    trace::note(trace::Layer::Gpu, "compute: ch {} {} is cooperative: {} blocks resident together, one host thread each",
+                chid, grid.kernel_name, blocks);
+  std::optional<BlockError> first_error = cooperative ? run_cooperative(grid, blocks)
+                                          : fission_mode() == FissionMode::Check && grid.region_entry != nullptr
                                               ? run_grid_checked(chid, grid)
                                               : run_grid(grid, helpers);
   const uint64_t resident = std::min<uint64_t>(uint64_t{occ.blocks_per_sm} * threads, props.max_threads_per_sm);
@@ -272,6 +281,45 @@ std::optional<BlockError> ComputeEngine::run_grid(const GridLaunch& grid, unsign
     }
   };
   run_parallel(helpers, job);
+  return first_error;
+}
+
+std::optional<BlockError> ComputeEngine::run_cooperative(GridLaunch grid, uint64_t blocks) {
+  GridBarrier barrier(blocks);
+  grid.grid_barrier = &barrier;
+  std::mutex error_mutex;
+  std::optional<BlockError> first_error;
+  auto run_one = [&](uint64_t block) {
+    pthread_setname_np(pthread_self(), "gpu-sm-coop");
+    // An alternate signal stack (sm_signals.cpp) of this thread's own, freed with it.
+    stack_t old{};
+    const bool own_stack = sigaltstack(nullptr, &old) == 0 && (old.ss_flags & SS_DISABLE) != 0;
+    std::vector<char> signal_stack(own_stack ? 64 << 10 : 0);
+    if (own_stack) {
+      stack_t ss{};
+      ss.ss_sp = signal_stack.data();
+      ss.ss_size = signal_stack.size();
+      sigaltstack(&ss, nullptr);
+    }
+    BlockQueue queue(grid.grid, block, true);
+    if (std::optional<BlockError> e = run_blocks(grid, queue)) {
+      std::lock_guard lock(error_mutex);
+      // The error that stopped the grid, not a block that only left a barrier because of it.
+      auto before = [](const BlockError& a, const BlockError& b) {
+        return a.stopped != b.stopped ? !a.stopped : a.block < b.block;
+      };
+      if (!first_error || before(*e, *first_error)) first_error = std::move(e);
+    }
+    if (own_stack) {
+      stack_t off{};
+      off.ss_flags = SS_DISABLE;
+      sigaltstack(&off, nullptr);
+    }
+  };
+  std::vector<std::thread> threads;
+  threads.reserve(blocks);
+  for (uint64_t b = 0; b < blocks; ++b) threads.emplace_back(run_one, b);
+  for (std::thread& t : threads) t.join();
   return first_error;
 }
 

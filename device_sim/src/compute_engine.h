@@ -76,6 +76,8 @@ class ComputeEngine {
   // Runs every block of grid on `helpers` host threads; returns the error of the lowest block
   // that raised one.
   std::optional<BlockError> run_grid(const GridLaunch& grid, unsigned helpers);
+  // A cooperative grid: every block at once, each on a host thread of its own, with a grid barrier.
+  static std::optional<BlockError> run_cooperative(GridLaunch grid, uint64_t blocks);
   // MINICUDA_FISSION=check: runs grid with fibers, then as regions over the same memory, and
   // returns a kernel error if the two left different bytes (fission_check.h).
   std::optional<BlockError> run_grid_checked(uint32_t chid, const GridLaunch& grid);

@@ -135,6 +135,8 @@ std::optional<BlockError> BlockRun::run_blocks(const GridLaunch& launch, BlockQu
   sm_grid_dim = launch.grid;
   if (shared_.size() < launch.dynamic_shared) shared_.resize(launch.dynamic_shared);
   error_.reset();
+  grid_syncs_ = 0;
+  stopped_by_grid_ = false;
   install_signal_handlers();
   t_block = this;
   while (!error_ && next_block()) {
@@ -178,9 +180,13 @@ std::optional<BlockError> BlockRun::run_blocks(const GridLaunch& launch, BlockQu
     alignment_check(false);  // the engine's own code runs unchecked
   }
   t_block = nullptr;
+  if (launch.grid_barrier != nullptr) {  // a cooperative grid: this host thread ran one block
+    if (error_) launch.grid_barrier->stop();
+    else launch.grid_barrier->block_exited();
+  }
   if (!error_) return std::nullopt;
   queue.stop();
-  return BlockError{block_, std::move(*error_)};
+  return BlockError{block_, std::move(*error_), stopped_by_grid_};
 }
 
 // Moves on to the next block of this thread's claim (claiming more when it is used up), and
@@ -431,6 +437,11 @@ void BlockRun::syncthreads(int op, int predicate, int* result) {
   barrier_or_ |= predicate != 0;
   slots_[current_].state = ThreadState::AtBarrier;
   ++at_barrier_;
+  if (Warp& w = warps_[current_ / kWarp]; !w.pending.empty()) {  // a waiting __activemask may be
+    alignment_check(false);                                      // complete now
+    try_complete(w);
+    alignment_check(kSwitchesUnderAlignmentCheck);
+  }
   if (at_barrier_ == threads_ - exited_) {
     release_barrier();
     // The last thread to arrive lets the lower ones go first (threads leave a barrier in index
@@ -467,75 +478,6 @@ void BlockRun::region_violation(const char* what) {
                           "translator should have left this kernel to fibers (MINICUDA_FISSION=0 does)",
                           what, launch_->kernel_name);
   raise_kernel_error(std::move(e));
-}
-
-uint64_t BlockRun::warp_op(WarpOpKind kind, unsigned mask, uint64_t value, int mode, int arg, int width) {
-  if (region_mode_) region_violation(kind == WarpOpKind::Sync ? "__syncwarp" : "a warp shuffle or vote");
-  if (!fiber_mode_) demote();
-  unsigned lane = current_ % kWarp;
-  Warp& w = warps_[current_ / kWarp];
-  mask |= 1u << lane;  // a lane always takes part in its own operation
-  WarpOp* op = nullptr;
-  for (WarpOp& o : w.pending)
-    if (o.kind == kind && o.mask == mask && !(o.arrived & (1u << lane))) op = &o;
-  if (op == nullptr) {
-    w.pending.push_back(WarpOp{kind, mask});
-    op = &w.pending.back();
-  }
-  op->mode = mode, op->width = width;
-  op->values[lane] = value;
-  op->args[lane] = arg;
-  op->arrived |= 1u << lane;
-  slots_[current_].state = ThreadState::AtWarp;
-  try_complete(w);
-  if (slots_[current_].state == ThreadState::AtWarp) {
-    switch_away();
-    alignment_check(false);  // still in the SM's code (SmCode)
-  }
-  return w.results[lane];
-}
-
-// Completes every pending operation of the warp whose lanes have all arrived or exited.
-void BlockRun::try_complete(Warp& w) {
-  for (size_t i = 0; i < w.pending.size();) {
-    WarpOp& op = w.pending[i];
-    unsigned needed = op.mask & w.present & ~w.exited;
-    if ((op.arrived & needed) != needed) {
-      ++i;
-      continue;
-    }
-    unsigned ballot = 0;
-    for (unsigned l = 0; l < kWarp; ++l)
-      if ((op.arrived >> l) & 1 && op.values[l] != 0) ballot |= 1u << l;
-    unsigned base = static_cast<unsigned>(&w - warps_.data()) * kWarp;
-    for (unsigned l = 0; l < kWarp; ++l) {
-      if (!((op.arrived >> l) & 1)) continue;
-      uint64_t result = 0;
-      if (op.kind == WarpOpKind::Ballot) {
-        result = ballot;
-      } else if (op.kind == WarpOpKind::Shuffle) {
-        int width = op.width, arg = op.args[l];
-        int segment = static_cast<int>(l) / width * width, offset = static_cast<int>(l) % width;
-        int src = static_cast<int>(l);
-        switch (op.mode) {
-          case 0: src = segment + ((arg % width) + width) % width; break;
-          case 1: src = offset >= arg ? static_cast<int>(l) - arg : static_cast<int>(l); break;
-          case 2: src = offset + arg < width ? static_cast<int>(l) + arg : static_cast<int>(l); break;
-          default: {
-            // A lane may read from its own or an earlier group of `width` lanes, not a later one.
-            int x = static_cast<int>(l) ^ (arg & 31);  // the hardware uses the mask's low 5 bits
-            src = (x < static_cast<int>(kWarp) && x / width <= static_cast<int>(l) / width) ? x : static_cast<int>(l);
-          }
-        }
-        // A source lane that did not take part gives an undefined value: its own here.
-        result = ((op.arrived >> src) & 1) ? op.values[src] : op.values[l];
-      }
-      w.results[l] = result;
-      ThreadSlot& s = slots_[base + l];
-      if (s.state == ThreadState::AtWarp) s.state = ThreadState::Runnable;
-    }
-    w.pending.erase(w.pending.begin() + static_cast<long>(i));
-  }
 }
 
 // After a siglongjmp out of kernel code: turn what the handler saw into the block's error.

@@ -26,7 +26,9 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -34,6 +36,49 @@
 #include "nv_kernel_code.h"
 
 namespace minicuda::gpu {
+
+// The grid-wide barrier of a cooperative launch (grid_group::sync). Every block of such a grid
+// runs on a host thread of its own, all at once (compute_engine.cpp), so a block that arrives
+// simply blocks its host thread until every block that has not exited has arrived. Thread-safe.
+class GridBarrier {
+ public:
+  explicit GridBarrier(uint64_t blocks) : blocks_(blocks) {}
+  // False when the grid stopped (another block raised an error) instead of the barrier opening.
+  bool arrive_and_wait() {
+    std::unique_lock lock(mutex_);
+    if (broken_) return false;
+    const uint64_t generation = generation_;
+    if (++arrived_ + exited_ >= blocks_) {
+      open_locked();
+      return true;
+    }
+    opened_.wait(lock, [&] { return broken_ || generation_ != generation; });
+    return generation_ != generation;
+  }
+  // A block has finished: the barrier no longer waits for it.
+  void block_exited() {
+    std::lock_guard lock(mutex_);
+    ++exited_;
+    if (arrived_ > 0 && arrived_ + exited_ >= blocks_) open_locked();
+  }
+  // A block raised an error: every block waiting (or arriving later) leaves the barrier.
+  void stop() {
+    std::lock_guard lock(mutex_);
+    broken_ = true;
+    opened_.notify_all();
+  }
+
+ private:
+  void open_locked() {
+    arrived_ = 0;
+    ++generation_;
+    opened_.notify_all();
+  }
+  std::mutex mutex_;
+  std::condition_variable opened_;
+  uint64_t blocks_, arrived_ = 0, exited_ = 0, generation_ = 0;
+  bool broken_ = false;
+};
 
 // What the compute engine decoded from a QMD: everything an SM needs to run the grid's blocks.
 struct GridLaunch {
@@ -46,6 +91,7 @@ struct GridLaunch {
   uint32_t dynamic_shared = 0;     // bytes of extern __shared__ memory per block
   uint8_t* printf_buffer = nullptr;  // the driver's printf FIFO (NvMinicudaPrintfFifo), or null
   uint32_t printf_bytes = 0;
+  GridBarrier* grid_barrier = nullptr;  // a cooperative launch's grid-wide barrier, else null
 };
 
 // The errors a kernel can raise; each stops the grid and becomes a channel error.
@@ -76,6 +122,11 @@ class BlockQueue {
  public:
   BlockQueue(dim3 grid, uint64_t blocks_per_claim)
       : grid_(grid), blocks_(uint64_t{grid.x} * grid.y * grid.z), per_claim_(blocks_per_claim ? blocks_per_claim : 1) {}
+  // Only block `only` of the grid (a cooperative launch gives each block a host thread).
+  BlockQueue(dim3 grid, uint64_t only, bool) : BlockQueue(grid, 1) {
+    next_ = only;
+    blocks_ = only + 1;
+  }
   // Claims the next blocks [*begin, *end); false when none is left or the grid has stopped.
   bool claim(uint64_t* begin, uint64_t* end) {
     if (stopped_.load(std::memory_order_relaxed)) return false;
@@ -105,6 +156,7 @@ class BlockQueue {
 struct BlockError {
   uint64_t block = 0;
   KernelError error;
+  bool stopped = false;  // the block only left a grid barrier because another block's error stopped the grid
 };
 
 // Runs blocks of `launch` claimed from `queue` on the calling host thread until none is left,

@@ -56,11 +56,18 @@ struct ThreadSlot {
   ThreadState state = ThreadState::Runnable;
 };
 
-enum class WarpOpKind : uint8_t { Sync, Shuffle, Ballot };
+// What a warp operation computes (sm_warp.cpp). Converge is __activemask: it completes when
+// every live lane of the warp waits somewhere (at a warp operation, a barrier) or has exited, and
+// gives each lane the lanes that wait at the same call site (mask names the site there).
+enum class WarpOpKind : uint8_t { Sync, Shuffle, Vote, Match, Reduce, Converge };
+enum class VoteMode : uint8_t { Ballot, Any, All };
+enum class MatchMode : uint8_t { Any, All };
+enum class ReduceMode : uint8_t { Add, MinU, MaxU, MinS, MaxS, And, Or, Xor };
 
 struct WarpOp {
   WarpOpKind kind;
   unsigned mask;
+  uint64_t site = 0;  // Converge: the call site
   unsigned arrived = 0;
   int mode = 0, width = kWarp;
   uint64_t values[kWarp] = {};
@@ -94,13 +101,13 @@ class BlockRun {
 
   // The intrinsics (device_code.h, isa::*).
   void syncthreads(int op, int predicate, int* result);
-  uint64_t warp_op(WarpOpKind kind, unsigned mask, uint64_t value, int mode, int arg, int width);
-  unsigned activemask() {
-    if (region_mode_) region_violation("__activemask");
-    unsigned w = (fiber_mode_ ? current_ : loop_thread()) / kWarp;
-    if (!fiber_mode_) return present_lanes(w);  // loop mode: no lane of the warp has exited yet
-    return warps_[w].present & ~warps_[w].exited;
+  uint64_t warp_op(WarpOpKind kind, unsigned mask, uint64_t value, int mode, int arg, int width, uint64_t site = 0);
+  // __activemask: the lanes of the caller's warp that reach the same call site together.
+  unsigned activemask(uint64_t site) {
+    return static_cast<unsigned>(warp_op(WarpOpKind::Converge, ~0u, 0, 0, 0, kWarp, site));
   }
+  // A grid-wide barrier (grid_group::sync): false when the launch is not cooperative.
+  bool grid_sync();
   // In loop mode: the running thread's index, from threadIdx.
   unsigned loop_thread() const {
     return threadIdx.x + launch_->block.x * (threadIdx.y + launch_->block.y * threadIdx.z);
@@ -131,6 +138,8 @@ class BlockRun {
   void thread_exited(unsigned t);
   void release_barrier();
   void try_complete(Warp& warp);
+  bool ready(const Warp& warp, const WarpOp& op) const;
+  static uint64_t lane_result(const WarpOp& op, unsigned lane);
   void record_fault();
   void exception_escaped() {
     t_kernel_error = KernelError{};
@@ -177,6 +186,8 @@ class BlockRun {
   unsigned at_barrier_ = 0;
   int barrier_count_ = 0, barrier_and_ = 1, barrier_or_ = 0, barrier_result_[3] = {0, 0, 0};
   std::optional<KernelError> error_;
+  uint64_t grid_syncs_ = 0;       // grid barriers the block has passed (grid_sync)
+  bool stopped_by_grid_ = false;  // the block left a grid barrier because the grid stopped
 };
 
 // The block running on the calling host thread, if the caller is kernel code; otherwise a

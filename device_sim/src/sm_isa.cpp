@@ -37,15 +37,40 @@ uint64_t shuffle(unsigned mask, uint64_t value, int mode, int lane_or_delta, int
   if (width <= 0 || width > static_cast<int>(kWarp) || (width & (width - 1)) != 0) width = kWarp;
   return b->warp_op(WarpOpKind::Shuffle, mask, value, mode, lane_or_delta, width);
 }
-unsigned ballot(unsigned mask, int predicate) {
+unsigned ballot(unsigned mask, int predicate) { return vote(mask, predicate, 0); }
+unsigned vote(unsigned mask, int predicate, int mode) {
   SmCode sm_code;
-  BlockRun* b = current_block("__ballot_sync");
+  BlockRun* b = current_block("__ballot_sync/__any_sync/__all_sync");
   if (b == nullptr) return 0;
-  return static_cast<unsigned>(b->warp_op(WarpOpKind::Ballot, mask, predicate != 0, 0, 0, kWarp));
+  return static_cast<unsigned>(b->warp_op(WarpOpKind::Vote, mask, predicate != 0, mode, 0, kWarp));
 }
-unsigned activemask() {
+unsigned match(unsigned mask, uint64_t value, int* all_pred) {
+  SmCode sm_code;
+  BlockRun* b = current_block("__match_any_sync/__match_all_sync");
+  if (b == nullptr) return 0;
+  const auto mode = static_cast<int>(all_pred != nullptr ? MatchMode::All : MatchMode::Any);
+  const uint64_t r = b->warp_op(WarpOpKind::Match, mask, value, mode, 0, kWarp);
+  if (all_pred != nullptr) *all_pred = static_cast<int>(r >> 32);
+  return static_cast<unsigned>(r);
+}
+unsigned reduce(unsigned mask, unsigned value, int op) {
+  SmCode sm_code;
+  BlockRun* b = current_block("__reduce_*_sync");
+  if (b == nullptr) return 0;
+  return static_cast<unsigned>(b->warp_op(WarpOpKind::Reduce, mask, value, op, 0, kWarp));
+}
+unsigned activemask(uint64_t site) {
+  SmCode sm_code;
   BlockRun* b = current_block("__activemask");
-  return b == nullptr ? 0 : b->activemask();
+  return b == nullptr ? 0 : b->activemask(site);
+}
+bool grid_is_cooperative() {
+  BlockRun* b = current_block("this_grid");
+  return b != nullptr && b->launch().grid_barrier != nullptr;
+}
+void grid_sync() {
+  SmCode sm_code;
+  if (BlockRun* b = current_block("grid_group::sync")) b->grid_sync();
 }
 bool in_kernel_code() { return in_kernel(); }
 

@@ -24,6 +24,9 @@ inline constexpr NvU32 NV_MINICUDA_KERNEL_CODE_MAGIC = 0x4D53434Du;  // "MCSM"
 // 1 the driver's printf FIFO (the real driver keeps its printf buffer address in a driver bank).
 inline constexpr NvU32 NV_QMD_CBANK_PARAMS = 0;
 inline constexpr NvU32 NV_QMD_CBANK_PRINTF = 1;
+// Bank 2 valid (address and size 0): a cooperative launch. The driver has checked that every block
+// fits on the GPU at once; the SMs run them all together and grid_group::sync may be used.
+inline constexpr NvU32 NV_QMD_CBANK_COOPERATIVE = 2;
 
 // --- the printf FIFO ------------------------------------------------------------------------
 // Constant bank 1 of a launch: the header, then the text of device printf calls, appended by

@@ -120,6 +120,57 @@ cudaError_t CUDARTAPI cudaFuncGetAttributes(struct cudaFuncAttributes* attr, con
 /* Blocks of func one SM holds at once (the rules of cuda_occupancy.h). */
 cudaError_t CUDARTAPI cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize,
                                                                     size_t dynamicSMemSize);
+/* Cooperative launch: as cudaLaunchKernel, and every block is resident at once, so grid_group::sync
+ * (cooperative_groups.h) may be used. More blocks than the SMs hold together (the occupancy of one
+ * SM times multiProcessorCount): cudaErrorCooperativeLaunchTooLarge. */
+cudaError_t CUDARTAPI cudaLaunchCooperativeKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args,
+                                                  size_t sharedMem, cudaStream_t stream);
+/* cudaLaunchKernelExC: a launch described by a configuration and attributes. Of the attributes,
+ * cudaLaunchAttributeCooperative (a cooperative launch, as above) and cudaLaunchAttributeIgnore
+ * are honoured, and a cluster dimension of 1 x 1 x 1 (no cluster); every other known attribute
+ * gives cudaErrorNotSupported, an unknown id or a null config cudaErrorInvalidValue. */
+typedef enum cudaLaunchAttributeID MINICUDA_ENUM_INT {
+  cudaLaunchAttributeIgnore = 0,
+  cudaLaunchAttributeAccessPolicyWindow = 1,
+  cudaLaunchAttributeCooperative = 2,
+  cudaLaunchAttributeSynchronizationPolicy = 3,
+  cudaLaunchAttributeClusterDimension = 4,
+  cudaLaunchAttributeClusterSchedulingPolicyPreference = 5,
+  cudaLaunchAttributeProgrammaticStreamSerialization = 6,
+  cudaLaunchAttributeProgrammaticEvent = 7,
+  cudaLaunchAttributePriority = 8,
+  cudaLaunchAttributeMemSyncDomainMap = 9,
+  cudaLaunchAttributeMemSyncDomain = 10,
+  cudaLaunchAttributePreferredClusterDimension = 11,
+  cudaLaunchAttributeLaunchCompletionEvent = 12,
+  cudaLaunchAttributeDeviceUpdatableKernelNode = 13,
+  cudaLaunchAttributePreferredSharedMemoryCarveout = 14,
+  cudaLaunchAttributeNvlinkUtilCentricScheduling = 16
+} cudaLaunchAttributeID;
+/* The value of an attribute: 64 bytes, of which minicuda reads the members below. */
+typedef union cudaLaunchAttributeValue {
+  char pad[64];
+  int cooperative;
+  struct {
+    unsigned int x, y, z;
+  } clusterDim;
+  int priority;
+  unsigned int sharedMemCarveout;
+} cudaLaunchAttributeValue;
+typedef struct cudaLaunchAttribute_st {
+  cudaLaunchAttributeID id;
+  char pad[8 - sizeof(cudaLaunchAttributeID)];
+  cudaLaunchAttributeValue val;
+} cudaLaunchAttribute;
+typedef struct cudaLaunchConfig_st {
+  dim3 gridDim;
+  dim3 blockDim;
+  size_t dynamicSmemBytes;
+  cudaStream_t stream;
+  cudaLaunchAttribute* attrs;
+  unsigned int numAttrs;
+} cudaLaunchConfig_t;
+cudaError_t CUDARTAPI cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args);
 
 /* --- The per-thread default stream's entry points (see the top of this file) --------------------- */
 /* Each is its plain call with stream 0 meaning this thread's per-thread stream; the trace shows
@@ -148,6 +199,20 @@ template <class T>
 static inline cudaError_t cudaLaunchKernel(const T* func, dim3 gridDim, dim3 blockDim, void** args,
                                           size_t sharedMem = 0, cudaStream_t stream = 0) {
   return ::cudaLaunchKernel((const void*)func, gridDim, blockDim, args, sharedMem, stream);
+}
+template <class T>
+static inline cudaError_t cudaLaunchCooperativeKernel(T* func, dim3 gridDim, dim3 blockDim, void** args,
+                                                     size_t sharedMem = 0, cudaStream_t stream = 0) {
+  return ::cudaLaunchCooperativeKernel((const void*)func, gridDim, blockDim, args, sharedMem, stream);
+}
+/* cudaLaunchKernelEx: the arguments by value, converted to the kernel's parameter types. */
+template <class... ExpTypes, class... ActTypes>
+static inline cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t* config, void (*kernel)(ExpTypes...),
+                                            ActTypes&&... args) {
+  return [&](ExpTypes... coerced) {
+    void* pArgs[] = {&coerced..., nullptr};
+    return ::cudaLaunchKernelExC(config, (const void*)kernel, pArgs);
+  }(static_cast<ActTypes&&>(args)...);
 }
 template <class T>
 static inline cudaError_t cudaFuncSetAttribute(T* entry, enum cudaFuncAttribute attr, int value) {

@@ -212,6 +212,65 @@ cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim,
                        stream);
 }
 
+namespace {
+// cudaLaunchCooperativeKernel and cudaLaunchKernelExC: api names the call in the trace; a
+// cooperative launch goes to cuLaunchCooperativeKernel, another to cuLaunchKernel.
+cudaError_t launch_kernel_as(const char* api, const void* func, dim3 gridDim, dim3 blockDim, void** args,
+                             size_t sharedMem, cudaStream_t stream, bool cooperative) {
+  CUkernel kernel = nullptr;
+  cudaError_t loaded = context_and_kernel(func, &kernel);
+  const char* name = nullptr;
+  if (loaded == cudaSuccess) (void)cuKernelGetName(&name, kernel);
+  std::string shown = name != nullptr ? std::string(name) : fmt::format("{}", func);
+  trace::Scope scope(trace::Layer::Cudart, "{}(func={}, grid=({},{},{}), block=({},{},{}), sharedMem={}, stream={}{})",
+                     api, shown, gridDim.x, gridDim.y, gridDim.z, blockDim.x, blockDim.y, blockDim.z, sharedMem,
+                     static_cast<void*>(stream), cooperative ? ", cooperative" : "");
+  if (loaded != cudaSuccess) return done(scope, loaded);
+  auto f = reinterpret_cast<CUfunction>(kernel);
+  const auto shared = static_cast<unsigned>(sharedMem);
+  CUresult r = cooperative ? cuLaunchCooperativeKernel(f, gridDim.x, gridDim.y, gridDim.z, blockDim.x, blockDim.y,
+                                                       blockDim.z, shared, stream, args)
+                           : cuLaunchKernel(f, gridDim.x, gridDim.y, gridDim.z, blockDim.x, blockDim.y, blockDim.z,
+                                            shared, stream, args, nullptr);
+  return done(scope, to_cuda_error(r));
+}
+}  // namespace
+
+cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
+                                        cudaStream_t stream) {
+  return launch_kernel_as("cudaLaunchCooperativeKernel", func, gridDim, blockDim, args, sharedMem, stream, true);
+}
+
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args) {
+  bool cooperative = false;
+  if (config != nullptr && (config->numAttrs == 0 || config->attrs != nullptr)) {
+    for (unsigned i = 0; i < config->numAttrs; ++i) {
+      const cudaLaunchAttribute& a = config->attrs[i];
+      if (a.id == cudaLaunchAttributeIgnore) continue;
+      if (a.id == cudaLaunchAttributeCooperative) {
+        cooperative = a.val.cooperative != 0;
+        continue;
+      }
+      const bool no_cluster = a.id == cudaLaunchAttributeClusterDimension && a.val.clusterDim.x <= 1 &&
+                              a.val.clusterDim.y <= 1 && a.val.clusterDim.z <= 1;
+      if (no_cluster) continue;
+      trace::Scope scope(trace::Layer::Cudart, "cudaLaunchKernelExC(func={}, attrs[{}].id={})", func, i,
+                         static_cast<int>(a.id));
+      // Known attributes minicuda does not model; unknown ids are invalid.
+      const bool known = static_cast<int>(a.id) > 0 && static_cast<int>(a.id) <= 16 && static_cast<int>(a.id) != 15;
+      trace::note(trace::Layer::Cudart, "cudaLaunchKernelExC: launch attribute {} is {}", static_cast<int>(a.id),
+                  known ? "not supported by minicuda" : "not a launch attribute");
+      return done(scope, known ? cudaErrorNotSupported : cudaErrorInvalidValue);
+    }
+  } else {
+    trace::Scope scope(trace::Layer::Cudart, "cudaLaunchKernelExC(config={}, func={})", static_cast<const void*>(config),
+                       func);
+    return done(scope, cudaErrorInvalidValue);
+  }
+  return launch_kernel_as("cudaLaunchKernelExC", func, config->gridDim, config->blockDim, args,
+                          config->dynamicSmemBytes, config->stream, cooperative);
+}
+
 cudaError_t cudaFuncSetAttribute(const void* func, enum cudaFuncAttribute attr, int value) {
   trace::Scope scope(trace::Layer::Cudart, "cudaFuncSetAttribute(func={}, attr={}, value={})", func,
                      static_cast<int>(attr), value);

@@ -363,13 +363,9 @@ TEST_F(KernelWarpOps, VotesWithExitedLanesInTheMask) {
   }
 }
 
-// SIMULATOR BUG (reported, not fixed here): on a GPU, lanes that have returned are not active, so
-// after lanes 16..31 return __activemask() is 0x0000ffff (measured on the H200). The SM computes
-// it as present & ~exited of the warp, but the exited bits are only set when the block turns to
-// fiber mode (at the first barrier or warp operation) or when a fiber returns: in loop mode, and
-// in fiber mode for lanes whose fibers have not run yet, returned/later lanes still count as
-// active, so it yields 0xffffffff. (__activemask itself does not switch the block to fiber mode.)
-TEST_F(KernelWarpOps, DISABLED_ActivemaskExcludesExitedLanes) {
+// On a GPU lanes that have returned are not active: after lanes 16..31 return __activemask() is
+// 0x0000ffff (measured on the H200).
+TEST_F(KernelWarpOps, ActivemaskExcludesExitedLanes) {
   constexpr int threads = 64;
   DeviceArray<unsigned> out(threads, 0xff);
   activemask_after_exit<<<1, threads>>>(out.get());
@@ -378,12 +374,9 @@ TEST_F(KernelWarpOps, DISABLED_ActivemaskExcludesExitedLanes) {
   for (int t = 0; t < threads; ++t) EXPECT_EQ(h[t], t % 32 < 16 ? 0x0000ffffu : 0xffffffffu) << t;
 }
 
-// SIMULATOR BUG (reported, not fixed here), the common form of the one above: __activemask() in
-// a divergent branch, used as the mask of a shuffle. On the H200 the lanes of the branch get
-// 0x0000ffff and the shuffle returns lane 0's value. The SM cannot see divergence and answers
-// 0xffffffff, so the shuffle waits for lanes 16..31, which wait at the __syncthreads after the
-// branch: the SM reports a deadlock and the launch fails with cudaErrorLaunchFailure (719).
-TEST_F(KernelWarpOps, DISABLED_ActivemaskInDivergentBranch) {
+// __activemask() in a divergent branch, used as the mask of a shuffle: on the H200 the lanes of
+// the branch get 0x0000ffff and the shuffle returns lane 0's value.
+TEST_F(KernelWarpOps, ActivemaskInDivergentBranch) {
   constexpr int threads = 64;
   DeviceArray<unsigned> masks(threads, 0xff);
   DeviceArray<int> shuffled(threads, 0xff);

@@ -380,6 +380,18 @@ TEST(Cu2cxxFissionFallback, WarpOperations) {
   expect_not_split("__global__ void k(int* p) { int v = p[threadIdx.x]; __syncthreads(); p[0] = __shfl_down_sync(~0u, v, 1); }\n",
                    "warp operations");
 }
+// Warp operations and barriers reached through cooperative groups, and the newer intrinsics.
+TEST(Cu2cxxFissionFallback, CooperativeGroupsAndNewWarpIntrinsics) {
+  expect_not_split("__global__ void k(int* p) { __syncthreads(); auto g = cg::coalesced_threads(); p[0] = g.size(); }\n",
+                   "coalesced_threads");
+  expect_not_split("__global__ void k(int* p) { __syncthreads(); auto g = cg::labeled_partition(t, 1); }\n",
+                   "labeled_partition");
+  expect_not_split("__global__ void k(int* p) { __syncthreads(); p[0] = __match_any_sync(~0u, p[1]); }\n",
+                   "__match_any_sync");
+  expect_not_split("__global__ void k(int* p) { __syncthreads(); p[0] = __reduce_add_sync(~0u, p[1]); }\n",
+                   "__reduce_add_sync");
+  expect_not_split("__global__ void k(int* p) { __syncthreads(); cg::this_grid().sync(); }\n", "this_grid");
+}
 TEST(Cu2cxxFissionFallback, BarrierReductions) {
   expect_not_split("__global__ void k(int* p) { __syncthreads(); p[0] = __syncthreads_count(1); }\n", "__syncthreads_count");
 }

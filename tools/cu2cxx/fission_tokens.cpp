@@ -171,7 +171,9 @@ bool is_warp_or_reduction_name(std::string_view n) {
          n == "__any" || n == "__all" || n.starts_with("__match") || n.starts_with("__reduce_") ||
          n.starts_with("__syncwarp") || n == "__activemask" || n.starts_with("__syncthreads_") ||
          n == "this_thread_block" || n == "cooperative_groups" || n == "tiled_partition" || n == "grid_group" ||
-         n == "this_grid" || n == "__barrier_sync" || n == "bar_sync";
+         n == "this_grid" || n == "__barrier_sync" || n == "bar_sync" || n == "coalesced_threads" ||
+         n == "coalesced_group" || n == "thread_group" || n == "thread_block" || n == "thread_block_tile" ||
+         n == "labeled_partition" || n == "binary_partition" || n == "this_cluster";
 }
 
 bool is_builtin_variable(std::string_view name) {

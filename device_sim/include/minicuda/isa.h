@@ -18,7 +18,19 @@ void syncwarp(unsigned mask);
 // mode: 0 idx, 1 up, 2 down, 3 xor
 uint64_t shuffle(unsigned mask, uint64_t value, int mode, int lane_or_delta, int width);
 unsigned ballot(unsigned mask, int predicate);
-unsigned activemask();
+// mode: 0 ballot, 1 any, 2 all. Any non-zero predicate is true.
+unsigned vote(unsigned mask, int predicate, int mode);
+// The lanes of mask whose value equals the caller's (__match_any_sync); with all_pred: the mask
+// if every lane's value is equal (*all_pred = 1), else 0 (*all_pred = 0) (__match_all_sync).
+unsigned match(unsigned mask, uint64_t value, int* all_pred);
+// op: 0 add, 1 min, 2 max (unsigned), 3 min, 4 max (signed), 5 and, 6 or, 7 xor.
+unsigned reduce(unsigned mask, unsigned value, int op);
+// The lanes of the caller's warp that reach this call site together (site: any value naming it).
+unsigned activemask(uint64_t site);
+// grid_group: is the running grid a cooperative launch? grid_sync: a barrier over every thread of
+// the grid (a kernel error when the launch is not cooperative).
+bool grid_is_cooperative();
+void grid_sync();
 [[noreturn]] void trap();
 // The block's dynamic shared memory (extern __shared__).
 unsigned char* dynamic_shared();

@@ -571,6 +571,12 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned in
 /* Blocks of f that one SM holds at once (cuda_occupancy.h rules: threads, blocks, registers, smem). */
 CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, CUfunction func, int blockSize,
                                                              size_t dynamicSMemSize);
+/* As cuLaunchKernel, and every block is resident at once (grid_group::sync may be used). More
+ * blocks than the SMs hold together: CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE. */
+CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
+                                           unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
+                                           unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
+                                           void** kernelParams);
 
 /* --- Export tables ("dark API") --- */
 

@@ -70,7 +70,7 @@ CUresult check_config(CUctx_st& ctx, const CUfunc_st& f, const unsigned grid[3],
 
 // Writes the QMD and constant bank, pushes the launch, submits. Returns the fence.
 uint64_t push_launch(Channel& ch, const CUfunc_st& f, uint64_t code_va, const unsigned grid[3],
-                     const unsigned block[3], unsigned shared, void** params) {
+                     const unsigned block[3], unsigned shared, void** params, bool cooperative) {
   const fatbin::KernelImage& k = *f.image;
   uint64_t cbank_bytes = round_up(k.param_bytes, 16);
   Channel::LaunchData data = ch.launch_data(NVCBC0_QMD_BYTES + cbank_bytes);
@@ -98,6 +98,7 @@ uint64_t push_launch(Channel& ch, const CUfunc_st& f, uint64_t code_va, const un
   };
   if (cbank_bytes != 0) bank(NV_QMD_CBANK_PARAMS, data.va + NVCBC0_QMD_BYTES, cbank_bytes);
   bank(NV_QMD_CBANK_PRINTF, ch.printf_va(), Channel::kPrintfBytes);
+  if (cooperative) bank(NV_QMD_CBANK_COOPERATIVE, 0, 0);
   std::memcpy(data.cpu, qmd, sizeof qmd);
 
   trace::note(trace::Layer::Libcuda, "launch: {} grid ({},{},{}) block ({},{},{}), QMD at {:#x}, {} B of parameters",
@@ -114,7 +115,7 @@ uint64_t push_launch(Channel& ch, const CUfunc_st& f, uint64_t code_va, const un
 // hStream 0 means.
 CUresult launch_kernel(const char* api, DefaultStream mode, CUfunction f, const unsigned (&grid)[3],
                        const unsigned (&block)[3], unsigned int sharedMemBytes, CUstream hStream, void** kernelParams,
-                       void** extra) {
+                       void** extra, bool cooperative = false) {
   trace::Scope scope(trace::Layer::Libcuda, "{}(f={}, grid=({},{},{}), block=({},{},{}), sharedMemBytes={}, hStream={})",
                      api, static_cast<void*>(f), grid[0], grid[1], grid[2], block[0], block[1], block[2],
                      sharedMemBytes, static_cast<void*>(hStream));
@@ -128,6 +129,16 @@ CUresult launch_kernel(const char* api, DefaultStream mode, CUfunction f, const 
     return done(scope, CUDA_ERROR_NOT_SUPPORTED);
   }
   if (CUresult r = check_config(*ctx, *fn, grid, block, sharedMemBytes); r != CUDA_SUCCESS) return done(scope, r);
+  if (cooperative) {  // every block must be resident at once: the occupancy of one SM times the SMs
+    const uint64_t blocks = uint64_t{grid[0]} * grid[1] * grid[2];
+    const NvU32 threads = block[0] * block[1] * block[2];
+    const uint64_t resident = uint64_t{nv_occupancy(sm_limits(*ctx), threads, fn->image->num_regs, sharedMemBytes).blocks_per_sm} *
+                              static_cast<uint64_t>(attribute(*ctx, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT));
+    if (blocks > resident) {
+      trace::note(trace::Layer::Libcuda, "cooperative launch refused: {} blocks > {} resident at once", blocks, resident);
+      return done(scope, CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE);
+    }
+  }
   if (kernelParams == nullptr && fn->image->param_count != 0) return done(scope, CUDA_ERROR_INVALID_VALUE);
   CUstream_st* stream = nullptr;
   if (CUresult r = resolve_stream(*ctx, hStream, &stream, mode); r != CUDA_SUCCESS) return done(scope, r);
@@ -136,7 +147,7 @@ CUresult launch_kernel(const char* api, DefaultStream mode, CUfunction f, const 
   Channel& ch = channel_of(*ctx, stream);
   host_clock::spend(host_clock::kLaunchNs);  // what the call costs the host; the launch is stamped after it
   order_with_null_stream(*ctx, stream);
-  uint64_t fence = push_launch(ch, *fn, code_va, grid, block, sharedMemBytes, kernelParams);
+  uint64_t fence = push_launch(ch, *fn, code_va, grid, block, sharedMemBytes, kernelParams, cooperative);
   submitted(stream, fence);
   if (driver().launch_blocking) {
     if (CUresult r = ch.wait(fence); r != CUDA_SUCCESS) return done(scope, *ctx, r);
@@ -162,6 +173,14 @@ CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned int g
                              unsigned int sharedMemBytes, CUstream hStream, void** kernelParams, void** extra) {
   return launch_kernel("cuLaunchKernel_ptsz", DefaultStream::PerThread, f, {gridDimX, gridDimY, gridDimZ},
                        {blockDimX, blockDimY, blockDimZ}, sharedMemBytes, hStream, kernelParams, extra);
+}
+
+// Contract: see cuda.h. As cuLaunchKernel (no `extra`), and every block must be resident at once.
+CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
+                                   unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
+                                   unsigned int sharedMemBytes, CUstream hStream, void** kernelParams) {
+  return launch_kernel("cuLaunchCooperativeKernel", DefaultStream::Legacy, f, {gridDimX, gridDimY, gridDimZ},
+                       {blockDimX, blockDimY, blockDimZ}, sharedMemBytes, hStream, kernelParams, nullptr, true);
 }
 
 // Contract: *pi = the attribute of hfunc. NULL pi: CUDA_ERROR_INVALID_VALUE; unknown function:

@@ -1,0 +1,341 @@
+// cooperative_groups.h: CUDA's cooperative groups (namespace cooperative_groups), as the toolkit's
+// header of the same name offers them, built on the simulated SM's warp operations and barriers
+// (minicuda/isa.h). Kernel code only.
+//
+// - thread_block (this_thread_block()): the block; sync() is __syncthreads().
+// - grid_group (this_grid()): every thread of the grid; valid, and sync() allowed, only under a
+//   cooperative launch (cudaLaunchCooperativeKernel); elsewhere sync() stops the grid with an error.
+// - thread_block_tile<N> (tiled_partition<N>), N a power of two up to 32: N consecutive threads of
+//   the block, with the warp operations (shfl*, any, all, ballot, match_*) over them.
+// - coalesced_group (coalesced_threads()): the lanes of the warp that run this call together, as
+//   __activemask() finds them; its ranks count only those lanes.
+// - thread_group: any of them, behind one type (tiled_partition(parent, n), a parameter).
+// Groups of lanes are warp masks: lane i of a warp is the block's thread 32 * w + i (x fastest).
+// Thread block clusters (compute capability 9.0) are not simulated: this_cluster() does not compile.
+#ifndef _COOPERATIVE_GROUPS_H_
+#define _COOPERATIVE_GROUPS_H_
+
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <source_location>
+#include <type_traits>
+
+#include "common_functions.h"
+#include "device_launch_parameters.h"
+#include "minicuda/isa.h"
+#include "sm_30_intrinsics.h"
+
+namespace cooperative_groups {
+
+namespace details {
+inline unsigned block_size() { return blockDim.x * blockDim.y * blockDim.z; }
+inline unsigned block_rank() { return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); }
+inline unsigned lane() { return block_rank() % 32; }
+// The lanes of the caller's warp that exist (the block's last warp may be partial).
+inline unsigned warp_lanes() {
+  const unsigned n = block_size() - block_rank() / 32 * 32;
+  return n >= 32 ? ~0u : (1u << n) - 1;
+}
+inline unsigned rank_in(unsigned mask, unsigned lane) { return std::popcount(mask & ((1u << lane) - 1)); }
+// The lane holding rank r of mask (32 when mask has fewer lanes).
+inline unsigned lane_of(unsigned mask, unsigned r) {
+  for (unsigned l = 0; l < 32; ++l)
+    if ((mask >> l) & 1 && r-- == 0) return l;
+  return 32;
+}
+// Gathers mask's bits into rank order (bit r: the lane of rank r).
+inline unsigned pack(unsigned bits, unsigned mask) {
+  unsigned out = 0, r = 0;
+  for (unsigned l = 0; l < 32; ++l)
+    if ((mask >> l) & 1) out |= ((bits >> l) & 1u) << r++;
+  return out;
+}
+// __shfl_sync for any trivially copyable T, in 8-byte pieces.
+template <class T>
+T shfl(unsigned mask, const T& value, int src_lane, int width = 32) {
+  static_assert(std::is_trivially_copyable_v<T>, "cooperative groups shuffle trivially copyable values");
+  if constexpr (sizeof(T) <= 8) {
+    return __shfl_sync(mask, value, src_lane, width);
+  } else {
+    unsigned long long words[(sizeof(T) + 7) / 8] = {};
+    std::memcpy(words, &value, sizeof(T));
+    for (auto& w : words) w = __shfl_sync(mask, w, src_lane, width);
+    T out;
+    std::memcpy(&out, words, sizeof(T));
+    return out;
+  }
+}
+enum class group_kind : unsigned char { block, grid, lanes };
+template <class>
+inline constexpr bool always_false = false;
+}  // namespace details
+
+// Any group, behind one type: the block, the grid, or lanes of one warp (a tile or coalesced group).
+class thread_group {
+ public:
+  unsigned long long size() const { return num_threads(); }
+  unsigned long long num_threads() const {
+    switch (kind_) {
+      case details::group_kind::block: return details::block_size();
+      case details::group_kind::grid:
+        return static_cast<unsigned long long>(details::block_size()) * gridDim.x * gridDim.y * gridDim.z;
+      case details::group_kind::lanes: return static_cast<unsigned>(std::popcount(mask_));
+    }
+    return 0;
+  }
+  unsigned long long thread_rank() const {
+    switch (kind_) {
+      case details::group_kind::block: return details::block_rank();
+      case details::group_kind::grid: {
+        const unsigned long long block = blockIdx.x + gridDim.x * (blockIdx.y + 1ull * gridDim.y * blockIdx.z);
+        return block * details::block_size() + details::block_rank();
+      }
+      case details::group_kind::lanes: return details::rank_in(mask_, details::lane());
+    }
+    return 0;
+  }
+  void sync() const {
+    switch (kind_) {
+      case details::group_kind::block: __syncthreads(); break;
+      case details::group_kind::grid: minicuda::gpu::isa::grid_sync(); break;
+      case details::group_kind::lanes: __syncwarp(mask_); break;
+    }
+  }
+  unsigned int meta_group_rank() const { return meta_rank_; }
+  unsigned int meta_group_size() const { return meta_size_; }
+
+ protected:
+  thread_group(details::group_kind kind, unsigned mask, unsigned meta_rank = 0, unsigned meta_size = 1)
+      : kind_(kind), mask_(mask), meta_rank_(meta_rank), meta_size_(meta_size) {}
+  details::group_kind kind_;
+  unsigned mask_;  // lanes: the warp's lanes in the group
+  unsigned meta_rank_, meta_size_;
+  friend thread_group tiled_partition(const thread_group& parent, unsigned int tilesz);
+};
+
+class grid_group : public thread_group {
+ public:
+  bool is_valid() const { return minicuda::gpu::isa::grid_is_cooperative(); }
+  // A barrier over every thread of the grid: only under a cooperative launch.
+  void sync() const { minicuda::gpu::isa::grid_sync(); }
+  unsigned long long size() const { return num_threads(); }
+  using thread_group::num_threads;
+  using thread_group::thread_rank;
+  static dim3 dim_blocks() { return gridDim; }
+  static unsigned long long num_blocks() { return 1ull * gridDim.x * gridDim.y * gridDim.z; }
+  static dim3 block_index() { return blockIdx; }
+  static unsigned long long block_rank() { return blockIdx.x + gridDim.x * (blockIdx.y + 1ull * gridDim.y * blockIdx.z); }
+  static dim3 dim_threads() { return dim3(gridDim.x * blockDim.x, gridDim.y * blockDim.y, gridDim.z * blockDim.z); }
+  static dim3 thread_index() {
+    return dim3(blockIdx.x * blockDim.x + threadIdx.x, blockIdx.y * blockDim.y + threadIdx.y,
+                blockIdx.z * blockDim.z + threadIdx.z);
+  }
+
+ private:
+  grid_group() : thread_group(details::group_kind::grid, 0) {}
+  friend grid_group this_grid();
+};
+inline grid_group this_grid() { return grid_group(); }
+
+class thread_block : public thread_group {
+ public:
+  static void sync() { __syncthreads(); }
+  static unsigned int thread_rank() { return details::block_rank(); }
+  static unsigned int size() { return details::block_size(); }
+  static unsigned int num_threads() { return details::block_size(); }
+  static dim3 group_index() { return blockIdx; }
+  static dim3 thread_index() { return threadIdx; }
+  static dim3 dim_threads() { return blockDim; }
+  static dim3 group_dim() { return blockDim; }
+
+ private:
+  thread_block() : thread_group(details::group_kind::block, 0) {}
+  friend thread_block this_thread_block();
+};
+inline thread_block this_thread_block() { return thread_block(); }
+
+namespace details {
+// The warp operations of a group of lanes, by rank. Derived gives mask() and the shuffles.
+template <class Derived>
+class lane_ops {
+ public:
+  int any(int predicate) const { return __any_sync(self().mask(), predicate); }
+  int all(int predicate) const { return __all_sync(self().mask(), predicate); }
+  // Bit r: the predicate of the thread of rank r.
+  unsigned int ballot(int predicate) const {
+    const unsigned m = self().mask();
+    return pack(__ballot_sync(m, predicate), m);
+  }
+  template <class T>
+  unsigned int match_any(T value) const {
+    const unsigned m = self().mask();
+    return pack(__match_any_sync(m, value), m);
+  }
+  template <class T>
+  unsigned int match_all(T value, int& pred) const {
+    const unsigned m = self().mask();
+    return pack(__match_all_sync(m, value, &pred), m);
+  }
+
+ private:
+  const Derived& self() const { return static_cast<const Derived&>(*this); }
+};
+}  // namespace details
+
+// The lanes of a warp that run together (coalesced_threads()), or a partition of them; ranks
+// count the group's lanes in lane order.
+class coalesced_group : public thread_group, public details::lane_ops<coalesced_group> {
+ public:
+  unsigned int get_mask() const { return mask_; }
+  unsigned int mask() const { return mask_; }
+  unsigned int size() const { return static_cast<unsigned>(std::popcount(mask_)); }
+  unsigned int num_threads() const { return size(); }
+  unsigned int thread_rank() const { return details::rank_in(mask_, details::lane()); }
+  void sync() const { __syncwarp(mask_); }
+  // The value of the thread of rank src (modulo the group's size).
+  template <class T>
+  T shfl(T var, unsigned int src_rank) const {
+    return details::shfl(mask_, var, static_cast<int>(details::lane_of(mask_, src_rank % size())));
+  }
+  // The value of rank + delta (or the caller's own past the last rank).
+  template <class T>
+  T shfl_down(T var, unsigned int delta) const {
+    const unsigned r = thread_rank() + delta;
+    return details::shfl(mask_, var, static_cast<int>(r < size() ? details::lane_of(mask_, r) : details::lane()));
+  }
+  // The value of rank - delta (or the caller's own before rank 0).
+  template <class T>
+  T shfl_up(T var, unsigned int delta) const {
+    const unsigned r = thread_rank();
+    return details::shfl(mask_, var, static_cast<int>(r >= delta ? details::lane_of(mask_, r - delta) : details::lane()));
+  }
+  explicit coalesced_group(unsigned mask, unsigned meta_rank = 0, unsigned meta_size = 1)
+      : thread_group(details::group_kind::lanes, mask, meta_rank, meta_size) {}
+};
+
+// The lanes of the caller's warp that reach this call together (its branch), as __activemask().
+inline coalesced_group coalesced_threads(std::source_location at = std::source_location::current()) {
+  return coalesced_group(__activemask(at));
+}
+
+// Size consecutive threads of the block (Size a power of two up to 32); ParentT names the group
+// it was cut from and converts away (thread_block_tile<N, P> is a thread_block_tile<N>).
+template <unsigned int Size, class ParentT = void>
+class thread_block_tile;
+
+template <unsigned int Size>
+class thread_block_tile<Size, void> : public thread_group, public details::lane_ops<thread_block_tile<Size, void>> {
+  static_assert(Size >= 1 && Size <= 32 && (Size & (Size - 1)) == 0,
+                "minicuda: thread_block_tile<Size> needs Size a power of two up to 32 (larger tiles are not simulated)");
+
+ public:
+  static constexpr unsigned int num_threads() { return Size; }
+  static constexpr unsigned int size() { return Size; }
+  unsigned int thread_rank() const { return details::lane() % Size; }
+  unsigned int mask() const { return mask_; }
+  void sync() const { __syncwarp(mask_); }
+  template <class T>
+  T shfl(T var, int src_rank) const { return details::shfl(mask_, var, src_rank, Size); }
+  template <class T>
+  T shfl_down(T var, unsigned int delta) const { return __shfl_down_sync(mask_, var, delta, Size); }
+  template <class T>
+  T shfl_up(T var, unsigned int delta) const { return __shfl_up_sync(mask_, var, delta, Size); }
+  template <class T>
+  T shfl_xor(T var, unsigned int lane_mask) const { return __shfl_xor_sync(mask_, var, static_cast<int>(lane_mask), Size); }
+  operator coalesced_group() const { return coalesced_group(mask_, meta_rank_, meta_size_); }
+
+ protected:
+  thread_block_tile(unsigned meta_rank, unsigned meta_size)
+      : thread_group(details::group_kind::lanes, tile_mask(), meta_rank, meta_size) {}
+  static unsigned tile_mask() {
+    const unsigned lanes = Size == 32 ? ~0u : ((1u << Size) - 1) << (details::lane() / Size * Size);
+    return lanes & details::warp_lanes();
+  }
+};
+
+template <unsigned int Size, class ParentT>
+class thread_block_tile : public thread_block_tile<Size, void> {
+ public:
+  thread_block_tile(unsigned meta_rank, unsigned meta_size) : thread_block_tile<Size, void>(meta_rank, meta_size) {}
+};
+
+// Static tiles of the block or of a larger tile.
+template <unsigned int Size>
+thread_block_tile<Size, thread_block> tiled_partition(const thread_block&) {
+  const unsigned n = details::block_size();
+  return thread_block_tile<Size, thread_block>(details::block_rank() / Size, (n + Size - 1) / Size);
+}
+template <unsigned int Size, unsigned int ParentSize, class P>
+thread_block_tile<Size, thread_block_tile<ParentSize, P>> tiled_partition(const thread_block_tile<ParentSize, P>& parent) {
+  static_assert(Size <= ParentSize, "a tile's partition must not be larger than the tile");
+  return thread_block_tile<Size, thread_block_tile<ParentSize, P>>(parent.thread_rank() / Size, ParentSize / Size);
+}
+
+// Dynamic partitions: tiles of tilesz consecutive ranks (a power of two up to 32).
+inline coalesced_group tiled_partition(const coalesced_group& parent, unsigned int tilesz) {
+  if (tilesz == 0 || tilesz > 32 || (tilesz & (tilesz - 1)) != 0) {
+    minicuda_printf("minicuda: tiled_partition(group, %u): the size must be a power of two up to 32\n", tilesz);
+    minicuda::gpu::isa::trap();
+  }
+  const unsigned mask = parent.get_mask(), rank = parent.thread_rank(), first = rank / tilesz * tilesz;
+  unsigned tile = 0;
+  for (unsigned r = first; r < first + tilesz && r < parent.size(); ++r) tile |= 1u << details::lane_of(mask, r);
+  return coalesced_group(tile, rank / tilesz, (parent.size() + tilesz - 1) / tilesz);
+}
+inline thread_group tiled_partition(const thread_group& parent, unsigned int tilesz) {
+  if (parent.kind_ == details::group_kind::lanes) return tiled_partition(coalesced_group(parent.mask_), tilesz);
+  if (parent.kind_ == details::group_kind::grid || tilesz == 0 || tilesz > 32 || (tilesz & (tilesz - 1)) != 0) {
+    minicuda_printf("minicuda: tiled_partition(group, %u): only tiles of a power of two up to 32 threads of a block or warp\n",
+           tilesz);
+    minicuda::gpu::isa::trap();
+  }
+  // A tile of the block: its lanes of the warp (block ranks r with the same r / tilesz).
+  const unsigned lanes = tilesz == 32 ? ~0u : ((1u << tilesz) - 1) << (details::lane() / tilesz * tilesz);
+  const unsigned n = details::block_size();
+  return coalesced_group(lanes & details::warp_lanes(), details::block_rank() / tilesz, (n + tilesz - 1) / tilesz);
+}
+inline thread_group tiled_partition(const thread_block& parent, unsigned int tilesz) {
+  return tiled_partition(static_cast<const thread_group&>(parent), tilesz);
+}
+
+// The threads of a warp-sized group with the same label (labeled_partition) or predicate
+// (binary_partition).
+template <class Group>
+coalesced_group labeled_partition(const Group& g, int label) {
+  const coalesced_group c(g.mask());
+  return coalesced_group(__match_any_sync(c.get_mask(), label));
+}
+inline coalesced_group labeled_partition(const coalesced_group& g, int label) {
+  return coalesced_group(__match_any_sync(g.get_mask(), label));
+}
+template <class Group>
+coalesced_group binary_partition(const Group& g, bool pred) {
+  const unsigned m = g.mask(), yes = __ballot_sync(m, pred);
+  return coalesced_group(pred ? yes : m & ~yes);
+}
+
+// Free-function forms.
+template <class Group>
+void sync(const Group& g) {
+  g.sync();
+}
+template <class Group>
+auto group_size(const Group& g) {
+  return g.num_threads();
+}
+template <class Group>
+auto thread_rank(const Group& g) {
+  return g.thread_rank();
+}
+
+// Thread block clusters (sm_90) are not simulated: a kernel that asks for one does not compile.
+template <class T = void>
+void this_cluster() {
+  static_assert(details::always_false<T>,
+                "minicuda: thread block clusters (this_cluster, cluster_group) are not simulated");
+}
+
+}  // namespace cooperative_groups
+
+#endif /* _COOPERATIVE_GROUPS_H_ */
