@@ -67,14 +67,29 @@ struct Translation {
   std::string text;                          // the complete generated C++ file
   std::vector<std::string> kernels;          // registered kernels' qualified names ("::ns::k")
   std::vector<Diagnostic> warnings;          // in source order
+  // Code minicuda cannot run, in source order: device code that launches work (CUDA dynamic
+  // parallelism, find_dynamic_parallelism in rewrites.h). The command reports each and writes
+  // no output, so the build stops at the .cu line.
+  std::vector<Diagnostic> errors;
   std::vector<FissionNote> fission;          // one per registered kernel, in the same order
 };
 
 // Translates `source`; `input_path` is written into the `#line` directive as given (the command
 // line tool passes an absolute path) and its last path component names the module.
-Translation translate(std::string_view source, std::string_view input_path);
+// `header_kernels` names more kernels that only a launch's arguments can select (templates and
+// overloads defined in the headers the .cu includes, found by header_kernels_chosen_by_arguments):
+// launches of them without template arguments go through launch_deduced as the file's own do.
+Translation translate(std::string_view source, std::string_view input_path,
+                      const std::vector<std::string>& header_kernels = {});
+
+// The `__global__` templates and overloaded kernels a header defines (their last names), for
+// translate's `header_kernels`. The command reads each `#include "..."` header found next to the
+// .cu and passes what they define.
+std::vector<std::string> header_kernels_chosen_by_arguments(std::string_view header_source);
 
 // "<path>:<line>: warning: cu2cxx: <message>", the form compilers use, so IDEs pick it up.
 std::string format_warning(std::string_view path, const Diagnostic& diagnostic);
+// "<path>:<line>: error: cu2cxx: <message>".
+std::string format_error(std::string_view path, const Diagnostic& diagnostic);
 
 }  // namespace minicuda::cu2cxx
