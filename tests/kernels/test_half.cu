@@ -140,6 +140,8 @@ __global__ void half_misc(long long* out) {
   out[k++] = __hbgt2(w, v) ? 1 : 0;             // 1
   const float2 f2 = __half22float2(__lowhigh2highlow(w));
   out[k++] = static_cast<long long>(f2.x * 100 + f2.y);  // 5 * 100 + 3.25 = 503
+  const auto mixed = one + 0.25f;  // a float sum: the __half converts to float
+  out[k++] = std::is_same_v<decltype(mixed), const float> ? static_cast<long long>(mixed * 4) : -1;  // 5
 }
 
 // __shfl_sync moves __half and __half2 as it moves any 2- or 4-byte value.
@@ -331,7 +333,7 @@ TEST_F(KernelHalf, IntegerConversionsComparisonsAndFunctions) {
                                        0x7bff, 0x7c00, 0x7bff, 0xfc00, 0x6800, 0x6801, 0x5d81, -4,
                                        2 + 8 + 16 + 32 + 64 + 128 + 256, -9, 0x4000, 0x7fff, 0x3c00,
                                        0x3c00, 0, 0, 0x8000, 0x3800, 0xc000, 0x4000, 0x3c00, 0x4700,
-                                       (0x4280ll << 16) | 0x4500, 0xffff0000ll, 1, 503};
+                                       (0x4280ll << 16) | 0x4500, 0xffff0000ll, 1, 503, 5};
   for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(g[i], want[i]) << "item " << i;
 }
 

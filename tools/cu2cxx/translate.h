@@ -13,7 +13,11 @@
 //   1. kernel launches   CALLEE<<<CFG>>>(ARGS)
 //        -> (__cudaPushCallConfiguration(CFG) ? (void)0 : ::minicuda::kernel_stub<CALLEE>::launch(ARGS))
 //      (a class template's static member function, so ARGS convert to the kernel's parameter
-//      types exactly as in a call of the kernel: a literal 0 for a pointer parameter works)
+//      types exactly as in a call of the kernel: a literal 0 for a pointer parameter works);
+//      when CALLEE has no template arguments and names a template or overloaded kernel of the
+//      file or of `header_kernels`:
+//        -> (__cudaPushCallConfiguration(CFG) ? (void)0 : ::minicuda::launch_deduced(
+//               [](auto... minicuda_arguments) { CALLEE(minicuda_arguments...); }, ARGS))
 //   2. dynamic shared    extern __shared__ [__align__(N)|alignas(N)] TYPE NAME[];
 //        inside a function body  -> TYPE* const NAME = ::minicuda::dynamic_shared<TYPE>();
 //        at namespace scope      -> ::minicuda::DynamicShared<TYPE> NAME;
