@@ -1,5 +1,6 @@
 // The cache-hint loads and stores (sm_32_intrinsics.h) on each kind of type the toolkit overloads
-// them for, and __nanosleep (sm_70_rt.h) against the SM's cycle counter.
+// them for, and __nanosleep (sm_70_rt.h) against the SM's cycle counter, read with clock64() and
+// with device-side clock() (cu2cxx's rewrite).
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -77,8 +78,11 @@ __global__ void cache_hint_copy(const Mixed* in, Mixed* out) {
 
 __global__ void sleep_for(unsigned ns, long long* cycles) {
   const long long start = clock64();
+  const clock_t start32 = clock();  // the 32-bit cycle counter in device code (cu2cxx), not libc's
   __nanosleep(ns);
+  const clock_t end32 = clock();
   cycles[0] = clock64() - start;
+  cycles[1] = static_cast<unsigned>(end32 - start32);  // modulo 2^32, as the counter wraps
 }
 
 namespace minicuda::kernels_test {
@@ -107,11 +111,14 @@ TEST_F(KernelCacheHints, EveryLoadAndStoreMovesEveryTypeExactly) {
 }
 
 TEST_F(KernelCacheHints, NanosleepWaitsOnTheCycleCounterUpToAMillisecond) {
-  DeviceArray<long long> cycles(1);
+  DeviceArray<long long> cycles(2);
   sleep_for<<<1, 1>>>(100000, cycles.get());  // 100 us: 198000 cycles at 1.98 GHz
   ASSERT_EQ(cudaGetLastError(), cudaSuccess);
   const long long short_sleep = cycles.read()[0];
   EXPECT_GE(short_sleep, 198000);
+  // clock() counts the same cycles (libc's clock() would count about 100 microseconds).
+  EXPECT_GE(cycles.read()[1], 198000);
+  EXPECT_LE(cycles.read()[1], short_sleep);
   sleep_for<<<1, 1>>>(2000000000u, cycles.get());  // 2 s asked: at most about 1 ms, as on the GPU
   const long long long_sleep = cycles.read()[0];
   EXPECT_GE(long_sleep, 1980000);

@@ -94,5 +94,18 @@ TEST(Cu2cxxDynamicParallelism, HostCodeAndLambdasInHostCodeAreNotDeviceCode) {
   EXPECT_TRUE(t.errors.empty());
 }
 
+TEST(Cu2cxxClock, ClockInDeviceCodeIsTheCycleCounterAndHostClockIsLibc) {
+  const Translation t = run(
+      "__global__ void k(long* t) { t[0] = clock(); t[1] = std::clock(); }\n"
+      "__device__ long d() { return clock() + 1; }\n"
+      "__host__ __device__ long both() { return clock(); }\n"
+      "long host() { return clock(); }\n");
+  const std::string device_clock = "static_cast<clock_t>(static_cast<unsigned int>(::clock64()))";
+  EXPECT_NE(t.text.find("t[0] = " + device_clock + "; t[1] = std::clock(); }\n"), std::string::npos) << t.text;
+  EXPECT_NE(t.text.find("return " + device_clock + " + 1; }\n"), std::string::npos) << t.text;
+  EXPECT_NE(t.text.find("long both() { return clock(); }\n"), std::string::npos) << t.text;
+  EXPECT_NE(t.text.find("long host() { return clock(); }\n"), std::string::npos) << t.text;
+}
+
 }  // namespace
 }  // namespace minicuda::cu2cxx

@@ -74,4 +74,29 @@ std::vector<Diagnostic> find_dynamic_parallelism(const Tokens& tokens, const Lin
   return found;
 }
 
+std::vector<Edit> rewrite_device_clock(const Tokens& tokens) {
+  std::vector<Edit> edits;
+  const std::vector<bool> in_function = inside_function_bodies(tokens);
+  for (std::size_t k = 0; k < tokens.size(); ++k) {
+    if (!tokens[k].is_punct("{") || in_function[k] || !opens_function_body(tokens, k)) continue;
+    const auto close = matching_close(tokens, k);
+    if (!close) continue;
+    if (!declared_device_only(tokens, k)) {
+      k = *close;
+      continue;
+    }
+    for (std::size_t j = k + 1; j + 2 < *close; ++j) {
+      if (!tokens[j].is_identifier("clock") || !tokens[j + 1].is_punct("(") || !tokens[j + 2].is_punct(")")) continue;
+      const Token& before = tokens[j - 1];
+      if (before.is_punct("::") || before.is_punct(".") || (before.is_punct(">") && j >= 2 && tokens[j - 2].is_punct("-"))) {
+        continue;  // std::clock(), ::clock(), obj.clock(), p->clock(): not the device built-in
+      }
+      edits.push_back(Edit{tokens[j].begin, tokens[j + 2].end,
+                           "static_cast<clock_t>(static_cast<unsigned int>(::clock64()))"});
+    }
+    k = *close;
+  }
+  return edits;
+}
+
 }  // namespace minicuda::cu2cxx

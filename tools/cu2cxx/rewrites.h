@@ -90,6 +90,13 @@ bool declared_device_only(const Tokens& tokens, std::size_t brace);
 // Diagnostic whose message names dynamic parallelism, the function and what it calls.
 std::vector<Diagnostic> find_dynamic_parallelism(const Tokens& tokens, const LineIndex& lines);
 
+// Pass 6: `clock()` in device code. In the body of a device-only function (declared_device_only),
+// every `clock()` that is not qualified or a member call becomes
+// `static_cast<clock_t>(static_cast<unsigned int>(::clock64()))`: the SM's 32-bit cycle counter,
+// as nvcc's device-side clock() reads it, instead of the C library's processor time. Each Edit
+// is on one line, so lines are kept.
+std::vector<Edit> rewrite_device_clock(const Tokens& tokens);
+
 // Pass 5: `__CUDA_ARCH__` inside device code only (docs/kernels.md, "__CUDACC__ and
 // __CUDA_ARCH__"). For the body of every function definition declared `__global__` or
 // `__device__` without `__host__` (not nested in another function), two Edits: after its `{`,

@@ -69,6 +69,8 @@ Translation translate(std::string_view source, std::string_view input_path,
   std::vector<Edit> shared = rewrite_dynamic_shared(source, tokens, lines, result.warnings);
   edits.insert(edits.end(), std::make_move_iterator(shared.begin()),
                std::make_move_iterator(shared.end()));
+  std::vector<Edit> clock = rewrite_device_clock(tokens);
+  edits.insert(edits.end(), std::make_move_iterator(clock.begin()), std::make_move_iterator(clock.end()));
   std::stable_sort(result.warnings.begin(), result.warnings.end(),
                    [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
   std::stable_sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.begin < b.begin; });

@@ -8,7 +8,7 @@
 //   <source, with the rewrites below>
 //   <registration block, only when the file defines at least one registrable kernel>
 //
-// and only five things are rewritten, never inside comments, literals or preprocessor lines:
+// and only six things are rewritten, never inside comments, literals or preprocessor lines:
 //
 //   1. kernel launches   CALLEE<<<CFG>>>(ARGS)
 //        -> (__cudaPushCallConfiguration(CFG) ? (void)0 : ::minicuda::kernel_stub<CALLEE>::launch(ARGS))
@@ -40,6 +40,10 @@
 //        }  ->  \n#undef __CUDA_ARCH__\n#line L "<input_path>"\n}
 //      so device code sees the H200's compute capability and host code sees none
 //      (docs/kernels.md, "__CUDACC__ and __CUDA_ARCH__").
+//   6. clock()           in the body of every `__global__` or `__device__` (not `__host__`)
+//      function, an unqualified `clock()`
+//        -> static_cast<clock_t>(static_cast<unsigned int>(::clock64()))
+//      (the SM's 32-bit cycle counter, as nvcc's device clock() is, not the C library's).
 //
 // Every rewrite keeps the count of newlines of the text it replaces (missing newlines are put at
 // the end of the replacement), so line N of the output body is line N of the .cu: compiler
