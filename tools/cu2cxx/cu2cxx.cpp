@@ -10,8 +10,12 @@
 // With MINICUDA_CU2CXX_FISSION=1 in the environment it also prints, per kernel, whether region
 // fission split it and why not ("<path>: note: cu2cxx: kernel ::k keeps fibers: <reason>").
 //
+// Errors (device code minicuda cannot run: dynamic parallelism) are printed as
+// "<path>:<line>: error: cu2cxx: ..." and no output is written.
+//
 // Exit status: 0 when the output was written (warnings included: g++ reports the errors they
-// foretell), 1 when the input cannot be read or the output cannot be written, 2 on bad usage.
+// foretell), 1 when the input has errors, cannot be read or the output cannot be written, 2 on
+// bad usage.
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -20,6 +24,7 @@
 #include <sstream>
 #include <string>
 #include <system_error>
+#include <vector>
 
 #include "translate.h"
 
@@ -65,6 +70,26 @@ bool write_file_atomically(const fs::path& path, const std::string& text, std::s
   return true;
 }
 
+// The kernels that only a launch's arguments can select (translate.h) in the headers the .cu
+// includes with `#include "name"` and that exist next to it (one level: not their own includes).
+std::vector<std::string> kernels_of_included_headers(const std::string& source, const fs::path& input) {
+  std::vector<std::string> names;
+  std::istringstream lines(source);
+  for (std::string line; std::getline(lines, line);) {
+    const std::size_t hash = line.find_first_not_of(" \t");
+    if (hash == std::string::npos || line[hash] != '#') continue;
+    const std::size_t word = line.find_first_not_of(" \t", hash + 1);
+    if (word == std::string::npos || line.compare(word, 7, "include") != 0) continue;
+    const std::size_t open = line.find('"', word + 7);
+    const std::size_t close = open == std::string::npos ? open : line.find('"', open + 1);
+    if (close == std::string::npos) continue;
+    const std::optional<std::string> header = read_file(input.parent_path() / line.substr(open + 1, close - open - 1));
+    if (!header) continue;
+    for (std::string& n : minicuda::cu2cxx::header_kernels_chosen_by_arguments(*header)) names.push_back(std::move(n));
+  }
+  return names;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -82,10 +107,15 @@ int main(int argc, char** argv) {
     return 1;
   }
   const std::string input_path = fs::absolute(input).lexically_normal().string();
-  const minicuda::cu2cxx::Translation translation = minicuda::cu2cxx::translate(*source, input_path);
+  const minicuda::cu2cxx::Translation translation = minicuda::cu2cxx::translate(*source, input_path, kernels_of_included_headers(*source, input));
   for (const minicuda::cu2cxx::Diagnostic& w : translation.warnings) {
     std::cerr << minicuda::cu2cxx::format_warning(input_path, w) << "\n";
   }
+
+  for (const minicuda::cu2cxx::Diagnostic& e : translation.errors) {
+    std::cerr << minicuda::cu2cxx::format_error(input_path, e) << "\n";
+  }
+  if (!translation.errors.empty()) return 1;
 
   if (const char* notes = std::getenv("MINICUDA_CU2CXX_FISSION"); notes != nullptr && std::string(notes) == "1") {
     for (const minicuda::cu2cxx::FissionNote& n : translation.fission) {

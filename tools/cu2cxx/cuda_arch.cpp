@@ -17,6 +17,8 @@ namespace {
 // The compute capability of the simulated GPU (an H200: 9.0), as nvcc's `-arch=sm_90` sets it.
 constexpr std::string_view kCudaArch = "900";
 
+}  // namespace
+
 // Does the declaration that ends at the body `{` at `brace` say __global__ or __device__, and
 // not __host__? It starts after the previous `;`, `{` or `}`.
 bool declared_device_only(const Tokens& tokens, std::size_t brace) {
@@ -29,8 +31,6 @@ bool declared_device_only(const Tokens& tokens, std::size_t brace) {
   }
   return device;
 }
-
-}  // namespace
 
 std::vector<Edit> define_cuda_arch_in_device_bodies(std::string_view source, const Tokens& tokens,
                                                     const LineIndex& lines, std::string_view line_path) {

@@ -198,6 +198,21 @@ std::vector<KernelSite> registrable_kernel_sites(const Tokens& tokens) {
   return sites;
 }
 
+std::vector<std::string> kernels_chosen_by_arguments(const Tokens& tokens) {
+  const std::vector<KernelDefinition> definitions = kernel_definitions(tokens);
+  std::map<std::string, int> definitions_per_name;
+  for (const KernelDefinition& d : definitions) ++definitions_per_name[d.site.qualified_name];
+  std::vector<std::string> names;
+  for (const KernelDefinition& d : definitions) {
+    if (!d.is_template && definitions_per_name[d.site.qualified_name] == 1) continue;
+    const std::string& q = d.site.qualified_name;
+    const std::size_t colon = q.rfind("::");
+    std::string last = colon == std::string::npos ? q : q.substr(colon + 2);
+    if (std::find(names.begin(), names.end(), last) == names.end()) names.push_back(std::move(last));
+  }
+  return names;
+}
+
 std::vector<std::string> registrable_kernels(const Tokens& tokens) {
   std::vector<std::string> names;
   for (const KernelSite& site : registrable_kernel_sites(tokens)) names.push_back(site.qualified_name);

@@ -104,7 +104,8 @@ struct LaunchMatch {
   std::size_t resume = 0;     // token index to continue scanning from
 };
 
-LaunchMatch match_launch(std::string_view source, const Tokens& tokens, std::size_t open) {
+LaunchMatch match_launch(std::string_view source, const Tokens& tokens, std::size_t open,
+                         const std::vector<std::string>& chosen_by_arguments) {
   LaunchMatch m;
   m.resume = open + 3;
   const auto start = open == 0 ? std::nullopt : callee_start(tokens, open - 1);
@@ -138,8 +139,22 @@ LaunchMatch match_launch(std::string_view source, const Tokens& tokens, std::siz
   const std::string_view config_text = text_inside(source, tokens[open + 2], tokens[close]);
   const std::string_view args = text_inside(source, tokens[lparen], tokens[*rparen]);
   std::string replacement = "(__cudaPushCallConfiguration(";
-  replacement.append(config_text).append(") ? (void)0 : ::minicuda::kernel_stub<");
-  replacement.append(callee).append(">::launch(").append(args).append("))");
+  replacement.append(config_text).append(") ? (void)0 : ");
+  const bool has_template_arguments = tokens[open - 1].is_punct(">");
+  const bool by_arguments = !has_template_arguments &&
+                            std::find(chosen_by_arguments.begin(), chosen_by_arguments.end(),
+                                      tokens[open - 1].text) != chosen_by_arguments.end();
+  if (by_arguments) {
+    // A generic lambda that calls the kernel: the call deduces template arguments and picks the
+    // overload; launch_deduced makes the lambda's call the launched kernel.
+    const bool no_arguments = args.find_first_not_of(" \t\r\n") == std::string_view::npos;
+    replacement.append("::minicuda::launch_deduced([](auto... minicuda_arguments) { ");
+    replacement.append(callee).append("(minicuda_arguments...); }");
+    if (!no_arguments) replacement.append(", ").append(args);
+    replacement.append("))");
+  } else {
+    replacement.append("::minicuda::kernel_stub<").append(callee).append(">::launch(").append(args).append("))");
+  }
   const std::size_t begin = tokens[*start].begin;
   const std::size_t end = tokens[*rparen].end;
   m.edit = Edit{begin, end, keep_line_count(source.substr(begin, end - begin), std::move(replacement))};
@@ -316,8 +331,9 @@ std::string keep_line_count(std::string_view original, std::string replacement) 
   return replacement;
 }
 
-std::vector<Edit> rewrite_launches(std::string_view source, const Tokens& tokens,
-                                   const LineIndex& lines, std::vector<Diagnostic>& warnings) {
+std::vector<Edit> rewrite_launches(std::string_view source, const Tokens& tokens, const LineIndex& lines,
+                                   const std::vector<std::string>& chosen_by_arguments,
+                                   std::vector<Diagnostic>& warnings) {
   std::vector<Edit> edits;
   std::size_t k = 0;
   while (k < tokens.size()) {
@@ -325,7 +341,7 @@ std::vector<Edit> rewrite_launches(std::string_view source, const Tokens& tokens
       ++k;
       continue;
     }
-    LaunchMatch m = match_launch(source, tokens, k);
+    LaunchMatch m = match_launch(source, tokens, k, chosen_by_arguments);
     if (m.edit) {
       edits.push_back(std::move(*m.edit));
     } else {

@@ -32,9 +32,17 @@ std::string apply_edits(std::string_view source, std::size_t begin, std::size_t 
 std::string keep_line_count(std::string_view original, std::string replacement);
 
 // Pass 1: every `CALLEE<<<CFG>>>(ARGS)` launch, as an Edit. A `<<<` it cannot rewrite is
-// reported in `warnings` and left alone.
-std::vector<Edit> rewrite_launches(std::string_view source, const Tokens& tokens,
-                                   const LineIndex& lines, std::vector<Diagnostic>& warnings);
+// reported in `warnings` and left alone. A CALLEE without template arguments whose last name is
+// in `chosen_by_arguments` (a template or overloaded kernel of the file) is launched through
+// ::minicuda::launch_deduced (crt/host_runtime.h), which lets the call pick it.
+std::vector<Edit> rewrite_launches(std::string_view source, const Tokens& tokens, const LineIndex& lines,
+                                   const std::vector<std::string>& chosen_by_arguments,
+                                   std::vector<Diagnostic>& warnings);
+
+// The names (last component, `k` for `::ns::k`) of the file's `__global__` definitions that a
+// launch without template arguments can only select by its arguments, as a call does: function
+// templates, and names defined more than once (overloads).
+std::vector<std::string> kernels_chosen_by_arguments(const Tokens& tokens);
 
 // Pass 2: every `extern __shared__ TYPE NAME[];`, as an Edit: inside a function body (at any
 // brace depth below one) `TYPE* const NAME = ::minicuda::dynamic_shared<TYPE>();`, elsewhere
@@ -70,6 +78,24 @@ std::vector<KernelSite> registrable_kernel_sites(const Tokens& tokens);
 // non-template `__global__` function definitions at namespace scope whose qualified name is
 // defined only once in the file, in source order.
 std::vector<std::string> registrable_kernels(const Tokens& tokens);
+
+// True when the declaration that ends at the function body `{` at `brace` says __global__ or
+// __device__ and not __host__ (it starts after the previous `;`, `{` or `}`): device-only code.
+bool declared_device_only(const Tokens& tokens, std::size_t brace);
+
+// Device code that launches work: a `<<<` launch, or a call of the device runtime's launch and
+// synchronisation functions (cudaLaunchKernel, cudaLaunchDevice, cudaGetParameterBuffer,
+// cudaDeviceSynchronize, ...), inside the body of a device-only function (declared_device_only).
+// That is CUDA dynamic parallelism, which minicuda does not simulate; each occurrence is one
+// Diagnostic whose message names dynamic parallelism, the function and what it calls.
+std::vector<Diagnostic> find_dynamic_parallelism(const Tokens& tokens, const LineIndex& lines);
+
+// Pass 6: `clock()` in device code. In the body of a device-only function (declared_device_only),
+// every `clock()` that is not qualified or a member call becomes
+// `static_cast<clock_t>(static_cast<unsigned int>(::clock64()))`: the SM's 32-bit cycle counter,
+// as nvcc's device-side clock() reads it, instead of the C library's processor time. Each Edit
+// is on one line, so lines are kept.
+std::vector<Edit> rewrite_device_clock(const Tokens& tokens);
 
 // Pass 5: `__CUDA_ARCH__` inside device code only (docs/kernels.md, "__CUDACC__ and
 // __CUDA_ARCH__"). For the body of every function definition declared `__global__` or

@@ -52,15 +52,25 @@ std::string registration_block(std::string_view module_name, const std::vector<s
 
 }  // namespace
 
-Translation translate(std::string_view source, std::string_view input_path) {
+std::vector<std::string> header_kernels_chosen_by_arguments(std::string_view header_source) {
+  return kernels_chosen_by_arguments(tokenize(header_source));
+}
+
+Translation translate(std::string_view source, std::string_view input_path,
+                      const std::vector<std::string>& header_kernels) {
   Translation result;
   const Tokens tokens = tokenize(source);
   const LineIndex lines(source);
 
-  std::vector<Edit> edits = rewrite_launches(source, tokens, lines, result.warnings);
+  result.errors = find_dynamic_parallelism(tokens, lines);
+  std::vector<std::string> chosen_by_arguments = kernels_chosen_by_arguments(tokens);
+  chosen_by_arguments.insert(chosen_by_arguments.end(), header_kernels.begin(), header_kernels.end());
+  std::vector<Edit> edits = rewrite_launches(source, tokens, lines, chosen_by_arguments, result.warnings);
   std::vector<Edit> shared = rewrite_dynamic_shared(source, tokens, lines, result.warnings);
   edits.insert(edits.end(), std::make_move_iterator(shared.begin()),
                std::make_move_iterator(shared.end()));
+  std::vector<Edit> clock = rewrite_device_clock(tokens);
+  edits.insert(edits.end(), std::make_move_iterator(clock.begin()), std::make_move_iterator(clock.end()));
   std::stable_sort(result.warnings.begin(), result.warnings.end(),
                    [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
   std::stable_sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
@@ -98,6 +108,13 @@ Translation translate(std::string_view source, std::string_view input_path) {
 std::string format_warning(std::string_view path, const Diagnostic& diagnostic) {
   std::string out(path);
   out.append(":").append(std::to_string(diagnostic.line)).append(": warning: cu2cxx: ");
+  out.append(diagnostic.message);
+  return out;
+}
+
+std::string format_error(std::string_view path, const Diagnostic& diagnostic) {
+  std::string out(path);
+  out.append(":").append(std::to_string(diagnostic.line)).append(": error: cu2cxx: ");
   out.append(diagnostic.message);
   return out;
 }

@@ -8,12 +8,16 @@
 //   <source, with the rewrites below>
 //   <registration block, only when the file defines at least one registrable kernel>
 //
-// and only five things are rewritten, never inside comments, literals or preprocessor lines:
+// and only six things are rewritten, never inside comments, literals or preprocessor lines:
 //
 //   1. kernel launches   CALLEE<<<CFG>>>(ARGS)
 //        -> (__cudaPushCallConfiguration(CFG) ? (void)0 : ::minicuda::kernel_stub<CALLEE>::launch(ARGS))
 //      (a class template's static member function, so ARGS convert to the kernel's parameter
-//      types exactly as in a call of the kernel: a literal 0 for a pointer parameter works)
+//      types exactly as in a call of the kernel: a literal 0 for a pointer parameter works);
+//      when CALLEE has no template arguments and names a template or overloaded kernel of the
+//      file or of `header_kernels`:
+//        -> (__cudaPushCallConfiguration(CFG) ? (void)0 : ::minicuda::launch_deduced(
+//               [](auto... minicuda_arguments) { CALLEE(minicuda_arguments...); }, ARGS))
 //   2. dynamic shared    extern __shared__ [__align__(N)|alignas(N)] TYPE NAME[];
 //        inside a function body  -> TYPE* const NAME = ::minicuda::dynamic_shared<TYPE>();
 //        at namespace scope      -> ::minicuda::DynamicShared<TYPE> NAME;
@@ -36,6 +40,10 @@
 //        }  ->  \n#undef __CUDA_ARCH__\n#line L "<input_path>"\n}
 //      so device code sees the H200's compute capability and host code sees none
 //      (docs/kernels.md, "__CUDACC__ and __CUDA_ARCH__").
+//   6. clock()           in the body of every `__global__` or `__device__` (not `__host__`)
+//      function, an unqualified `clock()`
+//        -> static_cast<clock_t>(static_cast<unsigned int>(::clock64()))
+//      (the SM's 32-bit cycle counter, as nvcc's device clock() is, not the C library's).
 //
 // Every rewrite keeps the count of newlines of the text it replaces (missing newlines are put at
 // the end of the replacement), so line N of the output body is line N of the .cu: compiler
@@ -67,14 +75,29 @@ struct Translation {
   std::string text;                          // the complete generated C++ file
   std::vector<std::string> kernels;          // registered kernels' qualified names ("::ns::k")
   std::vector<Diagnostic> warnings;          // in source order
+  // Code minicuda cannot run, in source order: device code that launches work (CUDA dynamic
+  // parallelism, find_dynamic_parallelism in rewrites.h). The command reports each and writes
+  // no output, so the build stops at the .cu line.
+  std::vector<Diagnostic> errors;
   std::vector<FissionNote> fission;          // one per registered kernel, in the same order
 };
 
 // Translates `source`; `input_path` is written into the `#line` directive as given (the command
 // line tool passes an absolute path) and its last path component names the module.
-Translation translate(std::string_view source, std::string_view input_path);
+// `header_kernels` names more kernels that only a launch's arguments can select (templates and
+// overloads defined in the headers the .cu includes, found by header_kernels_chosen_by_arguments):
+// launches of them without template arguments go through launch_deduced as the file's own do.
+Translation translate(std::string_view source, std::string_view input_path,
+                      const std::vector<std::string>& header_kernels = {});
+
+// The `__global__` templates and overloaded kernels a header defines (their last names), for
+// translate's `header_kernels`. The command reads each `#include "..."` header found next to the
+// .cu and passes what they define.
+std::vector<std::string> header_kernels_chosen_by_arguments(std::string_view header_source);
 
 // "<path>:<line>: warning: cu2cxx: <message>", the form compilers use, so IDEs pick it up.
 std::string format_warning(std::string_view path, const Diagnostic& diagnostic);
+// "<path>:<line>: error: cu2cxx: <message>".
+std::string format_error(std::string_view path, const Diagnostic& diagnostic);
 
 }  // namespace minicuda::cu2cxx

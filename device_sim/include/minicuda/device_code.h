@@ -9,10 +9,11 @@
 //   device_functions.h          __syncthreads, fences, __trap, bit and float intrinsics, clock64
 //   sm_20_intrinsics.h          __syncthreads_count / _and / _or
 //   sm_30_intrinsics.h          __syncwarp, votes, shuffles
-//   sm_32_intrinsics.h          __ldg
+//   sm_32_intrinsics.h          __ldg and the other cache-hint loads and stores
 //   device_atomic_functions.h   integer atomics, atomicInc/Dec, float atomicExch/Min/Max
 //   sm_20_atomic_functions.h    float atomicAdd; sm_60_atomic_functions.h double atomicAdd and
 //                               the _block / _system scopes
+//   sm_70_rt.h                  __nanosleep
 //   math_functions.h            rsqrtf, the global min/max overloads
 //   common_functions.h          device printf
 // and minicuda's own: minicuda/isa.h (what the SM provides, which the intrinsics call),
@@ -49,6 +50,7 @@
 #include "device_atomic_functions.h"
 #include "sm_20_atomic_functions.h"
 #include "sm_60_atomic_functions.h"
+#include "sm_70_rt.h"
 #include "math_functions.h"
 #include "common_functions.h"
 #include "minicuda/fission.h"

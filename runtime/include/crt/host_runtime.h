@@ -102,6 +102,21 @@ struct kernel_stub<F> {
   }
 };
 
+/* A launch whose kernel only the call's arguments select - a template kernel launched without
+ * template arguments, an overloaded kernel (cu2cxx writes `k<<<g, b>>>(a, b)` as
+ * launch_deduced([](auto... x) { k(x...); }, a, b) for those): the launched kernel is
+ * called_kernel<Call, decayed argument types...>, which calls k as that call would, so template
+ * arguments are deduced and overloads resolved as nvcc does. Traces and errors name it
+ * `called_kernel<...>`, not k. */
+template <class Call, class... P>
+void called_kernel(P... params) {
+  Call{}(params...);
+}
+template <class Call, class... A>
+void launch_deduced(Call, A&&... args) {
+  kernel_stub<&called_kernel<Call, std::decay_t<A>...>>::launch(std::forward<A>(args)...);
+}
+
 /* The typed launch API, for kernels in plain C++ files:
  *   minicuda::launch<vector_add>(dim3(256), dim3(256), 0, stream, d_a, d_b, d_c, n);
  * The arguments convert to the kernel's parameter types as in a call. Returns what
