@@ -50,7 +50,7 @@
 #define cudaStreamDefault       0x00 /* a blocking stream: ordered with the NULL stream */
 #define cudaStreamNonBlocking   0x01 /* not ordered with the NULL stream */
 #define cudaEventDefault        0x00
-#define cudaEventBlockingSync   0x01 /* accepted; waiting polls here as for any event */
+#define cudaEventBlockingSync   0x01 /* cudaEventSynchronize sleeps in poll() instead of spinning */
 #define cudaEventDisableTiming  0x02 /* cudaEventElapsedTime refuses it */
 #define cudaEventInterprocess   0x04 /* not supported: cudaErrorNotSupported */
 
@@ -240,5 +240,224 @@ static inline cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count)
   return ::cudaMemsetAsync(devPtr, value, count, 0);
 }
 #endif
+
+/* --- Device configuration, PCI ids, profiler, occupancy, host registration, pitched memory and
+ *     event record flags (H200 answers: tests/data/h200/probe_api_families.txt) ----------------- */
+enum cudaLimit MINICUDA_ENUM_INT {
+  cudaLimitStackSize = 0x00,                    /* per-thread stack (16-byte steps, at most 512 KiB) */
+  cudaLimitPrintfFifoSize = 0x01,               /* device printf buffer (at least 512 KiB) */
+  cudaLimitMallocHeapSize = 0x02,               /* device malloc heap (at least 4 MiB) */
+  cudaLimitDevRuntimeSyncDepth = 0x03,          /* cudaErrorUnsupportedLimit on CUDA 13 */
+  cudaLimitDevRuntimePendingLaunchCount = 0x04,
+  cudaLimitMaxL2FetchGranularity = 0x05,        /* 0..128 */
+  cudaLimitPersistingL2CacheSize = 0x06         /* rounded up to 3.75 MiB steps, at most 45 MiB */
+};
+enum cudaFuncCache MINICUDA_ENUM_INT {
+  cudaFuncCachePreferNone = 0, cudaFuncCachePreferShared = 1, cudaFuncCachePreferL1 = 2, cudaFuncCachePreferEqual = 3
+};
+enum cudaSharedMemConfig MINICUDA_ENUM_INT {
+  cudaSharedMemBankSizeDefault = 0, cudaSharedMemBankSizeFourByte = 1, cudaSharedMemBankSizeEightByte = 2
+};
+#define cudaHostRegisterDefault   0x00
+#define cudaHostRegisterPortable  0x01
+#define cudaHostRegisterMapped    0x02
+#define cudaHostRegisterIoMemory  0x04 /* no memory-mapped I/O here: cudaErrorInvalidValue */
+#define cudaHostRegisterReadOnly  0x08
+#define cudaEventRecordDefault    0x00
+#define cudaEventRecordExternal   0x01 /* only while capturing a graph: else cudaErrorIllegalState */
+#define cudaEventWaitDefault      0x00
+#define cudaEventWaitExternal     0x01 /* only while capturing a graph: else cudaErrorIllegalState */
+#define cudaOccupancyDefault      0x00
+#define cudaOccupancyDisableCachingOverride 0x01
+
+/* Pitched memory: rows of a 2-D or 3-D block padded to the pitch (512 bytes on the H200). */
+typedef struct cudaArray* cudaArray_t; /* CUDA arrays are not simulated: copies naming one are refused */
+struct cudaPitchedPtr {
+  void* ptr;
+  size_t pitch, xsize, ysize;
+};
+struct cudaExtent {
+  size_t width, height, depth; /* width in bytes for linear memory */
+};
+struct cudaPos {
+  size_t x, y, z;
+};
+struct cudaMemcpy3DParms {
+  cudaArray_t srcArray;
+  struct cudaPos srcPos;
+  struct cudaPitchedPtr srcPtr;
+  cudaArray_t dstArray;
+  struct cudaPos dstPos;
+  struct cudaPitchedPtr dstPtr;
+  struct cudaExtent extent;
+  enum cudaMemcpyKind kind;
+};
+static inline struct cudaPitchedPtr make_cudaPitchedPtr(void* d, size_t p, size_t xsz, size_t ysz) {
+  struct cudaPitchedPtr s;
+  s.ptr = d;
+  s.pitch = p;
+  s.xsize = xsz;
+  s.ysize = ysz;
+  return s;
+}
+static inline struct cudaPos make_cudaPos(size_t x, size_t y, size_t z) {
+  struct cudaPos p;
+  p.x = x;
+  p.y = y;
+  p.z = z;
+  return p;
+}
+static inline struct cudaExtent make_cudaExtent(size_t w, size_t h, size_t d) {
+  struct cudaExtent e;
+  e.width = w;
+  e.height = h;
+  e.depth = d;
+  return e;
+}
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* The flags the current device's primary context is (or will be) made with: one
+ * cudaDeviceSchedule* policy, cudaDeviceMapHost, cudaDeviceLmemResizeToMax. Two policies or other
+ * bits: cudaErrorInvalidValue. Allowed while the context is active (CUDA 13). */
+cudaError_t CUDARTAPI cudaSetDeviceFlags(unsigned int flags);
+/* *flags = those flags, with cudaDeviceMapHost always set (0x8 by default). */
+cudaError_t CUDARTAPI cudaGetDeviceFlags(unsigned int* flags);
+cudaError_t CUDARTAPI cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
+cudaError_t CUDARTAPI cudaDeviceGetLimit(size_t* pValue, enum cudaLimit limit);
+cudaError_t CUDARTAPI cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig);
+cudaError_t CUDARTAPI cudaDeviceGetCacheConfig(enum cudaFuncCache* pCacheConfig);
+/* Hopper's banks are four bytes wide: a setting is accepted and reads back as FourByte. */
+cudaError_t CUDARTAPI cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config);
+cudaError_t CUDARTAPI cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig* pConfig);
+cudaError_t CUDARTAPI cudaFuncSetCacheConfig(const void* func, enum cudaFuncCache cacheConfig);
+cudaError_t CUDARTAPI cudaFuncSetSharedMemConfig(const void* func, enum cudaSharedMemConfig config);
+/* *device = the device that best matches *prop (its compute capability, then the first). */
+cudaError_t CUDARTAPI cudaChooseDevice(int* device, const struct cudaDeviceProp* prop);
+/* "0000:00:06.0"; len below 13: cudaErrorInvalidValue. */
+cudaError_t CUDARTAPI cudaDeviceGetPCIBusId(char* pciBusId, int len, int device);
+cudaError_t CUDARTAPI cudaDeviceGetByPCIBusId(int* device, const char* pciBusId);
+/* Dynamic shared memory per block when numBlocks blocks of blockSize threads share an SM. */
+cudaError_t CUDARTAPI cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dynamicSmemSize, const void* func,
+                                                                int numBlocks, int blockSize);
+/* Registration of the program's own memory (pins the pages and maps them for the GPU). */
+cudaError_t CUDARTAPI cudaHostRegister(void* ptr, size_t size, unsigned int flags);
+cudaError_t CUDARTAPI cudaHostUnregister(void* ptr);
+cudaError_t CUDARTAPI cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int flags);
+cudaError_t CUDARTAPI cudaHostGetFlags(unsigned int* pFlags, void* pHost);
+/* Pitched and 3-D memory. A pitch below the width: cudaErrorInvalidPitchValue (copies) or
+ * cudaErrorInvalidValue (memsets), as on the H200. */
+cudaError_t CUDARTAPI cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height);
+cudaError_t CUDARTAPI cudaMalloc3D(struct cudaPitchedPtr* pitchedDevPtr, struct cudaExtent extent);
+cudaError_t CUDARTAPI cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                                   size_t height, enum cudaMemcpyKind kind);
+cudaError_t CUDARTAPI cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                                        size_t height, enum cudaMemcpyKind kind, cudaStream_t stream);
+cudaError_t CUDARTAPI cudaMemcpy3D(const struct cudaMemcpy3DParms* p);
+cudaError_t CUDARTAPI cudaMemcpy3DAsync(const struct cudaMemcpy3DParms* p, cudaStream_t stream);
+cudaError_t CUDARTAPI cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, size_t height);
+cudaError_t CUDARTAPI cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t width, size_t height,
+                                        cudaStream_t stream);
+cudaError_t CUDARTAPI cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent);
+cudaError_t CUDARTAPI cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent,
+                                        cudaStream_t stream);
+/* cudaEventRecord with cudaEventRecord* flags. */
+cudaError_t CUDARTAPI cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags);
+cudaError_t CUDARTAPI cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream, unsigned int flags);
+#ifdef __cplusplus
+}  /* extern "C" */
+
+template <class T>
+static inline cudaError_t cudaFuncSetCacheConfig(T* func, enum cudaFuncCache cacheConfig) {
+  return ::cudaFuncSetCacheConfig((const void*)func, cacheConfig);
+}
+template <class T>
+static inline cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dynamicSmemSize, T* func, int numBlocks,
+                                                                    int blockSize) {
+  return ::cudaOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSize, (const void*)func, numBlocks, blockSize);
+}
+/* The block size at which most threads of func are resident on one SM, the search of
+ * cuda_occupancy.h: from the largest allowed size (1024, func's limit, blockSizeLimit) down in
+ * warp steps, keeping the best, stopping at full occupancy. *minGridSize fills every SM. */
+template <class UnaryFunction, class T>
+static inline cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(
+    int* minGridSize, int* blockSize, T func, UnaryFunction blockSizeToDynamicSMemSize, int blockSizeLimit = 0,
+    unsigned int flags = 0) {
+  if (minGridSize == 0 || blockSize == 0 || func == 0 || flags > cudaOccupancyDisableCachingOverride)
+    return cudaErrorInvalidValue;
+  int device = 0, warp = 0, sms = 0, per_sm = 0, max_block = 0;
+  cudaError_t e = cudaGetDevice(&device);
+  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&max_block, cudaDevAttrMaxThreadsPerBlock, device);
+  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&warp, cudaDevAttrWarpSize, device);
+  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device);
+  struct cudaFuncAttributes attr;
+  if (e == cudaSuccess) e = ::cudaFuncGetAttributes(&attr, (const void*)func);
+  if (e != cudaSuccess) return e;
+  if (attr.maxThreadsPerBlock < max_block) max_block = attr.maxThreadsPerBlock;
+  if (blockSizeLimit > 0 && blockSizeLimit < max_block) max_block = blockSizeLimit;
+  int best_block = 0, best_blocks = 0, best_threads = 0;
+  for (int aligned = (max_block + warp - 1) / warp * warp; aligned > 0; aligned -= warp) {
+    const int size = aligned < max_block ? aligned : max_block;
+    int blocks = 0;
+    e = ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, (const void*)func, size,
+                                                        blockSizeToDynamicSMemSize(size));
+    if (e != cudaSuccess) return e;
+    if (blocks * size > best_threads) {
+      best_block = size;
+      best_blocks = blocks;
+      best_threads = blocks * size;
+    }
+    if (best_threads == per_sm) break;
+  }
+  *minGridSize = best_blocks * sms;
+  *blockSize = best_block;
+  return cudaSuccess;
+}
+template <class UnaryFunction, class T>
+static inline cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMem(int* minGridSize, int* blockSize, T func,
+                                                                         UnaryFunction blockSizeToDynamicSMemSize,
+                                                                         int blockSizeLimit = 0) {
+  return cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(minGridSize, blockSize, func,
+                                                                 blockSizeToDynamicSMemSize, blockSizeLimit, 0);
+}
+/* A fixed dynamic shared memory size, whatever the block size. */
+struct __cudaOccupancyB2DHelper {
+  size_t n;
+  explicit __cudaOccupancyB2DHelper(size_t n_) : n(n_) {}
+  size_t operator()(int) const { return n; }
+};
+template <class T>
+static inline cudaError_t cudaOccupancyMaxPotentialBlockSizeWithFlags(int* minGridSize, int* blockSize, T func,
+                                                                      size_t dynamicSMemSize = 0,
+                                                                      int blockSizeLimit = 0, unsigned int flags = 0) {
+  return cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(
+      minGridSize, blockSize, func, __cudaOccupancyB2DHelper(dynamicSMemSize), blockSizeLimit, flags);
+}
+template <class T>
+static inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int* minGridSize, int* blockSize, T func,
+                                                             size_t dynamicSMemSize = 0, int blockSizeLimit = 0) {
+  return cudaOccupancyMaxPotentialBlockSizeWithFlags(minGridSize, blockSize, func, dynamicSMemSize, blockSizeLimit, 0);
+}
+template <class T>
+static inline cudaError_t cudaMallocPitch(T** devPtr, size_t* pitch, size_t width, size_t height) {
+  return ::cudaMallocPitch((void**)(void*)devPtr, pitch, width, height);
+}
+static inline cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                                            size_t height, enum cudaMemcpyKind kind) {
+  return ::cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, 0);
+}
+static inline cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms* p) { return ::cudaMemcpy3DAsync(p, 0); }
+static inline cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t width, size_t height) {
+  return ::cudaMemset2DAsync(devPtr, pitch, value, width, height, 0);
+}
+static inline cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr p, int value, struct cudaExtent extent) {
+  return ::cudaMemset3DAsync(p, value, extent, 0);
+}
+static inline cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream = 0) {
+  return ::cudaEventRecordWithFlags(event, stream, 0);
+}
+#endif /* __cplusplus */
 
 #endif /* __CUDA_RUNTIME_API_H__ */

@@ -56,6 +56,11 @@ int device_count();
 // The cached properties of a device (filled by lazy init); null if the ordinal is bad.
 const cudaDeviceProp* device_properties(int device);
 
+// The lazy initialisation, then the loaded kernel of a host function registered with
+// __cudaRegisterFunction (launch.cpp): cudaErrorInvalidDeviceFunction for NULL,
+// cudaErrorInvalidResourceHandle for a function no kernel was registered for (measured).
+cudaError_t context_and_kernel(const void* func, CUkernel* kernel);
+
 // Which stream a stream-ordered call uses for stream 0 (and, for cudaMemcpy and cudaMemset, as
 // its implicit stream): the legacy default stream, or the calling thread's per-thread default
 // stream. The plain entry points use Legacy; their _ptds/_ptsz twins (cuda_runtime_api.h), which

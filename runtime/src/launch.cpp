@@ -80,13 +80,15 @@ cudaError_t kernel_of(const void* func, CUkernel* out) {
   return cudaSuccess;
 }
 
+}  // namespace
+
+namespace minicuda::cudart {
 // The lazy initialisation, then func's kernel (its module loaded at first use).
 cudaError_t context_and_kernel(const void* func, CUkernel* kernel) {
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return e;
   return kernel_of(func, kernel);
 }
-
-}  // namespace
+}  // namespace minicuda::cudart
 
 namespace minicuda::detail {
 

@@ -213,6 +213,23 @@ cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream) {
   return event_record("cudaEventRecord_ptsz", DefaultStream::PerThread, event, stream);
 }
 
+// Contract: cudaEventRecord with record flags (cuEventRecordWithFlags): cudaEventRecordDefault
+// records; cudaEventRecordExternal outside a stream capture: cudaErrorIllegalState; other flags:
+// cudaErrorInvalidValue; an unknown event: cudaErrorInvalidResourceHandle (measured).
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaEventRecordWithFlags(event={}, stream={}, flags={})",
+                     static_cast<void*>(event), static_cast<void*>(stream), flags);
+  if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
+  return done(scope, to_cuda_error(cuEventRecordWithFlags(event, stream, flags)));
+}
+// Contract: as cudaEventRecordWithFlags; stream 0 is this thread's per-thread stream.
+cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaEventRecordWithFlags_ptsz(event={}, stream={}, flags={})",
+                     static_cast<void*>(event), static_cast<void*>(stream), flags);
+  if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
+  return done(scope, to_cuda_error(cuEventRecordWithFlags_ptsz(event, stream, flags)));
+}
+
 cudaError_t cudaEventQuery(cudaEvent_t event) {
   trace::Scope scope(trace::Layer::Cudart, "cudaEventQuery(event={})", static_cast<void*>(event));
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);

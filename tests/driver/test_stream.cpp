@@ -180,7 +180,9 @@ TEST_F(StreamTest, WaitEventOrdersAcrossStreams) {
   ASSERT_EQ(cuStreamSynchronize(consumer), CUDA_SUCCESS);
   EXPECT_EQ(out[0], 0x5D);
   EXPECT_EQ(out[n - 1], 0x5D);
-  EXPECT_EQ(cuStreamWaitEvent(consumer, ready, 1), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuStreamWaitEvent(consumer, ready, 0xff), CUDA_ERROR_INVALID_VALUE);  // drv.streamWaitEvent.bad_flags
+  // CU_EVENT_WAIT_EXTERNAL outside a capture (probe_api_families.txt drv.streamWaitEvent.external).
+  EXPECT_EQ(cuStreamWaitEvent(consumer, ready, CU_EVENT_WAIT_EXTERNAL), CUDA_ERROR_ILLEGAL_STATE);
   EXPECT_EQ(cuStreamWaitEvent(consumer, nullptr, 0), CUDA_ERROR_INVALID_HANDLE);
   ASSERT_EQ(cuStreamDestroy_v2(producer), CUDA_SUCCESS);
   EXPECT_EQ(cuStreamWaitEvent(producer, ready, 0), CUDA_ERROR_INVALID_HANDLE);

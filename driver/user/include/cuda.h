@@ -594,6 +594,10 @@ extern const CUuuid CU_ETID_MinicudaRuntime;
 /* *ppExportTable = the table with this id. NULL arguments or an unknown id: CUDA_ERROR_INVALID_VALUE. */
 CUresult CUDAAPI cuGetExportTable(const void** ppExportTable, const CUuuid* pExportTableId);
 
+/* --- Context configuration, PCI ids, profiler markers, occupancy helpers, host registration,
+ *     pitched copies, event record/wait flags: in cuda_context_memory.h (kept apart for length). --- */
+#include "cuda_context_memory.h"
+
 /* ============================================================================================== */
 /* 6. The per-thread default stream                                                               */
 /* ============================================================================================== */

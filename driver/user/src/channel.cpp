@@ -313,14 +313,23 @@ const NvMinicudaFaultRecord* Channel::fault_record() const {
                                                         NV_MINICUDA_FAULT_RECORD_OFFSET);
 }
 
-CUresult Channel::wait(uint64_t fence) {
+CUresult Channel::wait(uint64_t fence, WaitMode mode) {
   // Spin, then yield, then sleep a little longer each time: the GPU may be quick or busy.
   unsigned spins = 0;
   auto sleep = std::chrono::microseconds(1);
+  bool told = false;
   while (__atomic_load_n(fence_word(), __ATOMIC_ACQUIRE) < fence) {
     if (faulted()) {
       flush_printf();
       return fault_result();
+    }
+    if (mode == WaitMode::Blocking) {
+      if (!told) trace::note(trace::Layer::Libcuda, "blocking sync: sleep in poll() until fence {}", fence);
+      told = true;
+      kernel::PollFd fd{driver().ctl_fd, kernel::kPollIn, 0};
+      (void)kernel::sys_poll(&fd, 1, -1);
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+      continue;
     }
     if (inline_) {
       // CUDA_LAUNCH_BLOCKING=1: nobody else runs this channel; it stopped at an acquire (a host

@@ -71,7 +71,11 @@ class Channel {
   // this thread's host clock on to the fence's completion time (fence_time), then prints what
   // kernels wrote to the printf FIFO. If the channel faulted instead (its error notifier was
   // written): the error of the fault (fault_result()), and the clock stays.
-  CUresult wait(uint64_t fence);
+  // How the host thread waits (CU_EVENT_BLOCKING_SYNC, CU_CTX_SCHED_BLOCKING_SYNC): Spin polls
+  // the semaphore, then yields, then sleeps; Blocking never spins: it sleeps in poll() on the
+  // control device between looks at the semaphore, leaving the CPU to other threads.
+  enum class WaitMode { Spin, Blocking };
+  CUresult wait(uint64_t fence, WaitMode mode = WaitMode::Spin);
   // The GPU time at which `fence` (released already) completed: its fence-time slot's
   // timestamp. Exact unless the GPU has since completed kFenceTimeSlots more fences of this
   // channel, when the slot holds a later one's time.

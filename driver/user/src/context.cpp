@@ -115,11 +115,19 @@ void teardown(CUctx_st& ctx) {
   delete ctx.pool;
   ctx.pool = nullptr;
   for (auto& [addr, host] : ctx.host_allocs) {
+    if (host.registered) {  // the program's own pages: unpinned and unmapped from the GPU, kept
+      uvm_free_range(ctx.uvm_fd, host.pages);
+      rm_free(d.hClient, dev.hDevice, host.hMemory);
+      continue;
+    }
     uvm_free_range(ctx.uvm_fd, addr);
     rm_free(d.hClient, dev.hDevice, host.hMemory);
     kernel::sys_munmap(reinterpret_cast<void*>(addr), host.size);
   }
   ctx.host_allocs.clear();
+  // A fresh context has the default limits and cache preference again.
+  ctx.limits = CUctx_st::kDefaultLimits;
+  ctx.cache_config = CU_FUNC_CACHE_PREFER_NONE;
   if (ctx.hVaSpace) rm_free(d.hClient, dev.hDevice, ctx.hVaSpace);
   ctx.hVaSpace = 0;
   if (ctx.uvm_mm_fd >= 0) kernel::sys_close(ctx.uvm_mm_fd);

@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "channel.h"
+#include "copy.h"
 #include "host_clock.h"
 #include "class/clc86f.h"
 #include "class/clc8b5.h"
@@ -22,11 +23,7 @@
 
 namespace minicuda::libcuda {
 
-namespace {
-
 constexpr uint64_t kMaxLine = 1ull << 31;  // LINE_LENGTH_IN is 32-bit: copies go in pieces
-
-enum class Where { Device, Pinned, Pageable };
 
 // Where [addr, addr+n) lives, as far as the copy engine is concerned. Device and pinned ranges
 // must stay inside one allocation.
@@ -52,6 +49,7 @@ bool classify(CUctx_st& ctx, uint64_t addr, uint64_t n, Where* where) {
   return addr != 0;
 }
 
+namespace {
 // The CPU side of staging: copies that may touch a bad user pointer go through
 // process_vm_readv/writev on this process, which fail with EFAULT instead of crashing.
 bool safe_copy(void* dst, const void* src, size_t n) {
@@ -62,6 +60,7 @@ bool safe_store(void* dst, const void* src, size_t n) {
   iovec local{const_cast<void*>(src), n}, remote{dst, n};
   return process_vm_writev(getpid(), &local, 1, &remote, 1, 0) == static_cast<ssize_t>(n);
 }
+}  // namespace
 
 // Pushes one copy-engine copy of n bytes (any size; split into lines the engine accepts).
 void push_copy(Channel& ch, uint64_t dst, uint64_t src, uint64_t n) {
@@ -82,8 +81,7 @@ void push_copy(Channel& ch, uint64_t dst, uint64_t src, uint64_t n) {
 // stream: where the work goes (null: the NULL stream); its last fence is updated. async (the
 // *Async calls): a copy the engine does alone (device or pinned memory on both sides) is not
 // waited for; pageable memory is staged, and so waited for, either way (as on the real stack).
-CUresult copy(CUctx_st& ctx, uint64_t dst, uint64_t src, uint64_t n, CUstream_st* stream = nullptr,
-              bool async = false) {
+CUresult copy(CUctx_st& ctx, uint64_t dst, uint64_t src, uint64_t n, CUstream_st* stream, bool async) {
   if (n == 0) return CUDA_SUCCESS;
   Where to, from;
   if (!classify(ctx, dst, n, &to) || !classify(ctx, src, n, &from)) return CUDA_ERROR_INVALID_VALUE;
@@ -129,8 +127,8 @@ CUresult copy(CUctx_st& ctx, uint64_t dst, uint64_t src, uint64_t n, CUstream_st
 }
 
 // cuMemsetD*: N elements of `bytes` each, by the copy engine's remap-constant memset.
-CUresult memset(CUctx_st& ctx, uint64_t dst, uint32_t value, uint32_t bytes, uint64_t n,
-                CUstream_st* stream = nullptr, bool async = false) {
+CUresult memset(CUctx_st& ctx, uint64_t dst, uint32_t value, uint32_t bytes, uint64_t n, CUstream_st* stream,
+                bool async) {
   if (n == 0) return CUDA_SUCCESS;
   if (dst % bytes != 0 || n > UINT64_MAX / bytes) return CUDA_ERROR_INVALID_VALUE;
   Where to;
@@ -159,6 +157,8 @@ bool is_device(CUctx_st& ctx, uint64_t p, uint64_t n) {
   Where where;
   return classify(ctx, p, n, &where) && where == Where::Device;
 }
+
+namespace {
 
 // Each entry point and its _ptds/_ptsz twin share one of these: api is the name the trace shows,
 // mode what stream 0 is (and, for the synchronous calls, the stream they use: the legacy stream

@@ -2,6 +2,7 @@
 // through RM controls (name, memory sizes, SM count and version, bus, PCI ids) plus what the
 // compute capability fixes (the per-SM and per-block limits of cc 9.0, real-stack.md §4.2).
 // No system call is made.
+#include <cstdio>
 #include <cstring>
 
 #include "libcuda.h"
@@ -259,4 +260,53 @@ CUresult cuDeviceGetUuid_v2(CUuuid* uuid, CUdevice dev) {
   if (uuid == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
   *uuid = info->uuid;
   return done(scope, CUDA_SUCCESS);
+}
+
+// Contract: writes dev's PCI address as "domain:bus:device.function" ("0000:00:06.0" on the
+// measured H200, 12 characters and a NUL) into pciBusId. len below 13: as much as fits is
+// written, and CUDA_ERROR_INVALID_VALUE (measured: len 5 leaves "0000"). NULL pciBusId or
+// len <= 0: CUDA_ERROR_INVALID_VALUE; bad device: CUDA_ERROR_INVALID_DEVICE.
+CUresult cuDeviceGetPCIBusId(char* pciBusId, int len, CUdevice dev) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuDeviceGetPCIBusId(pciBusId={}, len={}, dev={})",
+                     static_cast<void*>(pciBusId), len, dev);
+  std::lock_guard lock(driver_mutex());
+  if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
+  DeviceInfo* info = device_info(dev);
+  if (!info) return done(scope, CUDA_ERROR_INVALID_DEVICE);
+  if (pciBusId == nullptr || len <= 0) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  int needed = std::snprintf(pciBusId, static_cast<size_t>(len), "%04X:%02X:%02X.0", info->pci_domain, info->pci_bus,
+                             info->pci_device);
+  if (needed >= len) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  if (scope.active()) scope.result("CUDA_SUCCESS, pciBusId=\"{}\"", pciBusId);
+  return CUDA_SUCCESS;
+}
+
+// Contract: *dev = the device at a PCI address "[domain:]bus:device[.function]" (hexadecimal, any
+// case; measured: "00:06.0" and lower case find the H200). Not of that form, NULL arguments:
+// CUDA_ERROR_INVALID_VALUE; no device there: CUDA_ERROR_INVALID_DEVICE, *dev unchanged.
+CUresult cuDeviceGetByPCIBusId(CUdevice* dev, const char* pciBusId) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuDeviceGetByPCIBusId(dev={}, pciBusId=\"{}\")", static_cast<void*>(dev),
+                     pciBusId ? pciBusId : "(null)");
+  std::lock_guard lock(driver_mutex());
+  if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
+  if (dev == nullptr || pciBusId == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  unsigned domain = 0, bus = 0, device = 0, function = 0;
+  char tail = 0;
+  int fields = std::sscanf(pciBusId, "%x:%x:%x.%x%c", &domain, &bus, &device, &function, &tail);
+  if (fields < 3 || fields == 5) {
+    domain = 0;
+    fields = std::sscanf(pciBusId, "%x:%x.%x%c", &bus, &device, &function, &tail);
+    if (fields < 2 || fields == 4) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  }
+  const std::vector<DeviceInfo>& devices = driver().devices;
+  for (size_t i = 0; i < devices.size(); ++i) {
+    const DeviceInfo& d = devices[i];
+    if (static_cast<unsigned>(d.pci_domain) == domain && static_cast<unsigned>(d.pci_bus) == bus &&
+        static_cast<unsigned>(d.pci_device) == device && function == 0) {
+      *dev = static_cast<CUdevice>(i);
+      if (scope.active()) scope.result("CUDA_SUCCESS, *dev={}", *dev);
+      return CUDA_SUCCESS;
+    }
+  }
+  return done(scope, CUDA_ERROR_INVALID_DEVICE);
 }

@@ -13,6 +13,7 @@
 // Locking: driver_mutex() guards every field below; each cu* entry point takes it.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -156,9 +157,14 @@ struct CUctx_st {
   uint64_t va_base = 0, va_size = 0;
   minicuda::libcuda::Pool* pool = nullptr;  // owned: made by build(), deleted by teardown()
   // Pinned host allocations: host address -> (size, RM handle)
+  // cuMemHostRegister's ranges are kept here too: the user's [start, start+size) inside the
+  // pinned pages [pages, pages+page_bytes) that the OS descriptor and the GPU mapping cover.
   struct HostAlloc {
     uint64_t size = 0;
     NvHandle hMemory = 0;
+    unsigned flags = 0;       // CU_MEMHOSTALLOC_* (cuMemHostAlloc) or CU_MEMHOSTREGISTER_* (registered)
+    bool registered = false;  // made by cuMemHostRegister (so freed by cuMemHostUnregister only)
+    uint64_t pages = 0, page_bytes = 0;
   };
   std::map<uint64_t, HostAlloc> host_allocs;
   // Work submission (channel.h): the doorbell page, the context's channel, and the pinned
@@ -188,6 +194,12 @@ struct CUctx_st {
   // The thread that runs host functions (host_func.cpp); made at the first one, owned.
   minicuda::libcuda::HostFunctions* host_functions = nullptr;
   uint64_t epoch = 0;  // which build() of the context this is (kernel code records belong to one)
+  // cuCtxSetLimit / cuCtxSetCacheConfig (ctx_config.cpp): the H200's defaults
+  // (probe_api_families.txt rt.getLimit.*), by CUlimit.
+  static constexpr std::array<size_t, CU_LIMIT_MAX> kDefaultLimits = {1024,  8650752,  8388608, 0,      2048,
+                                                                      64,    11796480, 232448,  0,      0};
+  std::array<size_t, CU_LIMIT_MAX> limits = kDefaultLimits;
+  CUfunc_cache cache_config = CU_FUNC_CACHE_PREFER_NONE;
 };
 
 // A kernel as libcuda knows it: its image in a loaded library and, per context, where its code
@@ -200,6 +212,7 @@ struct CUfunc_st {
   CUlib_st* library = nullptr;
   int max_dynamic_shared = 48 << 10;  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
   int carveout = -1;                  // CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT
+  CUfunc_cache cache_config = CU_FUNC_CACHE_PREFER_NONE;  // cuFuncSetCacheConfig (recorded)
   struct Loaded {
     uint64_t epoch = 0;    // the context's build the record belongs to
     uint64_t code_va = 0;  // its GPU address

@@ -191,6 +191,7 @@ CUresult cuMemHostAlloc(void** pp, size_t bytesize, unsigned int Flags) {
   void* host = nullptr;
   CUctx_st::HostAlloc alloc;
   if (CUresult r = pin_host_memory(*ctx, bytesize, &host, &alloc); r != CUDA_SUCCESS) return done(scope, r);
+  alloc.flags = Flags;
   ctx->host_allocs[reinterpret_cast<uint64_t>(host)] = alloc;
   *pp = host;
   if (scope.active()) scope.result("CUDA_SUCCESS, *pp={}", host);
@@ -211,7 +212,8 @@ CUresult cuMemFreeHost(void* p) {
   CUcontext ctx = nullptr;
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   auto it = ctx->host_allocs.find(reinterpret_cast<uint64_t>(p));
-  if (it == ctx->host_allocs.end()) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  // Registered memory is the program's own: cuMemHostUnregister gives it back, not this.
+  if (it == ctx->host_allocs.end() || it->second.registered) return done(scope, CUDA_ERROR_INVALID_VALUE);
   (void)wait_all(*ctx);  // queued copies may still read or write it
   unpin_host_memory(*ctx, p, it->second);
   ctx->host_allocs.erase(it);

@@ -10,6 +10,7 @@
 // those timestamps - the simulated GPU's clock, not the host's. Creating, recording and
 // querying make no system call.
 #include <algorithm>
+#include <optional>
 
 #include "channel.h"
 #include "host_clock.h"
@@ -254,7 +255,10 @@ CUresult stream_wait_event(const char* api, DefaultStream mode, CUstream hStream
   if (CUresult r = resolve_stream(*ctx, hStream, &s, mode); r != CUDA_SUCCESS) return done(scope, r);
   CUevent_st* e = find_event(*ctx, hEvent);
   if (!e) return done(scope, CUDA_ERROR_INVALID_HANDLE);
-  if (Flags != 0) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  // CU_EVENT_WAIT_EXTERNAL names a wait node of a graph being captured; minicuda captures
+  // nothing, so it is always outside a capture: CUDA_ERROR_ILLEGAL_STATE (measured).
+  if (Flags > CU_EVENT_WAIT_EXTERNAL) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  if (Flags == CU_EVENT_WAIT_EXTERNAL) return done(scope, CUDA_ERROR_ILLEGAL_STATE);
   Channel& ch = channel_of(*ctx, s);
   if (e->fence == 0 || e->channel == &ch) {
     trace::note(trace::Layer::Libcuda, "stream wait: nothing to do ({})",
@@ -327,9 +331,10 @@ CUresult cuEventDestroy_v2(CUevent hEvent) {
 }
 
 namespace {
-CUresult event_record(const char* api, DefaultStream mode, CUevent hEvent, CUstream hStream) {
-  trace::Scope scope(trace::Layer::Libcuda, "{}(hEvent={}, hStream={})", api, static_cast<void*>(hEvent),
-                     static_cast<void*>(hStream));
+CUresult event_record(const char* api, DefaultStream mode, CUevent hEvent, CUstream hStream,
+                      std::optional<unsigned> flags = std::nullopt) {
+  trace::Scope scope(trace::Layer::Libcuda, "{}(hEvent={}, hStream={}{})", api, static_cast<void*>(hEvent),
+                     static_cast<void*>(hStream), flags ? fmt::format(", flags={}", *flags) : std::string());
   std::lock_guard lock(driver_mutex());
   CUcontext ctx = nullptr;
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
@@ -337,6 +342,9 @@ CUresult event_record(const char* api, DefaultStream mode, CUevent hEvent, CUstr
   CUevent_st* e = find_event(*ctx, hEvent);
   if (!e) return done(scope, CUDA_ERROR_INVALID_HANDLE);
   if (CUresult r = resolve_stream(*ctx, hStream, &s, mode); r != CUDA_SUCCESS) return done(scope, r);
+  // CU_EVENT_RECORD_EXTERNAL, like CU_EVENT_WAIT_EXTERNAL, is for a stream being captured.
+  if (flags && *flags > CU_EVENT_RECORD_EXTERNAL) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  if (flags && *flags == CU_EVENT_RECORD_EXTERNAL) return done(scope, CUDA_ERROR_ILLEGAL_STATE);
   trace::note(trace::Layer::Libcuda,
               "event: semaphore release with the GPU's timestamp, after all earlier work (slot {})", e->slot);
   Channel& ch = channel_of(*ctx, s);
@@ -359,6 +367,17 @@ CUresult cuEventRecord(CUevent hEvent, CUstream hStream) {
 // Contract: as cuEventRecord; hStream 0 is this thread's per-thread stream.
 CUresult cuEventRecord_ptsz(CUevent hEvent, CUstream hStream) {
   return event_record("cuEventRecord_ptsz", DefaultStream::PerThread, hEvent, hStream);
+}
+
+// Contract: cuEventRecord with record flags: CU_EVENT_RECORD_DEFAULT records as cuEventRecord;
+// CU_EVENT_RECORD_EXTERNAL outside a stream capture: CUDA_ERROR_ILLEGAL_STATE; other flags:
+// CUDA_ERROR_INVALID_VALUE (measured, probe_api_families.txt).
+CUresult cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int flags) {
+  return event_record("cuEventRecordWithFlags", DefaultStream::Legacy, hEvent, hStream, flags);
+}
+// Contract: as cuEventRecordWithFlags; hStream 0 is this thread's per-thread stream.
+CUresult cuEventRecordWithFlags_ptsz(CUevent hEvent, CUstream hStream, unsigned int flags) {
+  return event_record("cuEventRecordWithFlags_ptsz", DefaultStream::PerThread, hEvent, hStream, flags);
 }
 
 // Contract: CUDA_SUCCESS if the event's record has completed (or it was never recorded),
@@ -384,7 +403,12 @@ CUresult cuEventSynchronize(CUevent hEvent) {
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   CUevent_st* e = find_event(*ctx, hEvent);
   if (!e) return done(scope, CUDA_ERROR_INVALID_HANDLE);
-  return done(scope, *ctx, e->fence == 0 ? CUDA_SUCCESS : e->channel->wait(e->fence));
+  // An event made with CU_EVENT_BLOCKING_SYNC, or any event of a context made with
+  // CU_CTX_SCHED_BLOCKING_SYNC, is waited for asleep, not spinning.
+  const bool blocking = (e->flags & CU_EVENT_BLOCKING_SYNC) != 0 ||
+                        (ctx->flags & CU_CTX_SCHED_MASK) == CU_CTX_SCHED_BLOCKING_SYNC;
+  const Channel::WaitMode mode = blocking ? Channel::WaitMode::Blocking : Channel::WaitMode::Spin;
+  return done(scope, *ctx, e->fence == 0 ? CUDA_SUCCESS : e->channel->wait(e->fence, mode));
 }
 
 // Contract: *pMilliseconds = GPU time between the two records (end - start; may be negative).
