@@ -243,21 +243,8 @@ static inline cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count)
 
 /* --- Device configuration, PCI ids, profiler, occupancy, host registration, pitched memory and
  *     event record flags (H200 answers: tests/data/h200/probe_api_families.txt) ----------------- */
-enum cudaLimit MINICUDA_ENUM_INT {
-  cudaLimitStackSize = 0x00,                    /* per-thread stack (16-byte steps, at most 512 KiB) */
-  cudaLimitPrintfFifoSize = 0x01,               /* device printf buffer (at least 512 KiB) */
-  cudaLimitMallocHeapSize = 0x02,               /* device malloc heap (at least 4 MiB) */
-  cudaLimitDevRuntimeSyncDepth = 0x03,          /* cudaErrorUnsupportedLimit on CUDA 13 */
-  cudaLimitDevRuntimePendingLaunchCount = 0x04,
-  cudaLimitMaxL2FetchGranularity = 0x05,        /* 0..128 */
-  cudaLimitPersistingL2CacheSize = 0x06         /* rounded up to 3.75 MiB steps, at most 45 MiB */
-};
-enum cudaFuncCache MINICUDA_ENUM_INT {
-  cudaFuncCachePreferNone = 0, cudaFuncCachePreferShared = 1, cudaFuncCachePreferL1 = 2, cudaFuncCachePreferEqual = 3
-};
-enum cudaSharedMemConfig MINICUDA_ENUM_INT {
-  cudaSharedMemBankSizeDefault = 0, cudaSharedMemBankSizeFourByte = 1, cudaSharedMemBankSizeEightByte = 2
-};
+/* cudaLimit, cudaFuncCache, cudaSharedMemConfig, cudaArray_t and the pitched-memory structs are
+ * in driver_types.h. */
 #define cudaHostRegisterDefault   0x00
 #define cudaHostRegisterPortable  0x01
 #define cudaHostRegisterMapped    0x02
@@ -270,18 +257,8 @@ enum cudaSharedMemConfig MINICUDA_ENUM_INT {
 #define cudaOccupancyDefault      0x00
 #define cudaOccupancyDisableCachingOverride 0x01
 
-/* Pitched memory: rows of a 2-D or 3-D block padded to the pitch (512 bytes on the H200). */
-typedef struct cudaArray* cudaArray_t; /* CUDA arrays are not simulated: copies naming one are refused */
-struct cudaPitchedPtr {
-  void* ptr;
-  size_t pitch, xsize, ysize;
-};
-struct cudaExtent {
-  size_t width, height, depth; /* width in bytes for linear memory */
-};
-struct cudaPos {
-  size_t x, y, z;
-};
+/* Pitched memory: rows of a 2-D or 3-D block padded to the pitch (512 bytes on the H200). CUDA
+ * arrays are not simulated: copies naming one are refused. */
 struct cudaMemcpy3DParms {
   cudaArray_t srcArray;
   struct cudaPos srcPos;

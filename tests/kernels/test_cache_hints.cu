@@ -1,5 +1,5 @@
 // The cache-hint loads and stores (sm_32_intrinsics.h) on each kind of type the toolkit overloads
-// them for, and __nanosleep (sm_70_rt.h) against the SM's cycle counter, read with clock64() and
+// them for, and __nanosleep (crt/sm_70_rt.h) against the SM's cycle counter, read with clock64() and
 // with device-side clock() (cu2cxx's rewrite).
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>

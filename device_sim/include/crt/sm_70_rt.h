@@ -1,5 +1,5 @@
-// crt/sm_70_rt.h: the warp match intrinsics of compute capability 7.0, as the toolkit's
-// crt/sm_70_rt.h declares them. __match_any_sync gives each lane the lanes of mask whose value
+// crt/sm_70_rt.h: what compute capability 7.0 added to kernels, as the toolkit's crt/sm_70_rt.h
+// declares it: the warp match intrinsics and __nanosleep. __match_any_sync gives each lane the lanes of mask whose value
 // equals its own; __match_all_sync gives mask (and *pred = 1) when every lane of mask holds the
 // same value, else 0 (and *pred = 0). Values are compared bit for bit. Kernel code only.
 #ifndef __SM_70_RT_H__
@@ -36,5 +36,18 @@ uint64_t match_bits(T value) {
 MINICUDA_MATCH_TYPES(MINICUDA_MATCH)
 #undef MINICUDA_MATCH
 #undef MINICUDA_MATCH_TYPES
+
+// Suspends the calling thread for about `ns` nanoseconds. The GPU guarantees a sleep in [0, 2 ns]
+// and at most about a millisecond; here the thread waits on the SM's cycle counter (clock64, at
+// 1.98 cycles per nanosecond) for min(ns, 1 ms). The SM runs a block's threads one at a time, so
+// the sleeping thread's block waits with it: a sleep paces a loop, it cannot wait for another
+// thread of the same block to make progress (docs/kernels.md, known gaps).
+inline void __nanosleep(unsigned int ns) {
+  constexpr unsigned kLongest = 1000000;
+  const long long cycles = static_cast<long long>(ns < kLongest ? ns : kLongest) * 198 / 100;
+  const long long start = minicuda::gpu::isa::clock64();
+  while (minicuda::gpu::isa::clock64() - start < cycles) {
+  }
+}
 
 #endif /* __SM_70_RT_H__ */

@@ -13,7 +13,7 @@
 //   device_atomic_functions.h   integer atomics, atomicInc/Dec, float atomicExch/Min/Max
 //   sm_20_atomic_functions.h    float atomicAdd; sm_60_atomic_functions.h double atomicAdd and
 //                               the _block / _system scopes
-//   sm_70_rt.h                  __nanosleep
+//   crt/sm_70_rt.h              __nanosleep, the warp match intrinsics
 //   math_functions.h            rsqrtf, the global min/max overloads
 //   common_functions.h          device printf
 // and minicuda's own: minicuda/isa.h (what the SM provides, which the intrinsics call),
@@ -50,7 +50,7 @@
 #include "device_atomic_functions.h"
 #include "sm_20_atomic_functions.h"
 #include "sm_60_atomic_functions.h"
-#include "sm_70_rt.h"
+#include "crt/sm_70_rt.h"
 #include "math_functions.h"
 #include "common_functions.h"
 #include "minicuda/fission.h"
