@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <string_view>
+#include <system_error>
 
 #include <fmt/format.h>
 
@@ -318,7 +319,24 @@ std::optional<BlockError> ComputeEngine::run_cooperative(GridLaunch grid, uint64
   };
   std::vector<std::thread> threads;
   threads.reserve(blocks);
-  for (uint64_t b = 0; b < blocks; ++b) threads.emplace_back(run_one, b);
+  for (uint64_t b = 0; b < blocks; ++b) {
+    try {
+      threads.emplace_back(run_one, b);
+    } catch (const std::system_error&) {
+      // The host has no thread left for this block (EAGAIN): the grid stops as at a kernel
+      // error, with the blocks already running released from the grid barrier, and the launch
+      // fails with the reason (the simulator's limit, not the GPU's: the co-residency check passed).
+      KernelError e;
+      e.kind = KernelErrorKind::StackOverflow;
+      e.message = fmt::format("out of host threads for a cooperative grid: block {} of {} could not start", b, blocks);
+      {
+        std::lock_guard lock(error_mutex);
+        if (!first_error || first_error->stopped || b < first_error->block) first_error = BlockError{b, std::move(e), false};
+      }
+      barrier.stop();
+      break;
+    }
+  }
   for (std::thread& t : threads) t.join();
   return first_error;
 }

@@ -1,17 +1,17 @@
 /* minicuda's cuda_runtime_api.h: the stream, event and asynchronous-copy part of the runtime
  * API, included by cuda_runtime.h (as the real cuda_runtime.h includes cuda_runtime_api.h).
- * Include cuda_runtime.h, not this file.
+ * A file that includes it alone gets cuda_runtime.h with it.
  *
  * Streams map onto channels of their own (docs/layers/libcuda.md), so the work of different
  * streams overlaps on the GPU; each stream's order holds. Events are timestamped semaphore
  * releases; cudaEventElapsedTime is the simulated GPU's time between two of them
  * (docs/timing.md). */
-#ifndef __CUDA_RUNTIME_API_H__
+#if !defined(__CUDA_RUNTIME_H__)
+/* Included on its own, as a program may do: cuda_runtime.h brings the types this file needs and
+ * then includes this file in full. */
+#include "cuda_runtime.h"
+#elif !defined(__CUDA_RUNTIME_API_H__)
 #define __CUDA_RUNTIME_API_H__
-
-#ifndef __CUDA_RUNTIME_H__
-#error "include cuda_runtime.h"
-#endif
 
 /* The per-thread default stream (nvcc --default-stream per-thread, which defines
  * CUDA_API_PER_THREAD_DEFAULT_STREAM). Defined before cuda_runtime.h is included, it maps the
@@ -421,6 +421,14 @@ template <class T>
 static inline cudaError_t cudaMallocPitch(T** devPtr, size_t* pitch, size_t width, size_t height) {
   return ::cudaMallocPitch((void**)(void*)devPtr, pitch, width, height);
 }
+template <class T>
+static inline cudaError_t cudaHostGetDevicePointer(T** pDevice, void* pHost, unsigned int flags) {
+  return ::cudaHostGetDevicePointer((void**)(void*)pDevice, pHost, flags);
+}
+/* The C++ overload of cudaEventCreate with flags: cudaEventCreateWithFlags. */
+static inline cudaError_t cudaEventCreate(cudaEvent_t* event, unsigned int flags) {
+  return ::cudaEventCreateWithFlags(event, flags);
+}
 static inline cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                                             size_t height, enum cudaMemcpyKind kind) {
   return ::cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, 0);
@@ -437,4 +445,4 @@ static inline cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream
 }
 #endif /* __cplusplus */
 
-#endif /* __CUDA_RUNTIME_API_H__ */
+#endif /* __CUDA_RUNTIME_API_H__ (or cuda_runtime.h included instead) */

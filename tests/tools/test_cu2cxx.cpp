@@ -301,6 +301,17 @@ TEST(Cu2cxxShared, InAFunctionBodyBecomesAPointer) {
                 shared_pointer("T", "t") + " } }\n");
 }
 
+TEST(Cu2cxxShared, SharedMayComeAfterTheTypeAmongTheSpecifiers) {
+  // `extern double __shared__ s[];` declares the same array as `extern __shared__ double s[];`
+  // (cuda-samples' reductionMultiBlockCG writes it so).
+  EXPECT_EQ(body("void f() { extern double __shared__ sdata[]; }\n"),
+            "void f() { " + shared_pointer("double", "sdata") + " }\n");
+  EXPECT_EQ(body("extern unsigned int __shared__ u[];\n"), "::minicuda::DynamicShared<unsigned int> u;\n");
+  // An extern declaration without __shared__ before its declarator is left alone.
+  EXPECT_EQ(body("extern int g[]; extern int h; extern \"C\" void f();\n"),
+            "extern int g[]; extern int h; extern \"C\" void f();\n");
+}
+
 TEST(Cu2cxxShared, FunctionBodiesAfterTrailingSpecifiers) {
   const std::string decl = "extern __shared__ int s[];";
   for (const std::string head : {"auto f() const noexcept(true) -> int* {", "void f() noexcept {",

@@ -249,9 +249,11 @@ std::vector<bool> inside_function_bodies(const Tokens& tokens) {
 
 namespace {
 
-// The declaration `extern __shared__ ... ;` whose `extern` is at token `first`, rewritten for
-// function scope (`in_function`) or namespace scope, or a problem. `end` receives the index of
-// its `;` (or of the token that stopped the match).
+// The declaration `extern __shared__ ... ;` whose `extern` is at token `first` and `__shared__`
+// at token `shared` (after `extern`, anywhere among the specifiers: `extern double __shared__
+// s[];` is the same declaration), rewritten for function scope (`in_function`) or namespace
+// scope, or a problem. `end` receives the index of its `;` (or of the token that stopped the
+// match).
 struct SharedMatch {
   std::optional<Edit> edit;
   std::string problem;
@@ -259,11 +261,12 @@ struct SharedMatch {
 };
 
 SharedMatch match_dynamic_shared(std::string_view source, const Tokens& tokens, std::size_t first,
-                                 bool in_function) {
+                                 std::size_t shared, bool in_function) {
   SharedMatch m;
-  std::vector<std::size_t> kept;  // the declaration's tokens minus alignment specifiers
-  std::size_t k = first + 2;
+  std::vector<std::size_t> kept;  // the declaration's tokens minus __shared__ and alignment specifiers
+  std::size_t k = first + 1;
   for (; k < tokens.size() && !tokens[k].is_punct(";"); ++k) {
+    if (k == shared) continue;
     const Token& t = tokens[k];
     if (t.is_punct("{") || t.is_punct("}") || t.is_punct("=") || t.is_punct("(")) break;
     if (is_alignment_specifier(t) && k + 1 < tokens.size() && tokens[k + 1].is_punct("(")) {
@@ -357,8 +360,15 @@ std::vector<Edit> rewrite_dynamic_shared(std::string_view source, const Tokens& 
   std::vector<Edit> edits;
   const std::vector<bool> in_function = inside_function_bodies(tokens);
   for (std::size_t k = 0; k + 1 < tokens.size(); ++k) {
-    if (!tokens[k].is_identifier("extern") || !tokens[k + 1].is_identifier("__shared__")) continue;
-    SharedMatch m = match_dynamic_shared(source, tokens, k, in_function[k]);
+    if (!tokens[k].is_identifier("extern")) continue;
+    // __shared__ among the specifiers before the declarator's `[` (or anything that ends a
+    // declaration's specifiers).
+    std::size_t shared = k + 1;
+    while (shared < tokens.size() && !tokens[shared].is_identifier("__shared__") &&
+           (tokens[shared].is_identifier() || tokens[shared].is_punct("::")))
+      ++shared;
+    if (shared >= tokens.size() || !tokens[shared].is_identifier("__shared__")) continue;
+    SharedMatch m = match_dynamic_shared(source, tokens, k, shared, in_function[k]);
     if (m.edit) {
       edits.push_back(std::move(*m.edit));
     } else {
