@@ -38,27 +38,33 @@ std::string function_name_before(const Tokens& tokens, std::size_t brace) {
   return "?";
 }
 
-}  // namespace
-
-std::vector<Diagnostic> find_dynamic_parallelism(const Tokens& tokens, const LineIndex& lines) {
-  std::vector<Diagnostic> found;
+// Calls body(open, close) for the body of every __global__ or __device__ (not __host__) function
+// at namespace scope, open and close being the indices of its braces.
+template <class Body>
+void for_each_device_only_body(const Tokens& tokens, Body body) {
   const std::vector<bool> in_function = inside_function_bodies(tokens);
   for (std::size_t k = 0; k < tokens.size(); ++k) {
     if (!tokens[k].is_punct("{") || in_function[k] || !opens_function_body(tokens, k)) continue;
     const auto close = matching_close(tokens, k);
     if (!close) continue;
-    if (!declared_device_only(tokens, k)) {
-      k = *close;
-      continue;
-    }
-    const std::string function = function_name_before(tokens, k);
-    for (std::size_t j = k + 1; j < *close; ++j) {
+    if (declared_device_only(tokens, k)) body(k, *close);
+    k = *close;
+  }
+}
+
+}  // namespace
+
+std::vector<Diagnostic> find_dynamic_parallelism(const Tokens& tokens, const LineIndex& lines) {
+  std::vector<Diagnostic> found;
+  for_each_device_only_body(tokens, [&](std::size_t open, std::size_t close) {
+    const std::string function = function_name_before(tokens, open);
+    for (std::size_t j = open + 1; j < close; ++j) {
       std::string what;
-      if (j + 2 < *close && tokens[j].is_punct("<") && tokens[j + 1].is_punct("<") && tokens[j + 2].is_punct("<") &&
+      if (j + 2 < close && tokens[j].is_punct("<") && tokens[j + 1].is_punct("<") && tokens[j + 2].is_punct("<") &&
           adjacent(tokens[j], tokens[j + 1]) && adjacent(tokens[j + 1], tokens[j + 2])) {
         what = "launches a kernel with <<<...>>>";
         j += 2;
-      } else if (is_device_runtime_launch(tokens[j]) && j + 1 < *close && tokens[j + 1].is_punct("(")) {
+      } else if (is_device_runtime_launch(tokens[j]) && j + 1 < close && tokens[j + 1].is_punct("(")) {
         what = "calls " + std::string(tokens[j].text) + "()";
       } else {
         continue;
@@ -69,23 +75,14 @@ std::vector<Diagnostic> find_dynamic_parallelism(const Tokens& tokens, const Lin
                                      "-rdc=true with the device runtime), which minicuda does not simulate; "
                                      "launch the work from host code"});
     }
-    k = *close;
-  }
+  });
   return found;
 }
 
 std::vector<Edit> rewrite_device_clock(const Tokens& tokens) {
   std::vector<Edit> edits;
-  const std::vector<bool> in_function = inside_function_bodies(tokens);
-  for (std::size_t k = 0; k < tokens.size(); ++k) {
-    if (!tokens[k].is_punct("{") || in_function[k] || !opens_function_body(tokens, k)) continue;
-    const auto close = matching_close(tokens, k);
-    if (!close) continue;
-    if (!declared_device_only(tokens, k)) {
-      k = *close;
-      continue;
-    }
-    for (std::size_t j = k + 1; j + 2 < *close; ++j) {
+  for_each_device_only_body(tokens, [&](std::size_t open, std::size_t close) {
+    for (std::size_t j = open + 1; j + 2 < close; ++j) {
       if (!tokens[j].is_identifier("clock") || !tokens[j + 1].is_punct("(") || !tokens[j + 2].is_punct(")")) continue;
       const Token& before = tokens[j - 1];
       if (before.is_punct("::") || before.is_punct(".") || (before.is_punct(">") && j >= 2 && tokens[j - 2].is_punct("-"))) {
@@ -94,8 +91,7 @@ std::vector<Edit> rewrite_device_clock(const Tokens& tokens) {
       edits.push_back(Edit{tokens[j].begin, tokens[j + 2].end,
                            "static_cast<clock_t>(static_cast<unsigned int>(::clock64()))"});
     }
-    k = *close;
-  }
+  });
   return edits;
 }
 
