@@ -32,6 +32,22 @@ __global__ void k_read_init(float* out, unsigned* ns) {
 }
 __global__ void k_count() { atomicAdd(&g_counter, 1); }
 __global__ void k_store_scalar(double v) { g_scalar = v; }
+// Split at its barrier by region fission: the block function reads the variables the same way.
+__global__ void k_block_sum(int* out) {
+  __shared__ int s[64];
+  s[threadIdx.x] = g_dev[threadIdx.x % 10] + static_cast<int>(c_tab[threadIdx.x]);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    int t = 0;
+    for (int i = 0; i < 64; ++i) t += s[i];
+    *out = t;
+  }
+}
+// A template kernel is registered in a module of its own, at its first launch.
+template <int N>
+__global__ void k_template_reads(int* out) {
+  out[0] = g_counter + N;
+}
 
 namespace minicuda::kernels_test {
 namespace {
@@ -183,6 +199,28 @@ TEST_F(Symbols, StaticInitializersReachKernelsAndCopies) {
   int counter = 0;
   ASSERT_EQ(cudaMemcpyFromSymbol(&counter, g_counter, sizeof counter), cudaSuccess);
   EXPECT_EQ(counter, 42);  // each process loads the module afresh, from the initializer
+}
+
+TEST_F(Symbols, KernelsSplitAtBarriersReadTheDeviceValues) {
+  int v[10];
+  for (int i = 0; i < 10; ++i) v[i] = i + 1;
+  float t[256];
+  for (int i = 0; i < 256; ++i) t[i] = static_cast<float>(2 * i);
+  ASSERT_EQ(cudaMemcpyToSymbol(g_dev, v, sizeof v), cudaSuccess);
+  ASSERT_EQ(cudaMemcpyToSymbol(c_tab, t, sizeof t), cudaSuccess);
+  DeviceArray<int> out(1);
+  k_block_sum<<<1, 64>>>(out.get());
+  int expected = 0;
+  for (int i = 0; i < 64; ++i) expected += v[i % 10] + 2 * i;
+  EXPECT_EQ(out.read(), std::vector<int>{expected});
+}
+
+// No symbol call first: the launch alone places the variables (with their initializers).
+TEST_F(Symbols, ATemplateKernelAloneReachesTheVariables) {
+  DeviceArray<int> out(1);
+  k_template_reads<5><<<1, 1>>>(out.get());
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(out.read(), std::vector<int>{47});
 }
 
 TEST_F(Symbols, CopiesGoThroughTheCopyEngine) {
