@@ -165,6 +165,38 @@ static inline cudaError_t cudaMallocHost(T** ptr, size_t size, unsigned int flag
   return cudaMallocHost((void**)(void*)ptr, size, flags);
 }
 
+/* The symbol calls take the variable itself, as the real header's templates do. */
+template <class T>
+static inline cudaError_t cudaGetSymbolAddress(void** devPtr, const T& symbol) {
+  return ::cudaGetSymbolAddress(devPtr, (const void*)&symbol);
+}
+template <class T>
+static inline cudaError_t cudaGetSymbolSize(size_t* size, const T& symbol) {
+  return ::cudaGetSymbolSize(size, (const void*)&symbol);
+}
+template <class T>
+static inline cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, size_t count, size_t offset = 0,
+                                             enum cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+  return ::cudaMemcpyToSymbol((const void*)&symbol, src, count, offset, kind);
+}
+template <class T>
+static inline cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, size_t count, size_t offset = 0,
+                                               enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
+  return ::cudaMemcpyFromSymbol(dst, (const void*)&symbol, count, offset, kind);
+}
+template <class T>
+static inline cudaError_t cudaMemcpyToSymbolAsync(const T& symbol, const void* src, size_t count, size_t offset = 0,
+                                                  enum cudaMemcpyKind kind = cudaMemcpyHostToDevice,
+                                                  cudaStream_t stream = 0) {
+  return ::cudaMemcpyToSymbolAsync((const void*)&symbol, src, count, offset, kind, stream);
+}
+template <class T>
+static inline cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const T& symbol, size_t count, size_t offset = 0,
+                                                    enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost,
+                                                    cudaStream_t stream = 0) {
+  return ::cudaMemcpyFromSymbolAsync(dst, (const void*)&symbol, count, offset, kind, stream);
+}
+
 #include "crt/host_runtime.h" /* kernel registration and <<<>>> (what nvcc's host code calls) */
 
 #endif /* __cplusplus */

@@ -105,6 +105,25 @@ cudaError_t CUDARTAPI cudaMemcpyAsync(void* dst, const void* src, size_t count, 
                                       cudaStream_t stream);
 cudaError_t CUDARTAPI cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream);
 
+/* --- Symbols: __device__ and __constant__ variables (runtime/src/symbols.cpp) -------------------- */
+/* symbol is the variable's host shadow (the address of the variable as host code names it); its
+ * storage is in device memory, loaded with its module. Not the address of a registered variable
+ * (a host variable, NULL, a kernel, an element inside one): cudaErrorInvalidSymbol. offset +
+ * count past the variable's size (count > 0): cudaErrorInvalidValue. A kind that does not fit
+ * the direction (to a symbol: HostToDevice, DeviceToDevice or Default; from one: DeviceToHost,
+ * DeviceToDevice or Default): cudaErrorInvalidMemcpyDirection. NULL result pointers or NULL
+ * host buffers: cudaErrorInvalidValue. The copies go through the copy engine. */
+cudaError_t CUDARTAPI cudaGetSymbolAddress(void** devPtr, const void* symbol);
+cudaError_t CUDARTAPI cudaGetSymbolSize(size_t* size, const void* symbol);
+cudaError_t CUDARTAPI cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset,
+                                         enum cudaMemcpyKind kind);
+cudaError_t CUDARTAPI cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset,
+                                           enum cudaMemcpyKind kind);
+cudaError_t CUDARTAPI cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset,
+                                              enum cudaMemcpyKind kind, cudaStream_t stream);
+cudaError_t CUDARTAPI cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset,
+                                                enum cudaMemcpyKind kind, cudaStream_t stream);
+
 /* --- Kernels ----------------------------------------------------------------------------------- */
 /* Launches the kernel registered for func (its host function): args[i] points at parameter i.
  * At a module's first launch the runtime loads it (cuLibraryLoadData, cuLibraryGetKernel), then

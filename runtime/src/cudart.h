@@ -60,6 +60,10 @@ const cudaDeviceProp* device_properties(int device);
 // __cudaRegisterFunction (launch.cpp): cudaErrorInvalidDeviceFunction for NULL,
 // cudaErrorInvalidResourceHandle for a function no kernel was registered for (measured).
 cudaError_t context_and_kernel(const void* func, CUkernel* kernel);
+// The device address and size of the variable whose host shadow is symbol (registered with
+// __cudaRegisterVar; launch.cpp), its module loaded and its globals placed in the current context
+// at first use. cudaErrorInvalidSymbol for anything else. The caller has made the context.
+cudaError_t symbol_of(const void* symbol, CUdeviceptr* dptr, size_t* size);
 
 // Which stream a stream-ordered call uses for stream 0 (and, for cudaMemcpy and cudaMemset, as
 // its implicit stream): the legacy default stream, or the calling thread's per-thread default

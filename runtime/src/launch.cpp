@@ -37,10 +37,17 @@ struct Function {
   std::map<int, CUkernel> kernel;  // by pid: cuLibraryGetKernel's, once loaded
 };
 
+struct Variable {
+  Module* module = nullptr;
+  std::string name;
+  size_t size = 0;
+};
+
 struct Registry {
   std::mutex mutex;
   std::vector<std::unique_ptr<Module>> modules;
   std::map<const void*, Function> functions;  // by host function
+  std::map<const void*, Variable> variables;  // by host shadow
 };
 Registry& registry() {
   static auto* r = new Registry;  // never destroyed: kernels may launch from static destructors
@@ -53,6 +60,17 @@ struct LaunchConfig {
   cudaStream_t stream = nullptr;
 };
 thread_local std::vector<LaunchConfig> t_configs;  // the <<<>>> stack (push, then the stub pops)
+
+// The library of module m in this process, loaded at first use. Caller holds the registry lock.
+cudaError_t library_of(Module& m, CUlibrary* out) {
+  CUlibrary& library = m.library[kernel::vdso_getpid()];
+  if (library == nullptr) {
+    CUresult res = cuLibraryLoadData(&library, m.wrapper->data, nullptr, nullptr, 0, nullptr, nullptr, 0);
+    if (res != CUDA_SUCCESS) return to_cuda_error(res);
+  }
+  *out = library;
+  return cudaSuccess;
+}
 
 // The loaded kernel of func: loads its module at first use. As CUDA 13 answers on an H200
 // (tests/data/h200/probe_bad_input.txt): cudaErrorInvalidDeviceFunction for NULL, and
@@ -68,10 +86,16 @@ cudaError_t kernel_of(const void* func, CUkernel* out) {
   const int pid = kernel::vdso_getpid();
   CUkernel& kernel = f.kernel[pid];
   if (kernel == nullptr) {
-    CUlibrary& library = f.module->library[pid];
-    if (library == nullptr) {
-      CUresult res = cuLibraryLoadData(&library, f.module->wrapper->data, nullptr, nullptr, 0, nullptr, nullptr, 0);
-      if (res != CUDA_SUCCESS) return to_cuda_error(res);
+    CUlibrary library = nullptr;
+    if (cudaError_t e = library_of(*f.module, &library); e != cudaSuccess) return e;
+    // Kernels may read the variables of any module (a template kernel is registered in a module
+    // of its own): every module with variables is loaded too, so the driver places them.
+    for (const auto& m : r.modules) {
+      const auto* bin = static_cast<const fatbin::MinicudaFatbin*>(m->wrapper->data);
+      CUlibrary other = nullptr;
+      if (m->registered && bin->header.magic == fatbin::kFatbinMagic && bin->module.magic == fatbin::kModuleMagic &&
+          bin->module.variable_count != 0)
+        (void)library_of(*m, &other);
     }
     if (CUresult res = cuLibraryGetKernel(&kernel, library, f.name.c_str()); res != CUDA_SUCCESS)
       return res == CUDA_ERROR_NOT_FOUND ? cudaErrorInvalidDeviceFunction : to_cuda_error(res);
@@ -83,6 +107,19 @@ cudaError_t kernel_of(const void* func, CUkernel* out) {
 }  // namespace
 
 namespace minicuda::cudart {
+cudaError_t symbol_of(const void* symbol, CUdeviceptr* dptr, size_t* size) {
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  auto it = symbol == nullptr ? r.variables.end() : r.variables.find(symbol);
+  if (it == r.variables.end() || !it->second.module->registered) return cudaErrorInvalidSymbol;
+  CUlibrary library = nullptr;
+  if (cudaError_t e = library_of(*it->second.module, &library); e != cudaSuccess) return e;
+  if (CUresult res = cuLibraryGetGlobal(dptr, nullptr, library, it->second.name.c_str()); res != CUDA_SUCCESS)
+    return res == CUDA_ERROR_NOT_FOUND ? cudaErrorInvalidSymbol : to_cuda_error(res);
+  *size = it->second.size;
+  return cudaSuccess;
+}
+
 // The lazy initialisation, then func's kernel (its module loaded at first use).
 cudaError_t context_and_kernel(const void* func, CUkernel* kernel) {
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return e;
@@ -104,8 +141,21 @@ std::string kernel_display_name(const char* text) {
   return s;
 }
 
-ModuleRegistration::ModuleRegistration(const char* source, std::vector<ModuleKernel> kernels)
-    : kernels_(std::move(kernels)), source_(source) {
+ModuleRegistration::ModuleRegistration(const char* source, std::vector<ModuleEntry> entries) : source_(source) {
+  for (ModuleEntry& e : entries) {
+    if (auto* k = std::get_if<ModuleKernel>(&e)) kernels_.push_back(*k);
+    else variables_.push_back(std::get<ModuleVariable>(e));
+  }
+  for (const ModuleVariable& v : variables_) {
+    variable_names_.push_back(kernel_display_name(v.image.name));
+    const auto* bytes = static_cast<const unsigned char*>(v.host_variable);
+    initializers_.emplace_back(bytes, bytes + v.image.size);  // the static initializer's image
+  }
+  for (size_t i = 0; i < variables_.size(); ++i) {
+    variable_images_.push_back(variables_[i].image);
+    variable_images_.back().name = variable_names_[i].c_str();
+    variable_images_.back().initializer = initializers_[i].data();
+  }
   names_.reserve(kernels_.size());
   for (const ModuleKernel& k : kernels_) names_.push_back(kernel_display_name(k.image.name));
   for (size_t i = 0; i < kernels_.size(); ++i) {
@@ -119,13 +169,19 @@ ModuleRegistration::ModuleRegistration(const char* source, std::vector<ModuleKer
   fatbin_.entry.payload_size = sizeof(fatbin::ModuleImage);
   fatbin_.entry.sm_version = 90;
   fatbin_.entry.bit_width = 64;
-  fatbin_.module = {fatbin::kModuleMagic, 1, source_.c_str(), static_cast<uint32_t>(images_.size()), images_.data()};
+  fatbin_.module = {fatbin::kModuleMagic, 1, source_.c_str(), static_cast<uint32_t>(images_.size()), images_.data(),
+                    static_cast<uint32_t>(variable_images_.size()), variable_images_.data()};
   wrapper_ = {fatbin::kFatbinWrapperMagic, 1, &fatbin_, nullptr};
   void** handle = __cudaRegisterFatBinary(&wrapper_);
   for (size_t i = 0; i < kernels_.size(); ++i) {
     __cudaRegisterFunction(handle, static_cast<const char*>(kernels_[i].host_function),
                            const_cast<char*>(names_[i].c_str()), names_[i].c_str(), -1, nullptr, nullptr, nullptr,
                            nullptr, nullptr);
+  }
+  for (size_t i = 0; i < variables_.size(); ++i) {
+    const fatbin::VariableImage& v = variable_images_[i];
+    __cudaRegisterVar(handle, static_cast<char*>(const_cast<void*>(variables_[i].host_variable)),
+                      const_cast<char*>(v.name), v.name, 0, v.size, static_cast<int>(v.constant), 0);
   }
   __cudaRegisterFatBinaryEnd(handle);
 }
@@ -158,6 +214,12 @@ void __cudaRegisterFunction(void** handle, const char* hostFun, char*, const cha
   // The first registration of a host function wins (a kernel registered at start-up and again
   // by its first launch keeps its module).
   r.functions.emplace(static_cast<const void*>(hostFun), Function{reinterpret_cast<Module*>(handle), deviceName, {}});
+}
+
+void __cudaRegisterVar(void** handle, char* hostVar, char*, const char* deviceName, int, size_t size, int, int) {
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  r.variables.emplace(static_cast<const void*>(hostVar), Variable{reinterpret_cast<Module*>(handle), deviceName, size});
 }
 
 unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem, struct CUstream_st* stream) {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -106,5 +107,27 @@ std::vector<Edit> rewrite_device_clock(const Tokens& tokens);
 // text names `__CUDA_ARCH__` (a directive or a use), or every one if a #define of the file names it.
 std::vector<Edit> define_cuda_arch_in_device_bodies(std::string_view source, const Tokens& tokens,
                                                     const LineIndex& lines, std::string_view line_path);
+
+// A `__device__` or `__constant__` variable defined at namespace scope.
+struct ModuleVariableSite {
+  std::string name;            // "g_dev"
+  std::string qualified_name;  // "::ns::g_dev"
+  bool constant = false;       // __constant__
+  std::size_t semicolon = 0;   // the token that ends its declaration
+};
+
+// Pass 7, what it finds: the file's `__device__` and `__constant__` variable definitions at
+// namespace scope, in source order. Not variables: functions, templates, `extern` declarations,
+// `__managed__` and `__shared__` ones. A declaration of several variables is reported in
+// `warnings` and left out.
+std::vector<ModuleVariableSite> find_module_variables(const Tokens& tokens, const LineIndex& lines,
+                                                      std::vector<Diagnostic>& warnings);
+
+// Pass 7, its Edits (each within one line): after each variable's `;`, its slot
+// ` static decltype(NAME)* NAME__device = nullptr;` (`const decltype(NAME)*` for __constant__,
+// so that kernel code cannot write it); in the body of every device-only function
+// (declared_device_only), each unqualified use of NAME (not a member, not followed by `::`)
+// becomes `(*NAME__device)`.
+std::vector<Edit> rewrite_module_variables(const Tokens& tokens, const std::vector<ModuleVariableSite>& variables);
 
 }  // namespace minicuda::cu2cxx

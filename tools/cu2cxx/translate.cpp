@@ -71,6 +71,9 @@ Translation translate(std::string_view source, std::string_view input_path,
                std::make_move_iterator(shared.end()));
   std::vector<Edit> clock = rewrite_device_clock(tokens);
   edits.insert(edits.end(), std::make_move_iterator(clock.begin()), std::make_move_iterator(clock.end()));
+  const std::vector<ModuleVariableSite> variables = find_module_variables(tokens, lines, result.warnings);
+  std::vector<Edit> slots = rewrite_module_variables(tokens, variables);
+  edits.insert(edits.end(), std::make_move_iterator(slots.begin()), std::make_move_iterator(slots.end()));
   std::stable_sort(result.warnings.begin(), result.warnings.end(),
                    [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
   std::stable_sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
@@ -88,6 +91,13 @@ Translation translate(std::string_view source, std::string_view input_path,
     if (split.insertion) block_functions.push_back(std::move(*split.insertion));
     result.fission.push_back(FissionNote{site.qualified_name, split.split, std::move(split.reason)});
   }
+  std::string constant_total;
+  for (const ModuleVariableSite& v : variables) {
+    result.variables.push_back(v.qualified_name);
+    entries.push_back("MINICUDA_VARIABLE(" + v.qualified_name + ", " + v.qualified_name + "__device, " +
+                      (v.constant ? "1" : "0") + ")");
+    if (v.constant) constant_total.append(constant_total.empty() ? "" : " + ").append("sizeof(" + v.qualified_name + ")");
+  }
   edits.insert(edits.end(), std::make_move_iterator(block_functions.begin()),
                std::make_move_iterator(block_functions.end()));
   // Pass 5, first among equals: at a `{` that a launch follows at once, its #define goes first.
@@ -101,6 +111,12 @@ Translation translate(std::string_view source, std::string_view input_path,
   if (!entries.empty()) {
     if (!result.text.ends_with('\n')) result.text += '\n';
     result.text.append(registration_block(basename_of(input_path), entries));
+  }
+  if (!constant_total.empty()) {
+    // nvcc's ptxas refuses a module whose __constant__ data passes the 64 KiB bank; so does g++ here.
+    result.text.append("static_assert(" + constant_total + " <= 65536, \"cu2cxx: the __constant__ variables of " +
+                       escape_for_string_literal(basename_of(input_path)) +
+                       " exceed the 64 KiB constant bank (nvcc rejects this file too)\");\n");
   }
   return result;
 }

@@ -8,7 +8,7 @@
 //   <source, with the rewrites below>
 //   <registration block, only when the file defines at least one registrable kernel>
 //
-// and only six things are rewritten, never inside comments, literals or preprocessor lines:
+// and only seven things are rewritten, never inside comments, literals or preprocessor lines:
 //
 //   1. kernel launches   CALLEE<<<CFG>>>(ARGS)
 //        -> (__cudaPushCallConfiguration(CFG) ? (void)0 : ::minicuda::kernel_stub<CALLEE>::launch(ARGS))
@@ -44,6 +44,12 @@
 //      function, an unqualified `clock()`
 //        -> static_cast<clock_t>(static_cast<unsigned int>(::clock64()))
 //      (the SM's 32-bit cycle counter, as nvcc's device clock() is, not the C library's).
+//   7. variables         every `__device__` or `__constant__` variable defined at namespace scope
+//      (find_module_variables in rewrites.h) gets a slot after its `;`,
+//        ` static decltype(NAME)* NAME__device = nullptr;` (`const decltype(NAME)*` for __constant__),
+//      each unqualified use of NAME in a device-only body becomes `(*NAME__device)`, and the
+//      registration block lists MINICUDA_VARIABLE(::q::NAME, ::q::NAME__device, 0 or 1) and, when
+//      the file has __constant__ variables, a static_assert that they fit the 64 KiB constant bank.
 //
 // Every rewrite keeps the count of newlines of the text it replaces (missing newlines are put at
 // the end of the replacement), so line N of the output body is line N of the .cu: compiler
@@ -74,6 +80,7 @@ struct FissionNote {
 struct Translation {
   std::string text;                          // the complete generated C++ file
   std::vector<std::string> kernels;          // registered kernels' qualified names ("::ns::k")
+  std::vector<std::string> variables;        // registered variables' qualified names ("::ns::v")
   std::vector<Diagnostic> warnings;          // in source order
   // Code minicuda cannot run, in source order: device code that launches work (CUDA dynamic
   // parallelism, find_dynamic_parallelism in rewrites.h). The command reports each and writes

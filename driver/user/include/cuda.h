@@ -16,7 +16,7 @@
  *                  cuMemFreeHost, cuMemGetAddressRange_v2, cuPointerGetAttribute(s)
  *   copies         cuMemcpy{HtoD,DtoH,DtoD}_v2, cuMemcpy, cuMemsetD{8,16,32}_v2, and their *Async
  *   streams/events cuStream*, cuEvent*, cuLaunchHostFunc
- *   kernels        cuLibraryLoadData, cuLibraryUnload, cuLibraryGetKernel, cuKernelGetName,
+ *   kernels        cuLibraryLoadData, cuLibraryUnload, cuLibraryGetKernel, cuLibraryGetGlobal, cuKernelGetName,
  *                  cuKernelGetFunction, cuFuncGet/SetAttribute, cuLaunchKernel,
  *                  cuOccupancyMaxActiveBlocksPerMultiprocessor
  *   errors         cuGetErrorName, cuGetErrorString
@@ -557,6 +557,10 @@ CUresult CUDAAPI cuLibraryUnload(CUlibrary library);
 /* A kernel of the library by name; unknown name: CUDA_ERROR_NOT_FOUND. */
 CUresult CUDAAPI cuLibraryGetKernel(CUkernel* pKernel, CUlibrary library, const char* name);
 CUresult CUDAAPI cuKernelGetName(const char** name, CUkernel hfunc);
+/* A __device__ or __constant__ variable of the library by name: its device address in the current
+ * context (the module's globals are loaded there at the first call) and its size; either output
+ * may be NULL. Unknown name: CUDA_ERROR_NOT_FOUND. */
+CUresult CUDAAPI cuLibraryGetGlobal(CUdeviceptr* dptr, size_t* bytes, CUlibrary library, const char* name);
 /* The kernel's function in the current context (its code record uploaded there on first use). */
 CUresult CUDAAPI cuKernelGetFunction(CUfunction* pFunc, CUkernel kernel);
 CUresult CUDAAPI cuFuncGetAttribute(int* pi, CUfunction_attribute attrib, CUfunction hfunc);

@@ -35,13 +35,28 @@ struct KernelImage {
 inline constexpr uint32_t kMaxParamBytes = 32764;  // CUDA 12.1+ limit on kernel parameters
 inline constexpr uint32_t kDefaultRegisters = 32;  // what the SM model charges per thread
 
-// The payload of minicuda's fatbinary entry: the kernels of one translation unit.
+// One __device__ or __constant__ variable as the compiler emits it. Its storage is the module's
+// global segment in device memory, which libcuda allocates when the module's globals first load in
+// a context (module_globals.cpp); kernel code reaches it through `slot`, a host word the loader sets
+// to the variable's device address, as a dynamic loader fills a global offset table entry.
+struct VariableImage {
+  const char* name;          // as declared, e.g. "g_dev"
+  uint64_t size;             // sizeof the variable
+  uint32_t constant;         // 1: __constant__ (the constant bank, read-only to kernels)
+  const void* initializer;   // size bytes: the static initializer's image
+  void** slot;               // set by the loader to the device address
+};
+inline constexpr uint64_t kConstantBankBytes = 64 << 10;  // a module's __constant__ total
+
+// The payload of minicuda's fatbinary entry: the kernels and variables of one translation unit.
 struct ModuleImage {
   uint32_t magic;        // kModuleMagic
   uint32_t version;      // 1
   const char* source;    // the .cu file it came from
   uint32_t kernel_count;
   const KernelImage* kernels;
+  uint32_t variable_count;
+  const VariableImage* variables;
 };
 inline constexpr uint32_t kModuleMagic = 0x4E42434D;  // "MCBN"
 

@@ -228,6 +228,12 @@ struct CUlib_st {
   // its parse gave (CUDA_ERROR_INVALID_IMAGE, ...) is what cuLibraryGetKernel returns.
   CUresult image_error = CUDA_SUCCESS;
   std::vector<std::unique_ptr<CUkern_st>> kernels;
+  // The module's __device__ and __constant__ variables in each context (module_globals.cpp).
+  struct Globals {
+    uint64_t epoch = 0;                // the context's build the segment belongs to
+    std::vector<CUdeviceptr> address;  // per VariableImage of the module
+  };
+  std::map<CUctx_st*, Globals> globals;
 };
 
 // A stream: an ordered queue of work on one channel of the context's pool (channels.cpp), in
@@ -257,6 +263,11 @@ CUfunc_st* find_function(const void* handle);
 // The GPU address of f's code record in ctx, uploading it there at first use (module.cpp);
 // 0 when the context's code segment is full.
 uint64_t function_code(CUctx_st& ctx, CUfunc_st& f);
+// Loads lib's variables into ctx once per context build (module_globals.cpp): the global segment
+// and the constant bank allocated in device memory, the static initializers copied in by the copy
+// engine, and each variable's slot set to its device address. CUDA_SUCCESS, or the allocation's or
+// copy's error.
+CUresult load_globals(CUctx_st& ctx, CUlib_st& lib);
 
 // The calling thread's current context, or null.
 CUcontext current_context();

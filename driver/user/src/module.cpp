@@ -26,6 +26,10 @@ CUfunc_st* find_function(const void* handle) {
 uint64_t function_code(CUctx_st& ctx, CUfunc_st& f) {
   CUfunc_st::Loaded& loaded = f.loaded[&ctx];
   if (loaded.epoch == ctx.epoch && loaded.code_va != 0) return loaded.code_va;
+  // The kernel may read variables - of its module, or of another one when it is a template
+  // instantiated there: every loaded library's globals are placed in this context first.
+  for (CUlib_st* lib : driver().libraries)
+    if (load_globals(ctx, *lib) != CUDA_SUCCESS) return 0;
   NvMinicudaKernelCode code{};
   code.magic = NV_MINICUDA_KERNEL_CODE_MAGIC;
   code.param_bytes = f.image->param_bytes;

@@ -4,7 +4,8 @@
  * What nvcc emits, minicuda's translator (tools/cu2cxx) emits too:
  *   - at start-up, per translation unit: __cudaRegisterFatBinary(&wrapper) -> handle, then
  *     __cudaRegisterFunction(handle, host function, name, ...) per kernel, then
- *     __cudaRegisterFatBinaryEnd(handle) (MINICUDA_REGISTER_MODULE below);
+ *     __cudaRegisterVar(handle, host shadow, name, name, 0, size, constant, 0) per __device__ or
+ *     __constant__ variable, then __cudaRegisterFatBinaryEnd(handle) (MINICUDA_REGISTER_MODULE below);
  *   - per launch `k<<<g, b, s, st>>>(args)`: (__cudaPushCallConfiguration(g, b, s, st)) ? (void)0
  *     : kernel_stub<k>::launch(args), whose body is nvcc's device stub: pop the configuration,
  *     build void* args[] pointing at the parameters, cudaLaunchKernel(k, ...).
@@ -14,7 +15,9 @@
  * Included by cuda_runtime.h. */
 #pragma once
 
+#include <cstring>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "crt/kernel_image.h"
@@ -30,6 +33,11 @@ void __cudaUnregisterFatBinary(void** fatCubinHandle);
 /* Binds a host function (the key cudaLaunchKernel takes) to the kernel deviceName of the module. */
 void __cudaRegisterFunction(void** fatCubinHandle, const char* hostFun, char* deviceFun, const char* deviceName,
                             int thread_limit, uint3* tid, uint3* bid, dim3* bDim, dim3* gDim, int* wSize);
+/* Binds a variable's host shadow (the key of the symbol calls) to the variable deviceName of the
+ * module: size bytes, constant != 0 for __constant__. deviceAddress and ext and global are
+ * accepted and ignored (the module image holds the rest: fatbinary.h, VariableImage). */
+void __cudaRegisterVar(void** fatCubinHandle, char* hostVar, char* deviceAddress, const char* deviceName, int ext,
+                       size_t size, int constant, int global);
 /* The per-thread launch-configuration stack of <<<>>>: push returns 0 on success. */
 unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0, struct CUstream_st* stream = 0);
 cudaError_t __cudaPopCallConfiguration(dim3* gridDim, dim3* blockDim, size_t* sharedMem, void* stream);
@@ -53,11 +61,19 @@ struct ModuleKernel {
   fatbin::KernelImage image;
 };
 
-/* The start-up registration of one translation unit's kernels (what nvcc's
+/* One __device__ or __constant__ variable of a module: its host shadow and its image (the
+ * initializer is copied from the shadow at registration, before any host code can change it). */
+struct ModuleVariable {
+  const void* host_variable;
+  fatbin::VariableImage image;
+};
+using ModuleEntry = std::variant<ModuleKernel, ModuleVariable>;
+
+/* The start-up registration of one translation unit's kernels and variables (what nvcc's
  * __sti____cudaRegisterAll does): builds the module's fatbinary and registers it. */
 class ModuleRegistration {
  public:
-  ModuleRegistration(const char* source, std::vector<ModuleKernel> kernels);
+  ModuleRegistration(const char* source, std::vector<ModuleEntry> entries);
   ModuleRegistration(const ModuleRegistration&) = delete;
   ModuleRegistration& operator=(const ModuleRegistration&) = delete;
 
@@ -65,6 +81,10 @@ class ModuleRegistration {
   std::vector<ModuleKernel> kernels_;
   std::vector<std::string> names_;
   std::vector<fatbin::KernelImage> images_;
+  std::vector<ModuleVariable> variables_;
+  std::vector<std::string> variable_names_;
+  std::vector<std::vector<unsigned char>> initializers_;
+  std::vector<fatbin::VariableImage> variable_images_;
   std::string source_;
   fatbin::MinicudaFatbin fatbin_{};
   fatbin::FatbinWrapper wrapper_{};
@@ -147,5 +167,11 @@ cudaError_t launch(dim3 grid, dim3 block, size_t shared_bytes, cudaStream_t stre
 #define MINICUDA_KERNEL_REGIONS(f, g)                                  \
   ::minicuda::detail::ModuleKernel{reinterpret_cast<const void*>(&f), \
                                    ::minicuda::crt::kernel_image_with_regions<&f, &g>(#f)}
+/* A __device__ (constant 0) or __constant__ (constant 1) variable v whose kernels reach it through
+ * slot, a pointer to v's type that the loader sets to v's device storage (docs/kernels.md). */
+#define MINICUDA_VARIABLE(v, slot, constant)                                                           \
+  ::minicuda::detail::ModuleVariable{                                                                   \
+      static_cast<const void*>(&v), ::minicuda::fatbin::VariableImage{#v, sizeof(v), constant, nullptr, \
+                                                                      static_cast<void**>(static_cast<void*>(&slot))}}
 #define MINICUDA_REGISTER_MODULE(source, ...) \
   static const ::minicuda::detail::ModuleRegistration minicuda_module_registration_{source, {__VA_ARGS__}};

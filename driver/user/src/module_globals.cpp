@@ -1,0 +1,94 @@
+// A module's variables in a context: its global segment (the __device__ variables) and its
+// constant bank (the __constant__ ones) live in device memory, allocated from the context's pool
+// when the module's globals first load there - at the first code record of one of its kernels
+// (function_code) or at cuLibraryGetGlobal, whichever comes first. The static initializers are
+// copied in by the copy engine (cuMemcpyHtoD), as the real loader uploads a module's
+// .nv.global.init and .nv.constant sections. Kernel code is host C++ that reaches each variable
+// through its slot (fatbinary.h, VariableImage): the loader stores the device address there,
+// as a dynamic loader fills a global offset table entry.
+#include <cstring>
+
+#include "libcuda.h"
+#include "minicuda/trace.h"
+
+using namespace minicuda;
+using namespace minicuda::libcuda;
+
+namespace {
+constexpr uint64_t kVariableAlign = 16;  // enough for every fundamental and vector type
+
+uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+// Lays out the variables of one kind (constant or not) from `base`; returns the bytes used.
+uint64_t lay_out(const fatbin::ModuleImage& m, bool constant, CUdeviceptr base, std::vector<CUdeviceptr>& address) {
+  uint64_t at = 0;
+  for (uint32_t i = 0; i < m.variable_count; ++i) {
+    if ((m.variables[i].constant != 0) != constant) continue;
+    at = align_up(at, kVariableAlign);
+    address[i] = base + at;
+    at += m.variables[i].size;
+  }
+  return at;
+}
+
+// Allocates one segment of a kind and places its variables in it.
+CUresult allocate_segment(const fatbin::ModuleImage& m, bool constant, std::vector<CUdeviceptr>& address) {
+  const uint64_t bytes = lay_out(m, constant, 0, address);
+  if (bytes == 0) return CUDA_SUCCESS;
+  CUdeviceptr base = 0;
+  if (CUresult r = cuMemAlloc_v2(&base, bytes); r != CUDA_SUCCESS) return r;
+  lay_out(m, constant, base, address);
+  trace::note(trace::Layer::Libcuda, "module: {} of {} ({} bytes) at {:#x}", constant ? "constant bank" : "global segment",
+              m.source, bytes, base);
+  return CUDA_SUCCESS;
+}
+}  // namespace
+
+namespace minicuda::libcuda {
+
+CUresult load_globals(CUctx_st& ctx, CUlib_st& lib) {
+  if (lib.module == nullptr || lib.module->variable_count == 0) return CUDA_SUCCESS;
+  CUlib_st::Globals& g = lib.globals[&ctx];
+  if (g.epoch == ctx.epoch && !g.address.empty()) return CUDA_SUCCESS;
+  const fatbin::ModuleImage& m = *lib.module;
+  std::vector<CUdeviceptr> address(m.variable_count, 0);
+  if (CUresult r = allocate_segment(m, false, address); r != CUDA_SUCCESS) return r;
+  if (CUresult r = allocate_segment(m, true, address); r != CUDA_SUCCESS) return r;
+  for (uint32_t i = 0; i < m.variable_count; ++i) {
+    const fatbin::VariableImage& v = m.variables[i];
+    if (v.initializer != nullptr && v.size != 0) {
+      if (CUresult r = cuMemcpyHtoD_v2(address[i], v.initializer, v.size); r != CUDA_SUCCESS) return r;
+    }
+    if (v.slot != nullptr) *v.slot = reinterpret_cast<void*>(address[i]);
+  }
+  g.address = std::move(address);
+  g.epoch = ctx.epoch;
+  return CUDA_SUCCESS;
+}
+
+}  // namespace minicuda::libcuda
+
+// Contract: the device address (*dptr) and size (*bytes) of the variable `name` of library in the
+// current context, its module's globals loaded there first. dptr and bytes may each be NULL.
+// NULL library or name: CUDA_ERROR_INVALID_VALUE; unknown library: CUDA_ERROR_INVALID_HANDLE; a
+// library whose image did not parse: that error; no such variable: CUDA_ERROR_NOT_FOUND.
+CUresult cuLibraryGetGlobal(CUdeviceptr* dptr, size_t* bytes, CUlibrary library, const char* name) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuLibraryGetGlobal(name={})", name ? name : "(null)");
+  std::lock_guard lock(driver_mutex());
+  if (library == nullptr || name == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  if (driver().libraries.count(library) == 0) return done(scope, CUDA_ERROR_INVALID_HANDLE);
+  if (library->image_error != CUDA_SUCCESS) return done(scope, library->image_error);
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  const fatbin::ModuleImage& m = *library->module;
+  for (uint32_t i = 0; i < m.variable_count; ++i) {
+    if (std::strcmp(m.variables[i].name, name) != 0) continue;
+    if (CUresult r = load_globals(*ctx, *library); r != CUDA_SUCCESS) return done(scope, r);
+    if (dptr != nullptr) *dptr = library->globals[ctx].address[i];
+    if (bytes != nullptr) *bytes = m.variables[i].size;
+    if (scope.active()) scope.result("CUDA_SUCCESS, dptr={:#x}, bytes={}", library->globals[ctx].address[i],
+                                     m.variables[i].size);
+    return CUDA_SUCCESS;
+  }
+  return done(scope, CUDA_ERROR_NOT_FOUND);
+}
