@@ -108,13 +108,20 @@ struct DeviceInfo {
   int pci_domain = 0, pci_bus = 0, pci_device = 0;
   int pci_device_id = 0;
   CUuuid uuid{};
+  int node_minor = 0;  // its node is /dev/nvidia<minor> (CARD_INFO)
+  int gpu_fd = -1;   // that node, registered to the control fd
 };
+// The device whose RM device or subdevice object is hObject, or null.
+DeviceInfo* device_of_handle(NvHandle hObject);
+// The ordinals of CUDA_VISIBLE_DEVICES among `count` GPUs, in the order listed: unset, all of
+// them; each entry a decimal ordinal; the list ends at the first entry that is not a valid,
+// unlisted ordinal (the entries before it stay visible); empty: none.
+std::vector<int> visible_devices(const char* env, int count);
 
 struct Driver {
   bool initialized = false;
   CUresult init_result = CUDA_ERROR_NOT_INITIALIZED;
   int ctl_fd = -1;        // /dev/nvidiactl
-  int gpu_fd = -1;        // /dev/nvidia0, registered to ctl_fd
   NvHandle hClient = 0;   // the process's RM client
   NvHandle next_handle = 0x5c000001;  // the handles libcuda picks for its objects (measured)
   CUmoduleLoadingMode loading_mode = CU_MODULE_LAZY_LOADING;  // CUDA_MODULE_LOADING at cuInit
