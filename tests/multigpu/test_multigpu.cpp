@@ -194,5 +194,88 @@ TEST_F(MultiGpu, SetDeviceSelectsTheContextThatWorkGoesTo) {
   EXPECT_EQ(cudaFree(big), cudaSuccess);
 }
 
+TEST_F(MultiGpu, PeerAccessBetweenTheTwoH200s) {
+  start(nullptr);
+  int can = -1;
+  ASSERT_EQ(cudaDeviceCanAccessPeer(&can, 0, 1), cudaSuccess);
+  EXPECT_EQ(can, 1);
+  ASSERT_EQ(cudaDeviceCanAccessPeer(&can, 1, 0), cudaSuccess);
+  EXPECT_EQ(can, 1);
+  ASSERT_EQ(cudaDeviceCanAccessPeer(&can, 0, 0), cudaSuccess);
+  EXPECT_EQ(can, 0);
+  EXPECT_EQ(cudaDeviceCanAccessPeer(&can, 0, 2), cudaErrorInvalidDevice);
+  EXPECT_EQ(cudaDeviceCanAccessPeer(nullptr, 0, 1), cudaErrorInvalidValue);
+
+  EXPECT_EQ(cudaDeviceDisablePeerAccess(1), cudaErrorPeerAccessNotEnabled);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorPeerAccessNotEnabled);
+  EXPECT_EQ(cudaDeviceEnablePeerAccess(1, 1), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaDeviceEnablePeerAccess(2, 0), cudaErrorInvalidDevice);
+  EXPECT_EQ(cudaDeviceEnablePeerAccess(-1, 0), cudaErrorInvalidDevice);
+  EXPECT_EQ(cudaDeviceEnablePeerAccess(0, 0), cudaErrorInvalidDevice);  // the current device itself
+  EXPECT_EQ(cudaDeviceEnablePeerAccess(1, 0), cudaSuccess);
+  EXPECT_EQ(cudaDeviceEnablePeerAccess(1, 0), cudaErrorPeerAccessAlreadyEnabled);
+  EXPECT_EQ(static_cast<int>(cudaErrorPeerAccessAlreadyEnabled), 704);
+  int device = -1;
+  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+  EXPECT_EQ(device, 0);  // enabling left the current device alone
+  // Access is per direction: device 1 has not enabled device 0.
+  ASSERT_EQ(cudaSetDevice(1), cudaSuccess);
+  EXPECT_EQ(cudaDeviceDisablePeerAccess(0), cudaErrorPeerAccessNotEnabled);
+  EXPECT_EQ(cudaDeviceEnablePeerAccess(0, 0), cudaSuccess);
+  ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+  EXPECT_EQ(cudaDeviceDisablePeerAccess(1), cudaSuccess);
+  EXPECT_EQ(cudaDeviceDisablePeerAccess(1), cudaErrorPeerAccessNotEnabled);
+  EXPECT_EQ(static_cast<int>(cudaErrorPeerAccessNotEnabled), 705);
+  (void)cudaGetLastError();
+}
+
+TEST_F(MultiGpu, PeerCopiesMoveTheBytesBetweenDevices) {
+  start(nullptr);
+  constexpr int n = 100000;
+  std::vector<int> h(n);
+  std::iota(h.begin(), h.end(), 7);
+  int* d0 = nullptr;
+  int* d1 = nullptr;
+  ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&d0, n * sizeof(int)), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(d0, h.data(), n * sizeof(int), cudaMemcpyHostToDevice), cudaSuccess);
+  ASSERT_EQ(cudaSetDevice(1), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&d1, n * sizeof(int)), cudaSuccess);
+  ASSERT_EQ(cudaMemset(d1, 0, n * sizeof(int)), cudaSuccess);
+
+  // cudaMemcpyPeer from device 0 to device 1 (issued while device 1 is current).
+  ASSERT_EQ(cudaMemcpyPeer(d1, 1, d0, 0, n * sizeof(int)), cudaSuccess);
+  std::vector<int> out(n);
+  ASSERT_EQ(cudaMemcpy(out.data(), d1, n * sizeof(int), cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(out, h);
+
+  // A kernel on device 1 changes its copy; UVA cudaMemcpyDefault brings it back to device 0.
+  ASSERT_EQ(minicuda::launch<scale>(dim3((n + 255) / 256), dim3(256), 0, nullptr, d1, n, 3), cudaSuccess);
+  ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(d0, d1, n * sizeof(int), cudaMemcpyDefault), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(out.data(), d0, n * sizeof(int), cudaMemcpyDeviceToHost), cudaSuccess);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(out[i], (i + 7) * 3) << i;
+
+  // cudaMemcpyPeerAsync on a stream of the destination device: device 1's first 1000 ints
+  // (still (i + 7) * 3) over a cleared device-0 buffer.
+  cudaStream_t s = nullptr;
+  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+  ASSERT_EQ(cudaMemsetAsync(d0, 0, n * sizeof(int), s), cudaSuccess);
+  ASSERT_EQ(cudaMemcpyPeerAsync(d0, 0, d1, 1, 1000 * sizeof(int), s), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+  ASSERT_EQ(cudaStreamDestroy(s), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(out.data(), d0, n * sizeof(int), cudaMemcpyDeviceToHost), cudaSuccess);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(out[i], i < 1000 ? (i + 7) * 3 : 0) << i;
+
+  // Errors: a bad ordinal, a pointer that is not the named device's memory.
+  EXPECT_EQ(cudaMemcpyPeer(d1, 2, d0, 0, 16), cudaErrorInvalidDevice);
+  EXPECT_EQ(cudaMemcpyPeer(d1, 0, d0, 0, 16), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemcpyPeer(h.data(), 1, d0, 0, 16), cudaErrorInvalidValue);
+  (void)cudaGetLastError();
+  EXPECT_EQ(cudaFree(d0), cudaSuccess);
+  ASSERT_EQ(cudaSetDevice(1), cudaSuccess);
+  EXPECT_EQ(cudaFree(d1), cudaSuccess);
+}
+
 }  // namespace
 }  // namespace minicuda::testing

@@ -207,6 +207,7 @@ struct CUctx_st {
                                                                       64,    11796480, 232448,  0,      0};
   std::array<size_t, CU_LIMIT_MAX> limits = kDefaultLimits;
   CUfunc_cache cache_config = CU_FUNC_CACHE_PREFER_NONE;
+  std::set<CUctx_st*> peers;  // contexts cuCtxEnablePeerAccess let this one reach (peer.cpp)
 };
 
 // A kernel as libcuda knows it: its image in a loaded library and, per context, where its code
@@ -323,6 +324,17 @@ bool in_host_function();
 CUcontext primary_context(CUdevice dev);
 // Is ctx a context this driver made?
 bool valid_context(CUcontext ctx);
+
+// --- several GPUs (peer.cpp) ------------------------------------------------------------------
+// The active context whose device allocation holds [p, p+n), or null.
+CUctx_st* owner_context(uint64_t p, uint64_t n);
+// Copies n bytes from src_ctx's device memory to dst_ctx's, staged through host memory; the
+// destination side is ordered after dst_stream (null: the NULL stream).
+CUresult copy_between(CUctx_st& dst_ctx, uint64_t dst, CUctx_st& src_ctx, uint64_t src, uint64_t n,
+                      CUstream_st* dst_stream);
+// cuMemcpy's UVA rule: when dst or src is another device's allocation, copies through
+// copy_between (stream: ctx's stream, for ctx's side), sets *r and returns true; else false.
+bool copy_across_devices(CUctx_st& ctx, uint64_t dst, uint64_t src, uint64_t n, CUstream_st* stream, CUresult* r);
 
 // Pins `size` bytes of fresh anonymous memory for the GPU (mmap, RM_ALLOC_MEMORY of an OS
 // descriptor, UVM map at the same address). The context's cuMemHostAlloc and staging buffer.
