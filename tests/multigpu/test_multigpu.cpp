@@ -277,5 +277,21 @@ TEST_F(MultiGpu, PeerCopiesMoveTheBytesBetweenDevices) {
   EXPECT_EQ(cudaFree(d1), cudaSuccess);
 }
 
+TEST_F(MultiGpu, NvidiaTraceNamesTheGpuOfEachAllocation) {
+  start(nullptr);
+  ASSERT_EQ(cudaSetDevice(1), cudaSuccess);
+  ASSERT_EQ(cudaFree(nullptr), cudaSuccess);  // device 1's context is built outside the recording
+  trace::Recorder recorder;
+  void* d = nullptr;
+  ASSERT_EQ(cudaMalloc(&d, 8ull << 20), cudaSuccess);  // more than a pool chunk: RM allocates vidmem
+  bool named = false;
+  for (const std::string& text : recorder.texts(trace::Layer::Nvidia)) {
+    if (text.rfind("gpu1: vidmem: ", 0) == 0) named = true;
+    EXPECT_EQ(text.rfind("gpu0: ", 0), std::string::npos) << text;
+  }
+  EXPECT_TRUE(named) << recorder.tree();
+  EXPECT_EQ(cudaFree(d), cudaSuccess);
+}
+
 }  // namespace
 }  // namespace minicuda::testing

@@ -255,6 +255,7 @@ gpu::Device& nv_device() { return *gpus()[static_cast<size_t>(g_selected)].devic
 gpu::Device& nv_device(int index) { return *gpus().at(static_cast<size_t>(index)).device; }
 int nv_gpu_bus(int index) { return gpus().at(static_cast<size_t>(index)).bus; }
 const uint8_t* nv_gpu_uuid(int index) { return gpus().at(static_cast<size_t>(index)).uuid; }
+std::string nv_gpu_tag(int index) { return nv_gpu_count() > 1 ? "gpu" + std::to_string(index) + ": " : ""; }
 int nv_gpu_by_uuid(const uint8_t* uuid) {
   for (int i = 0; i < nv_gpu_count(); ++i) {
     if (std::memcmp(uuid, nv_gpu_uuid(i), 16) == 0) return i;
@@ -295,7 +296,7 @@ void nv_register_devices() {
       nv_channel_fault(fault);
     });
     device.start_worker();
-    trace::note(trace::Layer::Nvidia, "nvidia.ko: probed {} ({} SMs, {} MiB VRAM)", device.properties().name,
+    trace::note(trace::Layer::Nvidia, "{}nvidia.ko: probed {} ({} SMs, {} MiB VRAM)", nv_gpu_tag(i), device.properties().name,
                 device.properties().multiprocessor_count, device.properties().vram_bytes >> 20);
   }
   kernel::register_chrdev("/dev/nvidiactl", kNvMajor, kNvCtlMinor, &kNvidiaFops);

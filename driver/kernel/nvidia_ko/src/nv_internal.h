@@ -47,6 +47,10 @@ gpu::Device& nv_device(int index);
 int nv_gpu_bus(int index);
 const uint8_t* nv_gpu_uuid(int index);
 inline NvU32 nv_gpu_id(int index) { return static_cast<NvU32>(nv_gpu_bus(index)) << 8; }
+// What the module's trace notes about one GPU start with: "" with a single GPU (so one-GPU
+// traces are unchanged), "gpuN: " with several.
+std::string nv_gpu_tag(int index);
+inline std::string nv_gpu_tag() { return nv_gpu_tag(nv_selected_gpu()); }
 // The GPU whose UUID this is, or -1.
 int nv_gpu_by_uuid(const uint8_t* uuid);
 

@@ -66,7 +66,7 @@ NV_STATUS construct_vaspace(RmClient&, RmObject& object, void* params) {
     p->vaLimitInternal = object.va_base + object.va_size - 1;
     p->bigPageSize = static_cast<NvU32>(gpu::kBigPage);
   }
-  trace::note(trace::Layer::Nvidia, "rm: VA space {:#x}..+{} GiB, big pages 2 MiB", object.va_base, object.va_size >> 30);
+  trace::note(trace::Layer::Nvidia, "{}rm: VA space {:#x}..+{} GiB, big pages 2 MiB", nv_gpu_tag(), object.va_base, object.va_size >> 30);
   return NV_OK;
 }
 
@@ -82,7 +82,7 @@ NV_STATUS construct_vidmem(RmClient&, RmObject& object, void* params) {
   if (size < p->size) return NV_ERR_NO_MEMORY;  // wrapped: larger than any VRAM
   std::optional<uint64_t> offset = nv_pma().alloc(size, p->alignment);
   if (!offset) {
-    trace::note(trace::Layer::Nvidia, "vidmem: no {} run free (PMA has {} MiB free)", mib(size), nv_pma().free_bytes() >> 20);
+    trace::note(trace::Layer::Nvidia, "{}vidmem: no {} run free (PMA has {} MiB free)", nv_gpu_tag(), mib(size), nv_pma().free_bytes() >> 20);
     return NV_ERR_NO_MEMORY;
   }
   object.size = size;
@@ -92,7 +92,7 @@ NV_STATUS construct_vidmem(RmClient&, RmObject& object, void* params) {
   p->limit = size - 1;
   p->attr = nv_field_num(NVOS32_ATTR_LOCATION_SHIFT, NVOS32_ATTR_LOCATION_MASK, NVOS32_ATTR_LOCATION_VIDMEM) |
             nv_field_num(NVOS32_ATTR_PAGE_SIZE_SHIFT, NVOS32_ATTR_PAGE_SIZE_MASK, NVOS32_ATTR_PAGE_SIZE_HUGE);
-  trace::note(trace::Layer::Nvidia, "vidmem: {} at VRAM+{:#x} (PMA: {} MiB free)", mib(size), *offset,
+  trace::note(trace::Layer::Nvidia, "{}vidmem: {} at VRAM+{:#x} (PMA: {} MiB free)", nv_gpu_tag(), mib(size), *offset,
               nv_pma().free_bytes() >> 20);
   return NV_OK;
 }
