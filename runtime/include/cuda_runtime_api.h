@@ -124,6 +124,15 @@ cudaError_t CUDARTAPI cudaMemcpyToSymbolAsync(const void* symbol, const void* sr
 cudaError_t CUDARTAPI cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset,
                                                 enum cudaMemcpyKind kind, cudaStream_t stream);
 
+/* Several GPUs: peer access of the current device, and copies between two devices' memory
+ * (staged through host memory; they need no peer access). */
+cudaError_t CUDARTAPI cudaDeviceCanAccessPeer(int* canAccessPeer, int device, int peerDevice);
+cudaError_t CUDARTAPI cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);
+cudaError_t CUDARTAPI cudaDeviceDisablePeerAccess(int peerDevice);
+cudaError_t CUDARTAPI cudaMemcpyPeer(void* dst, int dstDevice, const void* src, int srcDevice, size_t count);
+cudaError_t CUDARTAPI cudaMemcpyPeerAsync(void* dst, int dstDevice, const void* src, int srcDevice, size_t count,
+                                          cudaStream_t stream);
+
 /* --- Kernels ----------------------------------------------------------------------------------- */
 /* Launches the kernel registered for func (its host function): args[i] points at parameter i.
  * At a module's first launch the runtime loads it (cuLibraryLoadData, cuLibraryGetKernel), then

@@ -21,7 +21,9 @@ namespace {
 // NV_ESC_RM_MAP_MEMORY, then mmap of that fd. Returns the address, or null.
 void* map_for_cpu(NvHandle hParent, NvHandle hMemory, uint64_t length, bool gpu_node) {
   Driver& d = driver();
-  int fd = kernel::sys_open(gpu_node ? "/dev/nvidia0" : "/dev/nvidiactl", kernel::kORdWr | kernel::kOCloexec);
+  const DeviceInfo* dev = gpu_node ? device_of_handle(hParent) : nullptr;
+  const std::string node = dev ? "/dev/nvidia" + std::to_string(dev->node_minor) : gpu_node ? "/dev/nvidia0" : "/dev/nvidiactl";
+  int fd = kernel::sys_open(node.c_str(), kernel::kORdWr | kernel::kOCloexec);
   if (fd < 0) return nullptr;
   if (gpu_node) {
     nv_ioctl_register_fd_t reg{d.ctl_fd};

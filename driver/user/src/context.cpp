@@ -95,6 +95,10 @@ CUresult build(CUctx_st& ctx) {
 void teardown(CUctx_st& ctx) {
   Driver& d = driver();
   const DeviceInfo& dev = *device_info(ctx.device);
+  // Peer access ends with the context, both ways (peer.cpp).
+  ctx.peers.clear();
+  for (CUcontext other : d.primary) other->peers.erase(&ctx);
+  for (CUcontext other : d.created) other->peers.erase(&ctx);
   stop_host_functions(ctx);
   free_streams_and_events(ctx);
   destroy_stream_channels(ctx);

@@ -209,6 +209,7 @@ CUresult memcpy_any(const char* api, DefaultStream mode, CUdeviceptr dst, CUdevi
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   CUstream_st* stream = nullptr;
   if (CUresult r = resolve_stream(*ctx, nullptr, &stream, mode); r != CUDA_SUCCESS) return done(scope, r);
+  if (CUresult r; copy_across_devices(*ctx, dst, src, ByteCount, stream, &r)) return done(scope, *ctx, r);
   return done(scope, *ctx, copy(*ctx, dst, src, ByteCount, stream));
 }
 // The three memsets print their value as the real names do: uc, us, ui.
@@ -270,6 +271,7 @@ CUresult memcpy_any_async(const char* api, DefaultStream mode, CUdeviceptr dst, 
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   CUstream_st* stream = nullptr;
   if (CUresult r = resolve_stream(*ctx, hStream, &stream, mode); r != CUDA_SUCCESS) return done(scope, r);
+  if (CUresult r; copy_across_devices(*ctx, dst, src, ByteCount, stream, &r)) return done(scope, *ctx, r);
   return done(scope, *ctx, copy(*ctx, dst, src, ByteCount, stream, true));
 }
 CUresult memset_d8_async(const char* api, DefaultStream mode, CUdeviceptr dstDevice, unsigned char uc, size_t N,

@@ -5,14 +5,17 @@
 //   RM_ALLOC NV01_ROOT                            this process's RM client (0xc1d0000N)
 //   RM_CONTROL GET_BUILD_VERSION                  driver/library version handshake
 //   RM_CONTROL GPU_GET_ATTACHED_IDS, ID_INFO_V2   the GPU ids and their device instances
-//   open("/dev/nvidia0") + NV_ESC_REGISTER_FD     the GPU node, bound to the control fd
-//   RM_ALLOC NV01_DEVICE_0, NV20_SUBDEVICE_0      the GPU's objects in the client
+//   CUDA_VISIBLE_DEVICES                          which of them, in which order (visible_devices)
+//   open("/dev/nvidiaN") + NV_ESC_REGISTER_FD     each visible GPU's node, bound to the control fd
+//   RM_ALLOC NV01_DEVICE_0, NV20_SUBDEVICE_0      each visible GPU's objects in the client
 //   RM_CONTROL name, FB, arch, GR, GID, PCI, engines: the properties cuDeviceGetAttribute reports
 //
 // After cuInit, cuDevice* queries answer from memory: they make no system call.
 #include <cstdlib>
 #include <algorithm>
 #include <cstring>
+#include <string>
+#include <utility>
 
 #include "libcuda.h"
 #include "memcheck.h"
@@ -118,18 +121,17 @@ CUresult initialize(Driver& d) {
   NV0000_CTRL_GPU_GET_ATTACHED_IDS_PARAMS ids{};
   if (control(d.hClient, NV0000_CTRL_CMD_GPU_GET_ATTACHED_IDS, &ids) != NV_OK) return CUDA_ERROR_NO_DEVICE;
 
+  // Every attached GPU, in RM's order; then the ones CUDA_VISIBLE_DEVICES shows, in its order.
+  std::vector<std::pair<NvU32, NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS>> attached;
   for (NvU32 gpu_id : ids.gpuIds) {
     if (gpu_id == NV0000_CTRL_GPU_INVALID_ID) break;
     NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS info{};
     info.gpuId = gpu_id;
     if (control(d.hClient, NV0000_CTRL_CMD_GPU_GET_ID_INFO_V2, &info) != NV_OK) continue;
-    if (d.gpu_fd < 0) {
-      d.gpu_fd = kernel::sys_open("/dev/nvidia0", kernel::kORdWr | kernel::kOCloexec);
-      nv_ioctl_register_fd_t reg{d.ctl_fd};
-      if (d.gpu_fd < 0 || kernel::sys_ioctl(d.gpu_fd, NV_IOWR(NV_ESC_REGISTER_FD, sizeof reg), &reg) < 0) {
-        return CUDA_ERROR_NO_DEVICE;
-      }
-    }
+    attached.emplace_back(gpu_id, info);
+  }
+  for (int index : visible_devices(std::getenv("CUDA_VISIBLE_DEVICES"), static_cast<int>(attached.size()))) {
+    const auto& [gpu_id, info] = attached[static_cast<size_t>(index)];
     DeviceInfo dev;
     dev.gpu_id = gpu_id;
     for (const auto& card : cards) {
@@ -137,7 +139,14 @@ CUresult initialize(Driver& d) {
         dev.pci_domain = static_cast<int>(card.pci_info.domain);
         dev.pci_bus = card.pci_info.bus;
         dev.pci_device = card.pci_info.slot;
+        dev.node_minor = static_cast<int>(card.minor_number);
       }
+    }
+    const std::string node = "/dev/nvidia" + std::to_string(dev.node_minor);
+    dev.gpu_fd = kernel::sys_open(node.c_str(), kernel::kORdWr | kernel::kOCloexec);
+    nv_ioctl_register_fd_t reg{d.ctl_fd};
+    if (dev.gpu_fd < 0 || kernel::sys_ioctl(dev.gpu_fd, NV_IOWR(NV_ESC_REGISTER_FD, sizeof reg), &reg) < 0) {
+      return CUDA_ERROR_NO_DEVICE;
     }
     NV0080_ALLOC_PARAMETERS device_params{};
     device_params.deviceId = info.deviceInstance;
@@ -152,8 +161,8 @@ CUresult initialize(Driver& d) {
                  sizeof subdevice_params) != NV_OK) {
       return CUDA_ERROR_NO_DEVICE;
     }
-    if (read_properties(dev) != NV_OK) return CUDA_ERROR_NO_DEVICE;
     d.devices.push_back(dev);
+    if (read_properties(d.devices.back()) != NV_OK) return CUDA_ERROR_NO_DEVICE;
   }
   if (d.devices.empty()) return CUDA_ERROR_NO_DEVICE;
   for (size_t i = 0; i < d.devices.size(); ++i) {
@@ -165,6 +174,37 @@ CUresult initialize(Driver& d) {
 }
 
 }  // namespace
+
+std::vector<int> visible_devices(const char* env, int count) {
+  std::vector<int> visible;
+  if (env == nullptr) {
+    for (int i = 0; i < count; ++i) visible.push_back(i);
+    return visible;
+  }
+  const std::string list = env;
+  size_t start = 0;
+  while (start < list.size()) {
+    size_t comma = list.find(',', start);
+    std::string entry = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const size_t first = entry.find_first_not_of(' ');
+    const size_t last = entry.find_last_not_of(' ');
+    entry = first == std::string::npos ? "" : entry.substr(first, last - first + 1);
+    if (entry.empty() || entry.size() > 3 || entry.find_first_not_of("0123456789") != std::string::npos) break;
+    const int index = std::stoi(entry);
+    if (index >= count || std::find(visible.begin(), visible.end(), index) != visible.end()) break;
+    visible.push_back(index);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return visible;
+}
+
+DeviceInfo* device_of_handle(NvHandle hObject) {
+  for (DeviceInfo& dev : driver().devices) {
+    if (dev.hDevice == hObject || dev.hSubdevice == hObject) return &dev;
+  }
+  return nullptr;
+}
 
 std::recursive_mutex& driver_mutex() {
   static std::recursive_mutex* m = new std::recursive_mutex;

@@ -108,13 +108,20 @@ struct DeviceInfo {
   int pci_domain = 0, pci_bus = 0, pci_device = 0;
   int pci_device_id = 0;
   CUuuid uuid{};
+  int node_minor = 0;  // its node is /dev/nvidia<minor> (CARD_INFO)
+  int gpu_fd = -1;   // that node, registered to the control fd
 };
+// The device whose RM device or subdevice object is hObject, or null.
+DeviceInfo* device_of_handle(NvHandle hObject);
+// The ordinals of CUDA_VISIBLE_DEVICES among `count` GPUs, in the order listed: unset, all of
+// them; each entry a decimal ordinal; the list ends at the first entry that is not a valid,
+// unlisted ordinal (the entries before it stay visible); empty: none.
+std::vector<int> visible_devices(const char* env, int count);
 
 struct Driver {
   bool initialized = false;
   CUresult init_result = CUDA_ERROR_NOT_INITIALIZED;
   int ctl_fd = -1;        // /dev/nvidiactl
-  int gpu_fd = -1;        // /dev/nvidia0, registered to ctl_fd
   NvHandle hClient = 0;   // the process's RM client
   NvHandle next_handle = 0x5c000001;  // the handles libcuda picks for its objects (measured)
   CUmoduleLoadingMode loading_mode = CU_MODULE_LAZY_LOADING;  // CUDA_MODULE_LOADING at cuInit
@@ -200,6 +207,7 @@ struct CUctx_st {
                                                                       64,    11796480, 232448,  0,      0};
   std::array<size_t, CU_LIMIT_MAX> limits = kDefaultLimits;
   CUfunc_cache cache_config = CU_FUNC_CACHE_PREFER_NONE;
+  std::set<CUctx_st*> peers;  // contexts cuCtxEnablePeerAccess let this one reach (peer.cpp)
 };
 
 // A kernel as libcuda knows it: its image in a loaded library and, per context, where its code
@@ -327,6 +335,17 @@ bool in_host_function();
 CUcontext primary_context(CUdevice dev);
 // Is ctx a context this driver made?
 bool valid_context(CUcontext ctx);
+
+// --- several GPUs (peer.cpp) ------------------------------------------------------------------
+// The active context whose device allocation holds [p, p+n), or null.
+CUctx_st* owner_context(uint64_t p, uint64_t n);
+// Copies n bytes from src_ctx's device memory to dst_ctx's, staged through host memory; the
+// destination side is ordered after dst_stream (null: the NULL stream).
+CUresult copy_between(CUctx_st& dst_ctx, uint64_t dst, CUctx_st& src_ctx, uint64_t src, uint64_t n,
+                      CUstream_st* dst_stream);
+// cuMemcpy's UVA rule: when dst or src is another device's allocation, copies through
+// copy_between (stream: ctx's stream, for ctx's side), sets *r and returns true; else false.
+bool copy_across_devices(CUctx_st& ctx, uint64_t dst, uint64_t src, uint64_t n, CUstream_st* stream, CUresult* r);
 
 // Pins `size` bytes of fresh anonymous memory for the GPU (mmap, RM_ALLOC_MEMORY of an OS
 // descriptor, UVM map at the same address). The context's cuMemHostAlloc and staging buffer.

@@ -77,8 +77,11 @@ NV_STATUS rm_alloc_os_descriptor(NvHandle hClient, NvHandle hDevice, NvHandle ha
   p.params.flags = NVOS02_FLAGS_LIBCUDA_HOST_ALLOC;
   p.params.pMemory = nv_ptr_to_p64(address);
   p.params.limit = size - 1;
-  p.fd = driver().gpu_fd;
-  NV_STATUS os = rm_ioctl(driver().gpu_fd, NV_IOWR(NV_ESC_RM_ALLOC_MEMORY, sizeof p), &p);
+  // On the node of the GPU whose device object is the parent (the first GPU's if none is).
+  const DeviceInfo* dev = device_of_handle(hDevice);
+  const int fd = dev ? dev->gpu_fd : driver().devices.front().gpu_fd;
+  p.fd = fd;
+  NV_STATUS os = rm_ioctl(fd, NV_IOWR(NV_ESC_RM_ALLOC_MEMORY, sizeof p), &p);
   return os != NV_OK ? os : p.params.status;
 }
 

@@ -1,4 +1,4 @@
-// nvidia.ko: module init, the /dev/nvidiactl and /dev/nvidia0 nodes, and the ioctl dispatcher.
+// nvidia.ko: module init, the /dev/nvidiactl and /dev/nvidiaN nodes, and the ioctl dispatcher.
 //
 // An ioctl arrives as (file, request, user pointer). The dispatcher looks the request up in
 // kIoctls - one row per escape: the full _IOWR('F', nr, size) request, the handler, the name, the
@@ -14,7 +14,9 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <set>
+#include <string>
 
 #include "minicuda/fault.h"
 #include "minicuda/trace.h"
@@ -94,6 +96,7 @@ long nv_open(kernel::File& file) {
   std::lock_guard lock(nv_lock());
   auto* nvf = new NvFile;
   nvf->kind = file.minor == kNvCtlMinor ? NodeKind::Control : NodeKind::Gpu;
+  nvf->gpu = file.minor == kNvCtlMinor ? 0 : static_cast<int>(file.minor);
   file.private_data = nvf;
   nv_files().insert(nvf);
   return 0;
@@ -135,6 +138,7 @@ long nvidia_ioctl(kernel::File& file, unsigned long request, void* user_arg) {
   }
   std::lock_guard lock(nv_lock());
   NvFile& nvf = nvfile(file);
+  nv_select_gpu(nvf.gpu);  // the RM entry points select the GPU of the object they act on
   NodeMask node = nvf.kind == NodeKind::Control ? kCtl : kGpu;
   long r = 0;
   if (!(entry->nodes & node)) {
@@ -170,17 +174,67 @@ const char* nvidia_ioctl_name(unsigned long request) {
 // poll() on a GPU file: what a thread waiting for the GPU sleeps in (a blocking-sync wait). The
 // GPU's inline channels (CUDA_LAUNCH_BLOCKING=1) run here, in the caller's thread; then the
 // file is readable (the event the sleeper waited for has happened, or there is none to wait for).
-short nvidia_poll(kernel::File&) {
-  nv_device().host().poll(/*include_inline=*/true);
+short nvidia_poll(kernel::File& file) {
+  gpu::Device* device = nullptr;
+  {
+    std::lock_guard lock(nv_lock());
+    device = &nv_device(file.private_data ? nvfile(file).gpu : 0);
+  }
+  device->host().poll(/*include_inline=*/true);
   return kernel::kPollIn;
 }
 
 const kernel::FileOperations kNvidiaFops = {"nvidia", nv_open, nv_release, nvidia_ioctl, nvidia_mmap,
                                            nvidia_ioctl_name, nvidia_poll};
 
-std::unique_ptr<gpu::Device>& device_slot() {
-  static std::unique_ptr<gpu::Device> device;
-  return device;
+struct NvGpu {
+  std::unique_ptr<gpu::Device> device;
+  std::unique_ptr<Pma> pma;
+  int bus = 0;
+  uint8_t uuid[16] = {};
+};
+// Filled once by module init, then only read; never destroyed (see nv_lock).
+std::vector<NvGpu>& gpus() {
+  static auto* g = new std::vector<NvGpu>;
+  return *g;
+}
+int g_selected = 0;  // guarded by nv_lock()
+
+// The presets of the GPUs to probe (MINICUDA_DEVICES, MINICUDA_DEVICE); bad entries are reported
+// and skipped, and no usable entry means one GPU.
+std::vector<gpu::Preset> presets_from_env() {
+  gpu::Preset preset = gpu::Preset::H200;
+  const char* env = std::getenv("MINICUDA_DEVICE");
+  if (env && *env) {
+    if (auto p = gpu::parse_preset(env)) {
+      preset = *p;
+    } else {
+      std::fprintf(stderr, "minicuda: nvidia.ko: unknown MINICUDA_DEVICE '%s', using the H200 preset\n", env);
+    }
+  }
+  std::vector<gpu::Preset> presets;
+  const char* list = std::getenv("MINICUDA_DEVICES");
+  std::string text = list ? list : "";
+  if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) {
+    const long n = std::strtol(text.c_str(), nullptr, 10);
+    presets.assign(static_cast<size_t>(std::clamp(n, 1L, 8L)), preset);
+    if (n < 1 || n > 8) std::fprintf(stderr, "minicuda: nvidia.ko: MINICUDA_DEVICES=%s: using %zu GPUs (1 to 8)\n", list, presets.size());
+  } else if (!text.empty()) {
+    size_t start = 0;
+    while (start <= text.size() && presets.size() < 8) {
+      size_t comma = text.find(',', start);
+      std::string name = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      if (auto p = gpu::parse_preset(name.c_str())) {
+        presets.push_back(*p);
+      } else {
+        std::fprintf(stderr, "minicuda: nvidia.ko: MINICUDA_DEVICES: unknown preset '%s' skipped\n", name.c_str());
+      }
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  }
+  if (presets.empty()) presets.push_back(preset);
+  return presets;
 }
 
 }  // namespace
@@ -192,7 +246,22 @@ std::recursive_mutex& nv_lock() {
   return *m;
 }
 
-gpu::Device& nv_device() { return *device_slot(); }
+int nv_gpu_count() { return static_cast<int>(gpus().size()); }
+void nv_select_gpu(int index) {
+  if (index >= 0 && index < nv_gpu_count()) g_selected = index;
+}
+int nv_selected_gpu() { return g_selected; }
+gpu::Device& nv_device() { return *gpus()[static_cast<size_t>(g_selected)].device; }
+gpu::Device& nv_device(int index) { return *gpus().at(static_cast<size_t>(index)).device; }
+int nv_gpu_bus(int index) { return gpus().at(static_cast<size_t>(index)).bus; }
+const uint8_t* nv_gpu_uuid(int index) { return gpus().at(static_cast<size_t>(index)).uuid; }
+std::string nv_gpu_tag(int index) { return nv_gpu_count() > 1 ? "gpu" + std::to_string(index) + ": " : ""; }
+int nv_gpu_by_uuid(const uint8_t* uuid) {
+  for (int i = 0; i < nv_gpu_count(); ++i) {
+    if (std::memcmp(uuid, nv_gpu_uuid(i), 16) == 0) return i;
+  }
+  return -1;
+}
 
 void nv_memory_freed(const RmObject& object) {
   for (NvFile* nvf : nv_files()) {
@@ -200,31 +269,40 @@ void nv_memory_freed(const RmObject& object) {
   }
 }
 
-Pma& nv_pma() {
-  // RM keeps the VRAM above totalGlobalMem for itself (firmware, page tables, reserved heap).
-  static Pma pma(nv_device().properties().total_global_mem);
-  return pma;
-}
+Pma& nv_pma() { return *gpus()[static_cast<size_t>(g_selected)].pma; }
 
-// Module init: probe the GPU and create its nodes (nvidia_init_module + nv_probe).
+// Module init: probe the GPUs and create their nodes (nvidia_init_module + nv_probe).
 void nv_register_devices() {
-  const char* env = std::getenv("MINICUDA_DEVICE");
-  gpu::Preset preset = gpu::Preset::H200;
-  if (env && *env) {
-    if (auto p = gpu::parse_preset(env)) {
-      preset = *p;
-    } else {
-      std::fprintf(stderr, "minicuda: nvidia.ko: unknown MINICUDA_DEVICE '%s', using the H200 preset\n", env);
-    }
+  std::vector<gpu::Preset> presets = presets_from_env();
+  int bus = -1;
+  for (size_t i = 0; i < presets.size(); ++i) {
+    NvGpu g;
+    g.device = std::make_unique<gpu::Device>(presets[i]);
+    const gpu::DeviceProperties& props = g.device->properties();
+    // RM keeps the VRAM above totalGlobalMem for itself (firmware, page tables, reserved heap).
+    g.pma = std::make_unique<Pma>(props.total_global_mem);
+    bus = std::max(props.pci_bus_id, bus + 1);
+    g.bus = bus;
+    std::memcpy(g.uuid, props.uuid, 16);
+    g.uuid[15] = static_cast<uint8_t>(g.uuid[15] + i);
+    gpus().push_back(std::move(g));
   }
-  device_slot() = std::make_unique<gpu::Device>(preset);
-  // The GPU starts fetching: its host interface watches the channels from its own thread.
-  device_slot()->host().set_fault_handler(nv_channel_fault);
-  device_slot()->start_worker();
-  trace::note(trace::Layer::Nvidia, "nvidia.ko: probed {} ({} SMs, {} MiB VRAM)", nv_device().properties().name,
-              nv_device().properties().multiprocessor_count, nv_device().properties().vram_bytes >> 20);
+  for (int i = 0; i < nv_gpu_count(); ++i) {
+    gpu::Device& device = nv_device(i);
+    // The GPU starts fetching: its host interface watches the channels from its own thread.
+    device.host().set_fault_handler([i](const gpu::ChannelFault& fault) {
+      std::lock_guard lock(nv_lock());
+      nv_select_gpu(i);
+      nv_channel_fault(fault);
+    });
+    device.start_worker();
+    trace::note(trace::Layer::Nvidia, "{}nvidia.ko: probed {} ({} SMs, {} MiB VRAM)", nv_gpu_tag(i), device.properties().name,
+                device.properties().multiprocessor_count, device.properties().vram_bytes >> 20);
+  }
   kernel::register_chrdev("/dev/nvidiactl", kNvMajor, kNvCtlMinor, &kNvidiaFops);
-  kernel::register_chrdev("/dev/nvidia0", kNvMajor, 0, &kNvidiaFops);
+  for (int i = 0; i < nv_gpu_count(); ++i) {
+    kernel::register_chrdev("/dev/nvidia" + std::to_string(i), kNvMajor, static_cast<unsigned>(i), &kNvidiaFops);
+  }
 }
 
 }  // namespace minicuda::nvidia

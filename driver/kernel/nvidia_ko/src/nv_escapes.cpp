@@ -178,19 +178,27 @@ long escape_card_info(NvFile&, kernel::File&, void* arg, uint32_t size) {
   trace::Scope scope(trace::Layer::Nvidia, "card_info(entries={})", size / sizeof(nv_ioctl_card_info_t));
   std::memset(arg, 0, size);
   auto* cards = static_cast<nv_ioctl_card_info_t*>(arg);
-  const gpu::DeviceProperties& props = nv_device().properties();
-  cards[0].valid = NV_TRUE;
-  cards[0].pci_info.domain = static_cast<NvU32>(props.pci_domain);
-  cards[0].pci_info.bus = static_cast<NvU8>(props.pci_bus_id);
-  cards[0].pci_info.slot = static_cast<NvU8>(props.pci_device);
-  cards[0].pci_info.vendor_id = props.pci_vendor_id;
-  cards[0].pci_info.device_id = props.pci_device_id;
-  cards[0].gpu_id = static_cast<NvU32>(props.pci_bus_id) << 8;
-  cards[0].fb_size = props.vram_bytes;
-  cards[0].minor_number = 0;
-  std::memcpy(cards[0].dev_name, "nvidia0", 8);
-  scope.result("{:04x}:{:02x}:{:02x}.0 {:04x}:{:04x} minor 0", props.pci_domain, props.pci_bus_id, props.pci_device,
-               props.pci_vendor_id, props.pci_device_id);
+  const size_t entries = size / sizeof(nv_ioctl_card_info_t);
+  std::string listed;
+  for (int i = 0; i < nv_gpu_count() && static_cast<size_t>(i) < entries; ++i) {
+    const gpu::DeviceProperties& props = nv_device(i).properties();
+    nv_ioctl_card_info_t& card = cards[i];
+    card.valid = NV_TRUE;
+    card.pci_info.domain = static_cast<NvU32>(props.pci_domain);
+    card.pci_info.bus = static_cast<NvU8>(nv_gpu_bus(i));
+    card.pci_info.slot = static_cast<NvU8>(props.pci_device);
+    card.pci_info.vendor_id = props.pci_vendor_id;
+    card.pci_info.device_id = props.pci_device_id;
+    card.gpu_id = nv_gpu_id(i);
+    card.fb_size = props.vram_bytes;
+    card.minor_number = static_cast<NvU32>(i);
+    std::snprintf(reinterpret_cast<char*>(card.dev_name), sizeof card.dev_name, "nvidia%d", i);
+    if (scope.active()) {
+      listed += fmt::format("{}{:04x}:{:02x}:{:02x}.0 {:04x}:{:04x} minor {}", i == 0 ? "" : "; ", props.pci_domain,
+                            nv_gpu_bus(i), props.pci_device, props.pci_vendor_id, props.pci_device_id, i);
+    }
+  }
+  scope.result("{}", listed);
   return 0;
 }
 
@@ -235,6 +243,7 @@ long nv_mmap_context(NvFile& nvf, kernel::Vma& vma) {
   int prot = 0;
   if (vma.prot & kernel::kProtRead) prot |= PROT_READ;
   if (vma.prot & kernel::kProtWrite) prot |= PROT_WRITE;
+  if (ctx.memory) nv_select_gpu(ctx.memory->gpu);
   int fd = ctx.vidmem ? nv_device().vram().backing_fd() : ctx.memfd;
   off_t offset = static_cast<off_t>(ctx.vidmem ? ctx.phys + ctx.offset : ctx.offset);
   void* r = mmap(reinterpret_cast<void*>(vma.start), vma.length, prot, MAP_SHARED | MAP_FIXED, fd, offset);

@@ -31,8 +31,28 @@ namespace minicuda::nvidia {
 
 std::recursive_mutex& nv_lock();
 
-// The GPU this module drives (probed at module init; MINICUDA_DEVICE picks the preset).
+// The GPUs this module drives, probed at module init: MINICUDA_DEVICES=N gives N of the preset
+// MINICUDA_DEVICE picks (H200 by default), MINICUDA_DEVICES=h200,teaching one GPU per preset
+// named; unset, one GPU. GPU i has the node /dev/nvidiaI and device instance i.
+int nv_gpu_count();
+// Every RM call acts on one GPU, as the real RM finds its pGpu from the object it names: the
+// entry points select it (under nv_lock) before anything below runs. nv_device() and nv_pma()
+// are the selected GPU's.
+void nv_select_gpu(int index);
+int nv_selected_gpu();
 gpu::Device& nv_device();
+gpu::Device& nv_device(int index);
+// The GPU's PCI bus (distinct per GPU: the preset's bus for the first, then the next free bus),
+// its UUID (the preset's, last byte + index) and its RM gpu id (bus << 8).
+int nv_gpu_bus(int index);
+const uint8_t* nv_gpu_uuid(int index);
+inline NvU32 nv_gpu_id(int index) { return static_cast<NvU32>(nv_gpu_bus(index)) << 8; }
+// What the module's trace notes about one GPU start with: "" with a single GPU (so one-GPU
+// traces are unchanged), "gpuN: " with several.
+std::string nv_gpu_tag(int index);
+inline std::string nv_gpu_tag() { return nv_gpu_tag(nv_selected_gpu()); }
+// The GPU whose UUID this is, or -1.
+int nv_gpu_by_uuid(const uint8_t* uuid);
 
 // --- physical memory allocator (pma.cpp) -----------------------------------------------------
 
@@ -74,6 +94,7 @@ struct MmapContext {
 // file.private_data of /dev/nvidiactl and /dev/nvidia0 (nv_linux_file_private_t).
 struct NvFile {
   NodeKind kind = NodeKind::Control;
+  int gpu = 0;                  // /dev/nvidiaN: N
   kernel::File* ctl = nullptr;  // /dev/nvidia0 after NV_ESC_REGISTER_FD: the control file
   MmapContext mmap;
 };
@@ -85,6 +106,7 @@ struct RmObject {
   NvU32 hclass = 0;
   NvHandle parent = 0;
   std::vector<NvHandle> children;
+  int gpu = 0;  // the GPU it belongs to: its NV01_DEVICE_0's device instance (0 for the client)
   // Memory objects (0x3E, 0x40, 0x71)
   uint64_t size = 0;
   uint64_t phys = 0;         // VRAM offset (0x40) or host address (0x71)

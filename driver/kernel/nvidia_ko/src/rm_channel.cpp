@@ -132,7 +132,7 @@ NV_STATUS construct_channel(RmClient& client, RmObject& object, void* params) {
     inherit_fault(client.handle, notifier_page);
   }
   p->cid = object.chid;
-  trace::note(trace::Layer::Nvidia, "channel {}: GPFIFO {:#x} x {} entries, USERD {:#x}, token {}", object.chid,
+  trace::note(trace::Layer::Nvidia, "{}channel {}: GPFIFO {:#x} x {} entries, USERD {:#x}, token {}", nv_gpu_tag(), object.chid,
               config.gpfifo_va, config.gpfifo_entries, config.userd_va, config.token);
   return NV_OK;
 }
@@ -153,7 +153,7 @@ void nv_channel_fault(const gpu::ChannelFault& fault) {
   if (fault.kind == gpu::FaultKind::MmuUnmapped || fault.kind == gpu::FaultKind::MmuReadOnly)
     xid = ROBUST_CHANNEL_FIFO_ERROR_MMU_ERR_FLT;
   if (fault.kind == gpu::FaultKind::EccUncorrectable) xid = ROBUST_CHANNEL_CONTAINED_ERROR;
-  trace::note(trace::Layer::Nvidia, "NVRM: Xid {}: channel {}: {}", xid, fault.chid, fault.what);
+  trace::note(trace::Layer::Nvidia, "{}NVRM: Xid {}: channel {}: {}", nv_gpu_tag(), xid, fault.chid, fault.what);
   auto it = error_notifiers().find(fault.chid);
   if (it == error_notifiers().end()) return;
   // Recovery takes down the faulting process's other channels too, as RM resets a context whose

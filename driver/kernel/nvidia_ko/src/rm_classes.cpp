@@ -18,12 +18,11 @@ std::string mib(uint64_t bytes) {
   return fmt::format("{} B", bytes);
 }
 
-// NV01_DEVICE_0: the GPU as a whole. deviceId is the index from GPU_GET_ID_INFO (0: one GPU).
-NV_STATUS construct_device(RmClient& client, RmObject&, void* params) {
-  auto* p = static_cast<NV0080_ALLOC_PARAMETERS*>(params);
-  if (p && p->deviceId != 0) return NV_ERR_INVALID_ARGUMENT;
+// NV01_DEVICE_0: the GPU as a whole. deviceId is the device instance from GPU_GET_ID_INFO_V2
+// (rm_alloc checked it and set object.gpu from it).
+NV_STATUS construct_device(RmClient& client, RmObject& object, void*) {
   for (const auto& [h, o] : client.objects) {
-    if (o.hclass == NV01_DEVICE_0) return NV_ERR_STATE_IN_USE;  // one device object per GPU per client
+    if (o.hclass == NV01_DEVICE_0 && o.gpu == object.gpu) return NV_ERR_STATE_IN_USE;  // one per GPU per client
   }
   return NV_OK;
 }
@@ -38,16 +37,16 @@ NV_STATUS construct_subdevice(RmClient&, RmObject&, void* params) {
 // The UVA windows the GPU's VA spaces use; guarded by nv_lock(). Every simulated process has a
 // VA space of its own, but they all live in one host process, so each takes a window no other
 // live VA space has: the MMU's first window (0x58...), then further ones it reserves on demand.
-std::map<uint64_t, bool>& windows_in_use() {
-  static auto* windows = new std::map<uint64_t, bool>;  // never destroyed (see nv_lock)
-  return *windows;
+std::map<uint64_t, bool>& windows_in_use(int gpu) {
+  static auto* windows = new std::map<int, std::map<uint64_t, bool>>;  // never destroyed (see nv_lock)
+  return (*windows)[gpu];
 }
 
 // FERMI_VASPACE_A: a GPU virtual address space. Its range is a UVA window of the device's MMU,
 // reserved in the host; the page table is the device's.
 NV_STATUS construct_vaspace(RmClient&, RmObject& object, void* params) {
   gpu::Mmu& mmu = nv_device().mmu();
-  auto& windows = windows_in_use();
+  auto& windows = windows_in_use(object.gpu);
   windows.try_emplace(mmu.uva_base(), false);
   uint64_t base = 0;
   for (auto& [window, used] : windows) {
@@ -67,11 +66,11 @@ NV_STATUS construct_vaspace(RmClient&, RmObject& object, void* params) {
     p->vaLimitInternal = object.va_base + object.va_size - 1;
     p->bigPageSize = static_cast<NvU32>(gpu::kBigPage);
   }
-  trace::note(trace::Layer::Nvidia, "rm: VA space {:#x}..+{} GiB, big pages 2 MiB", object.va_base, object.va_size >> 30);
+  trace::note(trace::Layer::Nvidia, "{}rm: VA space {:#x}..+{} GiB, big pages 2 MiB", nv_gpu_tag(), object.va_base, object.va_size >> 30);
   return NV_OK;
 }
 
-void destruct_vaspace(RmObject& object) { windows_in_use()[object.va_base] = false; }
+void destruct_vaspace(RmObject& object) { windows_in_use(object.gpu)[object.va_base] = false; }
 
 // NV01_MEMORY_LOCAL_USER: video memory. The PMA picks the VRAM; the GPU VA mapping is made
 // later, by nvidia-uvm (UVM_MAP_EXTERNAL_ALLOCATION), as libcuda does it.
@@ -83,7 +82,7 @@ NV_STATUS construct_vidmem(RmClient&, RmObject& object, void* params) {
   if (size < p->size) return NV_ERR_NO_MEMORY;  // wrapped: larger than any VRAM
   std::optional<uint64_t> offset = nv_pma().alloc(size, p->alignment);
   if (!offset) {
-    trace::note(trace::Layer::Nvidia, "vidmem: no {} run free (PMA has {} MiB free)", mib(size), nv_pma().free_bytes() >> 20);
+    trace::note(trace::Layer::Nvidia, "{}vidmem: no {} run free (PMA has {} MiB free)", nv_gpu_tag(), mib(size), nv_pma().free_bytes() >> 20);
     return NV_ERR_NO_MEMORY;
   }
   object.size = size;
@@ -93,7 +92,7 @@ NV_STATUS construct_vidmem(RmClient&, RmObject& object, void* params) {
   p->limit = size - 1;
   p->attr = nv_field_num(NVOS32_ATTR_LOCATION_SHIFT, NVOS32_ATTR_LOCATION_MASK, NVOS32_ATTR_LOCATION_VIDMEM) |
             nv_field_num(NVOS32_ATTR_PAGE_SIZE_SHIFT, NVOS32_ATTR_PAGE_SIZE_MASK, NVOS32_ATTR_PAGE_SIZE_HUGE);
-  trace::note(trace::Layer::Nvidia, "vidmem: {} at VRAM+{:#x} (PMA: {} MiB free)", mib(size), *offset,
+  trace::note(trace::Layer::Nvidia, "{}vidmem: {} at VRAM+{:#x} (PMA: {} MiB free)", nv_gpu_tag(), mib(size), *offset,
               nv_pma().free_bytes() >> 20);
   return NV_OK;
 }
@@ -197,6 +196,7 @@ NV_STATUS rm_alloc_os_descriptor(kernel::File* file, NVOS02_PARAMETERS* p) {
   object.size = size;
   object.phys = addr;
   object.process = file->process;
+  object.gpu = parent->second.gpu;
   client->objects[handle] = object;
   parent->second.children.push_back(handle);
   trace::note(trace::Layer::Nvidia, "os descriptor: pin {} pages at {:#x}", size / kernel::kPageSize, addr);

@@ -15,8 +15,6 @@ namespace {
 
 constexpr const char* kDriverVersion = "580.159.04";  // the measured driver (gpu.txt)
 
-NvU32 gpu_id() { return static_cast<NvU32>(nv_device().properties().pci_bus_id) << 8; }
-
 template <typename T>
 T* as(void* params, NvU32 size, NV_STATUS* status) {
   if (size != sizeof(T)) {
@@ -53,7 +51,7 @@ NV_STATUS attached_ids(void* params, NvU32 size) {
   auto* p = as<NV0000_CTRL_GPU_GET_ATTACHED_IDS_PARAMS>(params, size, &st);
   if (!p) return st;
   for (auto& id : p->gpuIds) id = NV0000_CTRL_GPU_INVALID_ID;
-  p->gpuIds[0] = gpu_id();
+  for (int i = 0; i < nv_gpu_count(); ++i) p->gpuIds[i] = nv_gpu_id(i);
   return NV_OK;
 }
 
@@ -63,7 +61,7 @@ NV_STATUS probed_ids(void* params, NvU32 size) {
   if (!p) return st;
   for (auto& id : p->gpuIds) id = NV0000_CTRL_GPU_INVALID_ID;
   for (auto& id : p->excludedGpuIds) id = NV0000_CTRL_GPU_INVALID_ID;
-  p->gpuIds[0] = gpu_id();
+  for (int i = 0; i < nv_gpu_count(); ++i) p->gpuIds[i] = nv_gpu_id(i);
   return NV_OK;
 }
 
@@ -73,7 +71,9 @@ NV_STATUS attach_ids(void* params, NvU32 size) {
   if (!p) return st;
   for (NvU32 id : p->gpuIds) {
     if (id == NV0000_CTRL_GPU_INVALID_ID) break;
-    if (id != gpu_id() && id != 0x0000FFFF /* ATTACH_ALL_PROBED_IDS */) {
+    bool known = id == 0x0000FFFF;  // ATTACH_ALL_PROBED_IDS
+    for (int i = 0; i < nv_gpu_count(); ++i) known = known || id == nv_gpu_id(i);
+    if (!known) {
       p->failedId = id;
       return NV_ERR_INVALID_ARGUMENT;
     }
@@ -85,9 +85,13 @@ NV_STATUS id_info_v2(void* params, NvU32 size) {
   NV_STATUS st = NV_OK;
   auto* p = as<NV0000_CTRL_GPU_GET_ID_INFO_V2_PARAMS>(params, size, &st);
   if (!p) return st;
-  if (p->gpuId != gpu_id()) return NV_ERR_INVALID_ARGUMENT;
+  int gpu = -1;
+  for (int i = 0; i < nv_gpu_count(); ++i) {
+    if (p->gpuId == nv_gpu_id(i)) gpu = i;
+  }
+  if (gpu < 0) return NV_ERR_INVALID_ARGUMENT;
   p->gpuFlags = NV0000_CTRL_GPU_ID_INFO_IN_USE_BIT;
-  p->deviceInstance = 0;
+  p->deviceInstance = static_cast<NvU32>(gpu);
   p->subDeviceInstance = 0;
   p->sliStatus = 0;
   p->boardId = 0;
@@ -133,7 +137,7 @@ NV_STATUS gid_info(void* params, NvU32 size) {
   NV_STATUS st = NV_OK;
   auto* p = as<NV2080_CTRL_GPU_GET_GID_INFO_PARAMS>(params, size, &st);
   if (!p) return st;
-  const uint8_t* uuid = nv_device().properties().uuid;
+  const uint8_t* uuid = nv_gpu_uuid(nv_selected_gpu());
   std::memset(p->data, 0, sizeof p->data);
   if (p->flags == NV2080_GPU_CMD_GPU_GET_GID_FLAGS_FORMAT_BINARY) {
     std::memcpy(p->data, uuid, 16);
@@ -279,6 +283,7 @@ NV_STATUS rm_control(kernel::File* file, NVOS54_PARAMETERS* p) {
   if (it == client->objects.end()) return NV_ERR_INVALID_OBJECT_HANDLE;
   NvU32 owner_class = p->cmd >> 16;
   NvU32 object_class = it->second.hclass == NV01_ROOT_CLIENT ? 0 : it->second.hclass;
+  nv_select_gpu(it->second.gpu);
   if (!rm_control_applies(owner_class, object_class)) return NV_ERR_NOT_SUPPORTED;
   if (p->paramsSize > 16384 || (p->paramsSize && p->params == 0)) return NV_ERR_INVALID_PARAM_STRUCT;
   std::vector<unsigned char> buf(p->paramsSize);

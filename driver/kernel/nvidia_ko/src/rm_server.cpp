@@ -40,6 +40,7 @@ void destroy_subtree(RmClient& client, NvHandle handle) {
   for (auto child = children.rbegin(); child != children.rend(); ++child) destroy_subtree(client, *child);
   RmObject& object = client.objects.at(handle);
   nv_memory_freed(object);
+  nv_select_gpu(object.gpu);
   if (const RmClass* c = rm_class(object.hclass); c && c->destruct) c->destruct(object);
   trace::note(trace::Layer::Nvidia, "rm: free {} {}", cls(object.hclass), hstr(handle));
   NvHandle parent = object.parent;
@@ -149,6 +150,14 @@ NV_STATUS rm_alloc(kernel::File* file, NvHandle hClient, NvHandle hParent, NvHan
   object.handle = handle;
   object.hclass = hClass;
   object.parent = hParent;
+  object.gpu = parent->second.gpu;
+  if (hClass == NV01_DEVICE_0 && params != nullptr) {
+    // The device instance names the GPU (GPU_GET_ID_INFO_V2's deviceInstance).
+    const NvU32 instance = static_cast<NV0080_ALLOC_PARAMETERS*>(params)->deviceId;
+    if (instance >= static_cast<NvU32>(nv_gpu_count())) return NV_ERR_INVALID_ARGUMENT;
+    object.gpu = static_cast<int>(instance);
+  }
+  nv_select_gpu(object.gpu);
   NV_STATUS status = c->construct ? c->construct(*client, object, params) : NV_OK;
   if (status != NV_OK) return status;
   client->objects[handle] = object;

@@ -25,11 +25,12 @@ struct UvmMapping {
   const RmObject* memory = nullptr;  // the RM object whose pages are mapped
   // RM system memory: the process whose mapping of it the GPU reaches (pinned while mapped).
   kernel::Process* pinned_in = nullptr;
+  int gpu = 0;  // whose page table holds it
 };
 
 // Takes one mapping off the GPU: PTEs first, then the pin that kept its host pages.
 void drop_mapping(const UvmMapping& m) {
-  nv_device().mmu().unmap(m.va, m.length);
+  nv_device(m.gpu).mmu().unmap(m.va, m.length);
   if (m.pinned_in) m.pinned_in->mm().set_pinned(m.va, m.length, false);
 }
 
@@ -56,7 +57,7 @@ std::set<UvmFile*>& uvm_files() {
 
 UvmFile& ufile(kernel::File& f) { return *static_cast<UvmFile*>(f.private_data); }
 
-bool same_uuid(const NvProcessorUuid& u) { return std::memcmp(u.uuid, nv_device().properties().uuid, 16) == 0; }
+bool known_uuid(const NvProcessorUuid& u) { return nv_gpu_by_uuid(u.uuid) >= 0; }
 
 kernel::File* ctl_of_fd(int fd) {
   std::shared_ptr<kernel::File> f = kernel::current().file(fd);
@@ -97,7 +98,7 @@ NV_STATUS pageable_mem_access(UvmFile&, void* arg) {
 
 NV_STATUS register_gpu(UvmFile& u, void* arg) {
   auto* p = static_cast<UVM_REGISTER_GPU_PARAMS*>(arg);
-  if (!same_uuid(p->gpu_uuid)) return NV_ERR_GPU_UUID_NOT_FOUND;
+  if (!known_uuid(p->gpu_uuid)) return NV_ERR_GPU_UUID_NOT_FOUND;
   kernel::File* ctl = ctl_of_fd(p->rmCtrlFd);
   if (!ctl || !rm_client(ctl, p->hClient)) return NV_ERR_INVALID_CLIENT;
   if (u.gpu_registered) return NV_ERR_INVALID_DEVICE;
@@ -109,7 +110,7 @@ NV_STATUS register_gpu(UvmFile& u, void* arg) {
 
 NV_STATUS register_gpu_vaspace(UvmFile& u, void* arg) {
   auto* p = static_cast<UVM_REGISTER_GPU_VASPACE_PARAMS*>(arg);
-  if (!same_uuid(p->gpuUuid) || !u.gpu_registered) return NV_ERR_INVALID_DEVICE;
+  if (!known_uuid(p->gpuUuid) || !u.gpu_registered) return NV_ERR_INVALID_DEVICE;
   kernel::File* ctl = ctl_of_fd(p->rmCtrlFd);
   RmClient* client = ctl ? rm_client(ctl, p->hClient) : nullptr;
   if (!client) return NV_ERR_INVALID_CLIENT;
@@ -145,8 +146,11 @@ NV_STATUS map_external_allocation(UvmFile& u, void* arg) {
   }
   if (p->gpuAttributesCount == 0 || p->gpuAttributesCount > UVM_MAX_GPUS) return NV_ERR_INVALID_ARGUMENT;
   for (NvU64 i = 0; i < p->gpuAttributesCount; ++i) {
-    if (!same_uuid(p->perGpuAttributes[i].gpuUuid) || !u.vaspace_registered) return NV_ERR_INVALID_DEVICE;
+    if (!known_uuid(p->perGpuAttributes[i].gpuUuid) || !u.vaspace_registered) return NV_ERR_INVALID_DEVICE;
   }
+  // The mapping goes into the page table of the first GPU named (libcuda names one).
+  const int gpu = nv_gpu_by_uuid(p->perGpuAttributes[0].gpuUuid.uuid);
+  nv_select_gpu(gpu);
   kernel::File* ctl = ctl_of_fd(p->rmCtrlFd);
   if (!ctl || !rm_client(ctl, p->hClient)) return NV_ERR_INVALID_CLIENT;
   const RmObject* mem = rm_memory(ctl, p->hClient, p->hMemory);
@@ -175,7 +179,7 @@ NV_STATUS map_external_allocation(UvmFile& u, void* arg) {
     if (!ok) ctl->process->mm().set_pinned(p->base, p->length, false);
   }
   if (!ok) return NV_ERR_INVALID_ADDRESS;
-  range.mappings.push_back(UvmMapping{p->base, p->length, mem, pinned_in});
+  range.mappings.push_back(UvmMapping{p->base, p->length, mem, pinned_in, gpu});
   return NV_OK;
 }
 

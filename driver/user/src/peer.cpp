@@ -1,0 +1,137 @@
+// Several GPUs: peer access between contexts and copies between devices.
+//
+// Each GPU has its own VRAM and page table, and a context's VA window is reserved in the host,
+// so a device pointer names one context's allocation (UVA): cuMemcpy between two devices'
+// pointers finds the owning contexts. The GPUs share no bus model, so a copy between devices is
+// staged through host memory: the source GPU's copy engine writes it to the host, the
+// destination GPU's reads it from there (what the real driver does when peer access is off).
+// Peer access is recorded per context pair (the real errors); a kernel reaching peer memory
+// directly is not modelled (its access faults as any unmapped address).
+#include <vector>
+
+#include "copy.h"
+#include "libcuda.h"
+
+namespace minicuda::libcuda {
+
+CUctx_st* owner_context(uint64_t p, uint64_t n) {
+  Driver& d = driver();
+  for (CUcontext c : d.primary) {
+    if (c->active && c->pool != nullptr && is_device(*c, p, n)) return c;
+  }
+  for (CUcontext c : d.created) {
+    if (c->active && c->pool != nullptr && is_device(*c, p, n)) return c;
+  }
+  return nullptr;
+}
+
+CUresult copy_between(CUctx_st& dst_ctx, uint64_t dst, CUctx_st& src_ctx, uint64_t src, uint64_t n,
+                      CUstream_st* dst_stream) {
+  if (n == 0) return CUDA_SUCCESS;
+  trace::note(trace::Layer::Libcuda, "peer copy: {} B from gpu{} to gpu{}, staged through host memory", n,
+              src_ctx.device, dst_ctx.device);
+  std::vector<unsigned char> host(n);
+  const auto staged = reinterpret_cast<uint64_t>(host.data());
+  if (CUresult r = copy(src_ctx, staged, src, n); r != CUDA_SUCCESS) return r;
+  return copy(dst_ctx, dst, staged, n, dst_stream);
+}
+
+bool copy_across_devices(CUctx_st& ctx, uint64_t dst, uint64_t src, uint64_t n, CUstream_st* stream, CUresult* r) {
+  CUctx_st* dst_owner = owner_context(dst, n);
+  CUctx_st* src_owner = owner_context(src, n);
+  if ((dst_owner == nullptr || dst_owner == &ctx) && (src_owner == nullptr || src_owner == &ctx)) return false;
+  if (dst_owner == src_owner) return false;  // both on one other context: the current one cannot reach them
+  CUctx_st& dst_ctx = dst_owner ? *dst_owner : ctx;
+  *r = copy_between(dst_ctx, dst, src_owner ? *src_owner : ctx, src, n, &dst_ctx == &ctx ? stream : nullptr);
+  return true;
+}
+
+}  // namespace minicuda::libcuda
+
+using namespace minicuda;
+using namespace minicuda::libcuda;
+
+// Contract: *canAccessPeer = 1 if dev can map peerDev's memory (two GPUs of the same
+// architecture), 0 for dev == peerDev. NULL: CUDA_ERROR_INVALID_VALUE; a bad ordinal:
+// CUDA_ERROR_INVALID_DEVICE.
+CUresult cuDeviceCanAccessPeer(int* canAccessPeer, CUdevice dev, CUdevice peerDev) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuDeviceCanAccessPeer(canAccessPeer={}, dev={}, peerDev={})",
+                     static_cast<void*>(canAccessPeer), dev, peerDev);
+  std::lock_guard lock(driver_mutex());
+  if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
+  if (canAccessPeer == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  const DeviceInfo* a = device_info(dev);
+  const DeviceInfo* b = device_info(peerDev);
+  if (a == nullptr || b == nullptr) return done(scope, CUDA_ERROR_INVALID_DEVICE);
+  *canAccessPeer = dev != peerDev && a->major == b->major && a->minor == b->minor ? 1 : 0;
+  if (scope.active()) scope.result("CUDA_SUCCESS, *canAccessPeer={}", *canAccessPeer);
+  return CUDA_SUCCESS;
+}
+
+// Contract: the current context may reach peerContext's allocations. Flags != 0:
+// CUDA_ERROR_INVALID_VALUE; no current context or a peerContext that is not a live context:
+// CUDA_ERROR_INVALID_CONTEXT; the peer on the same device: CUDA_ERROR_INVALID_DEVICE; enabled
+// before: CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED.
+CUresult cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuCtxEnablePeerAccess(peerContext={}, Flags={})",
+                     static_cast<void*>(peerContext), Flags);
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  if (Flags != 0) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  if (!valid_context(peerContext) || !peerContext->active) return done(scope, CUDA_ERROR_INVALID_CONTEXT);
+  if (peerContext->device == ctx->device) return done(scope, CUDA_ERROR_INVALID_DEVICE);
+  if (!ctx->peers.insert(peerContext).second) return done(scope, CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED);
+  return done(scope, CUDA_SUCCESS);
+}
+
+// Contract: undoes cuCtxEnablePeerAccess. Not enabled: CUDA_ERROR_PEER_ACCESS_NOT_ENABLED; no
+// current context or a dead peerContext: CUDA_ERROR_INVALID_CONTEXT.
+CUresult cuCtxDisablePeerAccess(CUcontext peerContext) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuCtxDisablePeerAccess(peerContext={})", static_cast<void*>(peerContext));
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  if (!valid_context(peerContext)) return done(scope, CUDA_ERROR_INVALID_CONTEXT);
+  if (ctx->peers.erase(peerContext) == 0) return done(scope, CUDA_ERROR_PEER_ACCESS_NOT_ENABLED);
+  return done(scope, CUDA_SUCCESS);
+}
+
+namespace {
+CUresult memcpy_peer(trace::Scope& scope, CUdeviceptr dst, CUcontext dstContext, CUdeviceptr src,
+                     CUcontext srcContext, size_t n, CUstream hStream) {
+  std::lock_guard lock(driver_mutex());
+  if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
+  if (!valid_context(dstContext) || !valid_context(srcContext) || !dstContext->active || !srcContext->active) {
+    return done(scope, CUDA_ERROR_INVALID_CONTEXT);
+  }
+  if (!is_device(*dstContext, dst, n) || !is_device(*srcContext, src, n)) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  CUstream_st* stream = nullptr;
+  if (hStream != nullptr) {
+    if (CUresult r = resolve_stream(*dstContext, hStream, &stream); r != CUDA_SUCCESS) return done(scope, r);
+  }
+  if (dstContext == srcContext) return done(scope, *dstContext, copy(*dstContext, dst, src, n, stream));
+  return done(scope, *dstContext, copy_between(*dstContext, dst, *srcContext, src, n, stream));
+}
+}  // namespace
+
+// Contract: copies n bytes from srcContext's allocation at src to dstContext's at dst (peer
+// access need not be enabled). A dead context: CUDA_ERROR_INVALID_CONTEXT; a range outside the
+// context's device allocations: CUDA_ERROR_INVALID_VALUE.
+CUresult cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext,
+                      size_t ByteCount) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuMemcpyPeer(dstDevice={:#x}, dstContext={}, srcDevice={:#x}, srcContext={}, ByteCount={})",
+                     dstDevice, static_cast<void*>(dstContext), srcDevice, static_cast<void*>(srcContext), ByteCount);
+  return memcpy_peer(scope, dstDevice, dstContext, srcDevice, srcContext, ByteCount, nullptr);
+}
+
+// Contract: as cuMemcpyPeer, ordered after hStream's work (a stream of dstContext). The copy is
+// staged through the host, so it is complete when the call returns.
+CUresult cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext,
+                           size_t ByteCount, CUstream hStream) {
+  trace::Scope scope(trace::Layer::Libcuda,
+                     "cuMemcpyPeerAsync(dstDevice={:#x}, dstContext={}, srcDevice={:#x}, srcContext={}, ByteCount={}, hStream={})",
+                     dstDevice, static_cast<void*>(dstContext), srcDevice, static_cast<void*>(srcContext), ByteCount,
+                     static_cast<void*>(hStream));
+  return memcpy_peer(scope, dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream);
+}
