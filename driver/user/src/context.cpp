@@ -88,12 +88,14 @@ CUresult build(CUctx_st& ctx) {
   ctx.active = true;
   static uint64_t builds = 0;
   ctx.epoch = ++builds;
+  globals_context_built(ctx.epoch);
   return CUDA_SUCCESS;
 }
 
 // Gives every resource of the context back: allocations, pinned memory, VA space, UVM fds.
 void teardown(CUctx_st& ctx) {
   Driver& d = driver();
+  globals_context_torn_down(ctx.epoch);
   const DeviceInfo& dev = *device_info(ctx.device);
   // Peer access ends with the context, both ways (peer.cpp).
   ctx.peers.clear();

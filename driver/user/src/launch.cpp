@@ -142,8 +142,8 @@ CUresult launch_kernel(const char* api, DefaultStream mode, CUfunction f, const 
   if (kernelParams == nullptr && fn->image->param_count != 0) return done(scope, CUDA_ERROR_INVALID_VALUE);
   CUstream_st* stream = nullptr;
   if (CUresult r = resolve_stream(*ctx, hStream, &stream, mode); r != CUDA_SUCCESS) return done(scope, r);
-  uint64_t code_va = function_code(*ctx, *fn);
-  if (code_va == 0) return done(scope, CUDA_ERROR_OUT_OF_MEMORY);
+  uint64_t code_va = 0;
+  if (CUresult r = function_code(*ctx, *fn, &code_va); r != CUDA_SUCCESS) return done(scope, r);
   Channel& ch = channel_of(*ctx, stream);
   host_clock::spend(host_clock::kLaunchNs);  // what the call costs the host; the launch is stamped after it
   order_with_null_stream(*ctx, stream);

@@ -268,14 +268,22 @@ namespace minicuda::libcuda {
 
 // A live CUfunction/CUkernel of this process, or null (launch.cpp).
 CUfunc_st* find_function(const void* handle);
-// The GPU address of f's code record in ctx, uploading it there at first use (module.cpp);
-// 0 when the context's code segment is full.
-uint64_t function_code(CUctx_st& ctx, CUfunc_st& f);
+// *code_va = the GPU address of f's code record in ctx, uploading it there at first use
+// (module.cpp), after the variables of every loaded library (load_globals). CUDA_SUCCESS;
+// CUDA_ERROR_OUT_OF_MEMORY when the context's code segment is full; or load_globals' error.
+CUresult function_code(CUctx_st& ctx, CUfunc_st& f, uint64_t* code_va);
 // Loads lib's variables into ctx once per context build (module_globals.cpp): the global segment
 // and the constant bank allocated in device memory, the static initializers copied in by the copy
 // engine, and each variable's slot set to its device address. CUDA_SUCCESS, or the allocation's or
-// copy's error.
+// copy's error. Kernel code reaches a variable through its one slot, so a module's variables can
+// be live in one context of a process at a time: while another live context of the process
+// (another GPU's) holds them, CUDA_ERROR_NOT_SUPPORTED, with a trace note that says so. (Another
+// simulated process that loads them takes the slots over: its kernels then see its storage.)
 CUresult load_globals(CUctx_st& ctx, CUlib_st& lib);
+// A context was built (its epoch is live) or torn down: which contexts may hold variables' slots
+// (module_globals.cpp).
+void globals_context_built(uint64_t epoch);
+void globals_context_torn_down(uint64_t epoch);
 
 // The calling thread's current context, or null.
 CUcontext current_context();

@@ -23,13 +23,16 @@ CUfunc_st* find_function(const void* handle) {
   return nullptr;
 }
 
-uint64_t function_code(CUctx_st& ctx, CUfunc_st& f) {
+CUresult function_code(CUctx_st& ctx, CUfunc_st& f, uint64_t* code_va) {
   CUfunc_st::Loaded& loaded = f.loaded[&ctx];
-  if (loaded.epoch == ctx.epoch && loaded.code_va != 0) return loaded.code_va;
+  if (loaded.epoch == ctx.epoch && loaded.code_va != 0) {
+    *code_va = loaded.code_va;
+    return CUDA_SUCCESS;
+  }
   // The kernel may read variables - of its module, or of another one when it is a template
   // instantiated there: every loaded library's globals are placed in this context first.
   for (CUlib_st* lib : driver().libraries)
-    if (load_globals(ctx, *lib) != CUDA_SUCCESS) return 0;
+    if (CUresult r = load_globals(ctx, *lib); r != CUDA_SUCCESS) return r;
   NvMinicudaKernelCode code{};
   code.magic = NV_MINICUDA_KERNEL_CODE_MAGIC;
   code.param_bytes = f.image->param_bytes;
@@ -38,10 +41,12 @@ uint64_t function_code(CUctx_st& ctx, CUfunc_st& f) {
   code.region_entry = reinterpret_cast<NvU64>(f.image->region_entry);
   code.name = reinterpret_cast<NvU64>(f.image->name);
   loaded.code_va = ctx.channel->add_code(code);
+  if (loaded.code_va == 0) return CUDA_ERROR_OUT_OF_MEMORY;
   loaded.epoch = ctx.epoch;
   trace::note(trace::Layer::Libcuda, "module: code record of {} at {:#x} (first use in this context)", f.image->name,
               loaded.code_va);
-  return loaded.code_va;
+  *code_va = loaded.code_va;
+  return CUDA_SUCCESS;
 }
 
 }  // namespace minicuda::libcuda
@@ -169,7 +174,8 @@ CUresult cuKernelGetFunction(CUfunction* pFunc, CUkernel kernel) {
   if (f == nullptr) return done(scope, CUDA_ERROR_INVALID_HANDLE);
   CUcontext ctx = nullptr;
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
-  if (function_code(*ctx, *f) == 0) return done(scope, CUDA_ERROR_OUT_OF_MEMORY);
+  uint64_t code_va = 0;
+  if (CUresult r = function_code(*ctx, *f, &code_va); r != CUDA_SUCCESS) return done(scope, r);
   *pFunc = f;
   return done(scope, CUDA_SUCCESS);
 }

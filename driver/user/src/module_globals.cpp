@@ -7,6 +7,9 @@
 // through its slot (fatbinary.h, VariableImage): the loader stores the device address there,
 // as a dynamic loader fills a global offset table entry.
 #include <cstring>
+#include <map>
+#include <mutex>
+#include <set>
 
 #include "libcuda.h"
 #include "minicuda/trace.h"
@@ -45,12 +48,60 @@ CUresult allocate_segment(const fatbin::ModuleImage& m, bool constant, std::vect
 }  // namespace
 
 namespace minicuda::libcuda {
+namespace {
+
+// Which context's storage each variable slot holds (its simulated process's driver and its
+// epoch), and the epochs of the contexts alive now: the slots are the host program's, one per
+// variable.
+struct SlotOwner {
+  const Driver* process = nullptr;
+  uint64_t epoch = 0;
+};
+struct SlotOwners {
+  std::mutex mutex;
+  std::map<void**, SlotOwner> owner;
+  std::set<uint64_t> live;
+};
+SlotOwners& slot_owners() {
+  static SlotOwners owners;
+  return owners;
+}
+
+}  // namespace
+
+void globals_context_built(uint64_t epoch) {
+  SlotOwners& o = slot_owners();
+  std::lock_guard lock(o.mutex);
+  o.live.insert(epoch);
+}
+
+void globals_context_torn_down(uint64_t epoch) {
+  SlotOwners& o = slot_owners();
+  std::lock_guard lock(o.mutex);
+  o.live.erase(epoch);
+}
 
 CUresult load_globals(CUctx_st& ctx, CUlib_st& lib) {
   if (lib.module == nullptr || lib.module->variable_count == 0) return CUDA_SUCCESS;
   CUlib_st::Globals& g = lib.globals[&ctx];
   if (g.epoch == ctx.epoch && !g.address.empty()) return CUDA_SUCCESS;
   const fatbin::ModuleImage& m = *lib.module;
+  {
+    SlotOwners& o = slot_owners();
+    std::lock_guard lock(o.mutex);
+    for (uint32_t i = 0; i < m.variable_count; ++i) {
+      auto it = m.variables[i].slot ? o.owner.find(m.variables[i].slot) : o.owner.end();
+      if (it != o.owner.end() && it->second.process == &driver() && it->second.epoch != ctx.epoch &&
+          o.live.count(it->second.epoch) != 0) {
+        trace::note(trace::Layer::Libcuda,
+                    "module: the variables of {} are live in another context of this process (another GPU's): "
+                    "kernel code reaches each variable through one slot, so minicuda keeps them in one context "
+                    "at a time: not supported",
+                    m.source);
+        return CUDA_ERROR_NOT_SUPPORTED;
+      }
+    }
+  }
   std::vector<CUdeviceptr> address(m.variable_count, 0);
   if (CUresult r = allocate_segment(m, false, address); r != CUDA_SUCCESS) return r;
   if (CUresult r = allocate_segment(m, true, address); r != CUDA_SUCCESS) return r;
@@ -59,7 +110,12 @@ CUresult load_globals(CUctx_st& ctx, CUlib_st& lib) {
     if (v.initializer != nullptr && v.size != 0) {
       if (CUresult r = cuMemcpyHtoD_v2(address[i], v.initializer, v.size); r != CUDA_SUCCESS) return r;
     }
-    if (v.slot != nullptr) *v.slot = reinterpret_cast<void*>(address[i]);
+    if (v.slot != nullptr) {
+      *v.slot = reinterpret_cast<void*>(address[i]);
+      SlotOwners& o = slot_owners();
+      std::lock_guard lock(o.mutex);
+      o.owner[v.slot] = SlotOwner{&driver(), ctx.epoch};
+    }
   }
   g.address = std::move(address);
   g.epoch = ctx.epoch;
