@@ -92,25 +92,34 @@ constexpr size_t kGuardBytes = 4096;
 class StackPool {
  public:
   ~StackPool() {
-    for (void* base : all_) munmap(base, kStackBytes + kGuardBytes);
+    for (void* base : all_) {
+#if defined(__SANITIZE_ADDRESS__)
+      __asan_unpoison_memory_region(static_cast<char*>(base) + kGuardBytes, kStackBytes);
+#endif
+      munmap(base, kStackBytes + kGuardBytes);
+    }
   }
   void* take() {  // the lowest usable address
+    void* s = nullptr;
     if (!free_.empty()) {
-      void* s = free_.back();
+      s = free_.back();
       free_.pop_back();
-#if defined(__SANITIZE_ADDRESS__)
-      // Frames left on it by a fiber that never returned (a block that faulted, or a thread
-      // that finished inside the SM's loop) keep their redzones poisoned: clear them.
-      __asan_unpoison_memory_region(s, kStackBytes);
-#endif
-      return s;
+    } else {
+      void* base = mmap(nullptr, kStackBytes + kGuardBytes, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (base == MAP_FAILED) return nullptr;
+      mprotect(base, kGuardBytes, PROT_NONE);
+      all_.push_back(base);
+      s = static_cast<char*>(base) + kGuardBytes;
     }
-    void* base = mmap(nullptr, kStackBytes + kGuardBytes, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (base == MAP_FAILED) return nullptr;
-    mprotect(base, kGuardBytes, PROT_NONE);
-    all_.push_back(base);
-    return static_cast<char*>(base) + kGuardBytes;
+#if defined(__SANITIZE_ADDRESS__)
+    // Frames left by a fiber that never returned (a block that faulted, or a thread that finished
+    // inside the SM's loop) keep their redzones poisoned, on a reused stack and equally on a fresh
+    // mapping at the address of a stack another host thread unmapped (munmap leaves the shadow as
+    // it was): clear them.
+    __asan_unpoison_memory_region(s, kStackBytes);
+#endif
+    return s;
   }
   void give_back(void* stack) { free_.push_back(stack); }
   // Is addr inside some stack's guard page (a stack overflow)?
