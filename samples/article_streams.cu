@@ -18,7 +18,7 @@
 //   look for cudaStreamCreate, cudaLaunchKernel on stream1, cudaEventRecord as a semaphore
 //   release with the GPU's timestamp, cudaStreamWaitEvent (a semaphore acquire of stream1's
 //   channel's fence),
-//   cudaMemcpyAsync returning before its copy has run (the GPU thread's "ce0: copy" comes after
+//   cudaMemcpyAsync returning before its copy has run (the GPU thread's "ce1: copy" comes after
 //   cudaStreamQuery's CUDA_ERROR_NOT_READY), and no ioctl between the launch and the
 //   synchronizations.
 #include <cuda_runtime.h>

@@ -80,3 +80,22 @@ TEST(GoldenMemory, HostMallocSequence) {
   minicuda::testing::run_host_malloc_c();
   golden::expect_golden("host_malloc", golden::normalise(rec.tree(), p.windows(nullptr)));
 }
+
+// A double free, as docs/layers/libc.md quotes it: glibc would abort; minicuda reports the
+// message glibc prints, counts it, and ignores the call.
+TEST(GoldenMemory, HostDoubleFreeIsReportedAndIgnored) {
+  FreshProcess p;
+  namespace libc = minicuda::libc;
+  void* a = libc::malloc(64);
+  void* b = libc::malloc(200);
+  std::string tree;
+  {
+    trace::Recorder rec;
+    libc::free(b);
+    libc::free(b);
+    tree = rec.tree();
+  }
+  EXPECT_EQ(libc::malloc_stats().bad_frees, 1u);
+  golden::expect_golden("host_double_free", golden::normalise(tree, p.windows(nullptr)));
+  libc::free(a);
+}

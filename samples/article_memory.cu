@@ -1,12 +1,10 @@
-// article_memory: the memory-management example of the seed article (part 2.1), as far as this
-// stage of minicuda goes.
+// article_memory: the memory-management example of the seed article (part 2.1).
 //
 // The article's program keeps four input ints and four results on the GPU, copies the inputs in
 // with cudaMemcpy, runs a kernel and copies the results back. The copies here are real: the
 // copy engine of the simulated GPU moves the data (through the pinned staging buffer for the
-// pageable array, straight from the device for the pinned one). Kernels arrive in a later stage,
-// so the host stands in for the kernel through the device pointer: device pointers live in the
-// one address space the simulator shares with the host (UVA).
+// pageable array, straight from the device for the pinned one), and so is the kernel, which the
+// simulated GPU's SMs run between the two copies.
 //
 // Every call's error code is checked; the program exits with status 1 at the first failure.
 // MINICUDA_TRACE=1 shows each call's way down to the kernel module.
@@ -14,6 +12,11 @@
 
 #include <cstdio>
 #include <cstdlib>
+
+__global__ void double_each(const int* in, int* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = 2 * in[i];
+}
 
 namespace {
 
@@ -74,8 +77,10 @@ int main() {
   // 3. Inputs to the GPU: pageable memory, so the driver stages it through its pinned buffer.
   check(cudaMemcpy(dev_input, host_input, kCount * sizeof(int), cudaMemcpyHostToDevice), "cudaMemcpy(H2D)");
 
-  // 4. The kernel (d_out[i] = 2 * d_in[i]) comes in a later stage; the host stands in for it.
-  for (int i = 0; i < kCount; ++i) dev_output[i] = 2 * dev_input[i];
+  // 4. The kernel: one thread per element, d_out[i] = 2 * d_in[i].
+  double_each<<<1, kCount>>>(dev_input, dev_output, kCount);
+  check(cudaGetLastError(), "double_each<<<1, 4>>>");
+  check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
 
   // 5. Results back into pinned memory: the copy engine writes it directly.
   check(cudaMemcpy(pinned_output, dev_output, kCount * sizeof(int), cudaMemcpyDeviceToHost), "cudaMemcpy(D2H)");
