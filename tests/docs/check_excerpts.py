@@ -18,6 +18,10 @@ in parentheses: "…  (6 more controls)"), but every line it shows is a line of 
 the lines shown before it; "…" inside a line stands for any text, and a note after "←" at the end
 of a line ("← libc::malloc") is the page's annotation, not compared.
 
+RM object trees. A fenced block after <!-- rm-tree: SOURCE --> draws RM objects as a text tree
+("│  └─ 0x5c000004 HOPPER_USERMODE_A"); each object must have been allocated in SOURCE (a golden
+trace) with that class and, as its parent in the drawing, the parent it was allocated under.
+
 Backtraces. A fenced block that holds gdb frames ("#3  minicuda::kernel::sys_ioctl (...) at
 driver/kernel/os/src/syscalls.cpp") quotes no line numbers of minicuda's own sources (they move
 with every edit), and each frame's file exists and defines or declares the frame's function (its
@@ -42,6 +46,10 @@ import tempfile
 ELLIPSIS = "…"
 TRACE_LINE = re.compile(r"^#\d+\s+(cudart|libcuda|kernel|nvidia|uvm|gpu\d*|libc|gpu\d+:\w+)\s")
 TRACE_PREFIX = re.compile(r"^#\d+\s+\S+\s+")
+RM_TREE_MARKER = re.compile(r"^<!--\s*rm-tree:\s*(\S+)\s*-->\s*$")
+RM_ALLOC = re.compile(r"rm_alloc(?:_memory)?\(hRoot=(0x[0-9a-f]+), hParent=(0x[0-9a-f]+), hObject=(0x[0-9a-f]+), hClass=(\w+)")
+RM_CLIENT = re.compile(r"rm: new client (0x[0-9a-f]+)")
+TREE_NODE = re.compile(r"^(?P<indent>[│ ]*(?:[├└]─ )?)(?:client )?(?P<handle>0x[0-9a-f]+) \(?(?P<cls>\w+)\)?")
 MARKER = re.compile(r"^<!--\s*excerpt:\s*(.+?)\s*-->\s*$")
 CALL_NUMBER = re.compile(r"^(t\d+)?#\d+(\s)")
 # "#3  func (args) at path[:line]" or "#3  0x... in func (args) at path[:line]"; "Breakpoint N, func (...) at path[:line]"
@@ -136,6 +144,12 @@ def check_file(root, md, findings, build, outputs):
     lines = text.split("\n")
     rel = md.relative_to(root)
     for fence, body in fenced_blocks(lines):
+        k = fence - 1
+        while k >= 0 and lines[k].strip() == "":
+            k -= 1
+        tree = RM_TREE_MARKER.match(lines[k].strip()) if k >= 0 else None
+        if tree:
+            check_rm_tree(root, rel, fence, body, tree.group(1), findings)
         if any(TRACE_LINE.match(l) for l in body):
             marker = None
             k = fence - 1
@@ -174,9 +188,9 @@ def check_file(root, md, findings, build, outputs):
                 if listed is None:
                     findings.append(f"{at}: a gdb source listing with its line number: {line.strip()}")
                 else:
-                    lines = listed.read_text(encoding="utf-8", errors="replace").split("\n")
+                    program_lines = listed.read_text(encoding="utf-8", errors="replace").split("\n")
                     n = int(listing.group(1))
-                    if n > len(lines) or lines[n - 1].strip() != listing.group(2).strip():
+                    if n > len(program_lines) or program_lines[n - 1].strip() != listing.group(2).strip():
                         findings.append(f"{at}: line {n} of {listed.relative_to(root)} is not: {listing.group(2).strip()}")
                 continue
             m = FRAME.match(line.strip())
@@ -194,6 +208,35 @@ def check_file(root, md, findings, build, outputs):
             name = re.sub(r"<.*>", "", m.group("func")).split("::")[-1].strip()
             if name and name != "main" and not re.search(r"\b" + re.escape(name) + r"\b", path.read_text(encoding="utf-8", errors="replace")):
                 findings.append(f"{at}: {m.group('path')} has no function {name}")
+
+
+def check_rm_tree(root, rel, fence, body, source, findings):
+    """The tree's objects, classes and parents against the golden trace's rm_alloc lines."""
+    allocated = {}  # handle -> (parent, class)
+    text = (root / source).read_text(encoding="utf-8")
+    for m in RM_CLIENT.finditer(text):
+        allocated[m.group(1)] = (None, "NV01_ROOT_CLIENT")
+    for m in RM_ALLOC.finditer(text):
+        if m.group(3) != "0x00000000":
+            allocated[m.group(3)] = (m.group(2), m.group(4))
+    stack = []  # (indent width, handle)
+    for k, line in enumerate(body):
+        m = TREE_NODE.match(line)
+        if not m:
+            continue
+        width = len(m.group("indent"))
+        while stack and stack[-1][0] >= width:
+            stack.pop()
+        parent = stack[-1][1] if stack else None
+        handle, cls = m.group("handle"), m.group("cls")
+        at = f"{rel}:{fence + 2 + k}"
+        if handle not in allocated:
+            findings.append(f"{at}: {handle} is not allocated in {source}")
+        elif allocated[handle][1] != cls:
+            findings.append(f"{at}: {handle} is a {allocated[handle][1]} in {source}, not a {cls}")
+        elif parent is not None and allocated[handle][0] != parent:
+            findings.append(f"{at}: {handle}'s parent is {allocated[handle][0]} in {source}, not {parent}")
+        stack.append((width, handle))
 
 
 def check(root, build=None):
@@ -219,7 +262,15 @@ def self_test():
                "echo 't2#9 gpu      ce0: copy'\necho '#7   cudart   └─ = cudaSuccess'\n")
     good += ("<!-- excerpt: $ COUNT=4 ./build/bin/prog -->\n```\n#1   cudart   cudaMemcpy(count=4)\n"
              "t3#2 gpu      ce0: copy\n#1   cudart   └─ = cudaSuccess\n```\n")
+    golden_rm = ("#1   nvidia   │  │  │  ├─ rm: new client 0xc1d00001 for pid <pid>\n"
+                 "#1   nvidia   │  │  ├─ rm_alloc(hRoot=0xc1d00001, hParent=0xc1d00001, hObject=0x5c000001, hClass=NV01_DEVICE_0, paramsSize=56)\n"
+                 "#1   nvidia   │  │  ├─ rm_alloc(hRoot=0xc1d00001, hParent=0x5c000001, hObject=0x5c000002, hClass=NV20_SUBDEVICE_0, paramsSize=4)\n")
+    good += ("<!-- rm-tree: rm.txt -->\n```\nclient 0xc1d00001 (NV01_ROOT_CLIENT)\n└─ 0x5c000001 NV01_DEVICE_0\n"
+             "   └─ 0x5c000002 NV20_SUBDEVICE_0\n```\n")
     planted = {
+        "tree: wrong class": "<!-- rm-tree: rm.txt -->\n```\n└─ 0x5c000001 NV01_DEVICE_1\n```\n",
+        "tree: wrong parent": "<!-- rm-tree: rm.txt -->\n```\nclient 0xc1d00001 (NV01_ROOT_CLIENT)\n└─ 0x5c000002 NV20_SUBDEVICE_0\n```\n",
+        "tree: unknown object": "<!-- rm-tree: rm.txt -->\n```\n└─ 0x5c000009 NV20_SUBDEVICE_0\n```\n",
         "command output changed": "<!-- excerpt: $ COUNT=8 ./build/bin/prog -->\n```\n#1   cudart   cudaMemcpy(count=4)\n```\n",
         "gpu line changed": "<!-- excerpt: $ COUNT=4 ./build/bin/prog -->\n```\n#1   cudart   cudaMemcpy(count=4)\n"
                             "t3#2 gpu      ce1: copy\n```\n",
@@ -241,6 +292,7 @@ def self_test():
         (root / "docs").mkdir()
         (root / "src").mkdir()
         (root / "g.txt").write_text(golden, encoding="utf-8")
+        (root / "rm.txt").write_text(golden_rm, encoding="utf-8")
         (root / "src" / "pool.cpp").write_text(source, encoding="utf-8")
         (root / "tests" / "gdb").mkdir(parents=True)
         (root / "tests" / "gdb" / "t.cpp").write_text(program_source, encoding="utf-8")
