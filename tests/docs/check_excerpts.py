@@ -128,8 +128,7 @@ def run_command(command, build):
         env[name] = value
     if not words:
         return None
-    if words[0].startswith("./build/"):
-        words[0] = str(pathlib.Path(build).resolve() / words[0][len("./build/"):])
+    words = [str(pathlib.Path(build).resolve() / w[len("./build/"):]) if w.startswith("./build/") else w for w in words]
     with tempfile.TemporaryDirectory() as scratch:
         try:
             done = subprocess.run(words, env=env, cwd=scratch, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,

@@ -275,3 +275,31 @@ Recorder::~Recorder() {
 }
 
 }  // namespace minicuda::trace
+
+// --- for gdb (tools/gdb/minicuda_gdb.py, mc-stack) ----------------------------------------------
+// The calling thread's open trace scopes, outermost first, one per line ("#12  libcuda  cuMemAlloc_v2(...)"):
+// the call chain by layer, as the trace would print it. Called by the debugger in a stopped
+// program, never by minicuda; only scopes of traced layers are open (MINICUDA_TRACE). The buffer
+// is the thread's own and stays valid until its next call.
+extern "C" [[gnu::used]] const char* minicuda_gdb_stack() {
+  using namespace minicuda::trace;
+  thread_local std::string text;
+  text.clear();
+  const auto& open = this_thread().open;
+  for (size_t depth = 0; depth < open.size(); ++depth) {
+    const Event& e = open[depth].event;
+    text += fmt::format("#{:<4}{:<9}{}{}\n", e.root, layer_name(e.layer), std::string(2 * depth, ' '), e.text);
+  }
+  if (open.empty()) text = "no open trace scope on this thread (is MINICUDA_TRACE set?)\n";
+  return text.c_str();
+}
+
+#if defined(MINICUDA_GDB_SCRIPT)
+// gdb auto-loads the project's gdb helpers into every program that links the trace (all of them):
+// a .debug_gdb_scripts entry naming the Python file (gdb loads it when its directory is in
+// "auto-load safe-path"; docs/debugging.md says how).
+asm(".pushsection \".debug_gdb_scripts\", \"MS\",@progbits,1\n"
+    ".byte 1\n"
+    ".asciz \"" MINICUDA_GDB_SCRIPT "\"\n"
+    ".popsection\n");
+#endif

@@ -3,6 +3,8 @@
 // attribute queries, which answer from libcuda's own records (no system call).
 #include <cstring>
 
+#include <fmt/format.h>
+
 #include "minicuda/fault.h"
 #include "libcuda.h"
 #include "channel.h"
@@ -272,4 +274,53 @@ CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute*
     if (!write_attribute(info, attributes[i], ptr, data[i])) return done(scope, CUDA_ERROR_INVALID_VALUE);
   }
   return done(scope, CUDA_SUCCESS);
+}
+
+// --- for gdb (tools/gdb/minicuda_gdb.py) --------------------------------------------------------
+// Called by the debugger in a stopped program, never by minicuda: they read the contexts' pools
+// without the driver lock (another stopped thread may hold it) and return text in a buffer that
+// stays valid until the next call.
+namespace {
+std::string& gdb_buffer() {
+  static auto* text = new std::string;  // never destroyed: gdb may call during exit
+  return *text;
+}
+std::vector<CUcontext> gdb_contexts() {
+  std::vector<CUcontext> all(minicuda::libcuda::driver().primary.begin(), minicuda::libcuda::driver().primary.end());
+  all.insert(all.end(), minicuda::libcuda::driver().created.begin(), minicuda::libcuda::driver().created.end());
+  return all;
+}
+}  // namespace
+
+// The live device allocations of every context, one per line ("0x580000000000  1024 B  chunk
+// 0x580000000000 (2097152 B)"), under a line naming the context and its device.
+extern "C" [[gnu::used]] const char* minicuda_gdb_allocations() {
+  std::string& out = gdb_buffer();
+  out.clear();
+  for (CUcontext ctx : gdb_contexts()) {
+    if (ctx == nullptr || ctx->pool == nullptr) continue;
+    const auto all = ctx->pool->allocations();
+    out += fmt::format("context {} (device {}): {} allocation(s)\n", static_cast<void*>(ctx), ctx->device, all.size());
+    for (const auto& [start, size] : all) {
+      uint64_t a = 0, s = 0, chunk = 0, chunk_size = 0;
+      ctx->pool->find(start, &a, &s, &chunk, &chunk_size);
+      out += fmt::format("  {:#x}  {} B  chunk {:#x} ({} B)\n", start, size, chunk, chunk_size);
+    }
+  }
+  if (out.empty()) out = "no context has a memory pool (no cudaMalloc yet)\n";
+  return out.c_str();
+}
+
+// Where a device pointer points: "+0x10 in the 1024 B allocation at 0x580000000000", or "" when
+// no context's pool holds it.
+extern "C" [[gnu::used]] const char* minicuda_gdb_pointer(uint64_t address) {
+  std::string& out = gdb_buffer();
+  out.clear();
+  for (CUcontext ctx : gdb_contexts()) {
+    uint64_t start = 0, size = 0, chunk = 0, chunk_size = 0;
+    if (ctx == nullptr || ctx->pool == nullptr || !ctx->pool->find(address, &start, &size, &chunk, &chunk_size)) continue;
+    out = fmt::format("+{:#x} in the {} B allocation at {:#x}", address - start, size, start);
+    break;
+  }
+  return out.c_str();
 }

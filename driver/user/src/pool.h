@@ -24,6 +24,8 @@
 #include <bitset>
 #include <cstdint>
 #include <map>
+#include <utility>
+#include <vector>
 
 #include "libcuda.h"
 #include "minicuda/range_allocator.h"
@@ -56,6 +58,12 @@ class Pool {
   // The live allocation whose range is nearest to addr (containing it, or the closest below or
   // above): its start and requested size. False when there is none.
   bool nearest(uint64_t addr, uint64_t* start, uint64_t* size) const;
+  // Every live allocation, by start address: (start, requested size) (for gdb's mc-mem).
+  std::vector<std::pair<uint64_t, uint64_t>> allocations() const {
+    std::vector<std::pair<uint64_t, uint64_t>> all;
+    for (const auto& [start, a] : allocs_) all.emplace_back(start, a.size);
+    return all;
+  }
   // Returns every chunk to the kernel (context teardown).
   void release_all();
   uint64_t chunk_count() const { return chunks_.size(); }

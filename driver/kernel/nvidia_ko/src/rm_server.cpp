@@ -197,3 +197,61 @@ void rm_free_file_clients(kernel::File* file) {
 }
 
 }  // namespace minicuda::nvidia
+
+// --- for gdb (tools/gdb/minicuda_gdb.py) --------------------------------------------------------
+// Called by the debugger in a stopped program, never by minicuda itself: they read RM's tables
+// without nv_lock() (the program is stopped; taking a lock another stopped thread holds would
+// hang the debugger) and return text in a buffer that stays valid until the next call.
+
+namespace minicuda::nvidia {
+namespace {
+std::string& gdb_buffer() {
+  static auto* text = new std::string;  // never destroyed: gdb may call during exit
+  return *text;
+}
+void describe_object(const RmClient& client, NvHandle handle, const std::string& indent, bool last,
+                     std::string& out) {
+  auto it = client.objects.find(handle);
+  if (it == client.objects.end()) return;
+  const RmObject& object = it->second;
+  const bool root = handle == client.handle;
+  out += root ? fmt::format("client {} ({})", hstr(handle), cls(object.hclass))
+              : fmt::format("{}{} {} {}", indent, last ? "└─" : "├─", hstr(handle), cls(object.hclass));
+  if (object.size != 0) out += fmt::format(", {} B", object.size);
+  if (object.chid != 0) out += fmt::format(", channel {}", object.chid);
+  out += "\n";
+  const std::string below = root ? "" : indent + (last ? "   " : "│  ");
+  for (size_t k = 0; k < object.children.size(); ++k)
+    describe_object(client, object.children[k], below, k + 1 == object.children.size(), out);
+}
+}  // namespace
+
+}  // namespace minicuda::nvidia
+
+// Every client's object tree, one object per line ("├─ 0x5c000002 NV20_SUBDEVICE_0").
+extern "C" [[gnu::used]] const char* minicuda_gdb_rm_tree() {
+  using namespace minicuda::nvidia;
+  std::string& out = gdb_buffer();
+  out.clear();
+  for (const auto& [handle, client] : clients()) describe_object(client, handle, "", true, out);
+  if (out.empty()) out = "no RM client (cuInit has not run)\n";
+  return out.c_str();
+}
+
+// One handle: its class, its parent and its client ("0x5c000002 NV20_SUBDEVICE_0, parent
+// 0x5c000001, client 0xc1d00001"), or "" when no client holds it.
+extern "C" [[gnu::used]] const char* minicuda_gdb_rm_handle(uint32_t handle) {
+  using namespace minicuda::nvidia;
+  std::string& out = gdb_buffer();
+  out.clear();
+  for (const auto& [h, client] : clients()) {
+    auto it = client.objects.find(handle);
+    if (it == client.objects.end()) continue;
+    out = it->second.parent == handle || handle == client.handle
+              ? fmt::format("{} {}", hstr(handle), cls(it->second.hclass))
+              : fmt::format("{} {}, parent {}, client {}", hstr(handle), cls(it->second.hclass),
+                            hstr(it->second.parent), hstr(client.handle));
+    break;
+  }
+  return out.c_str();
+}
