@@ -44,7 +44,7 @@ import sys
 import tempfile
 
 ELLIPSIS = "…"
-TRACE_LINE = re.compile(r"^#\d+\s+(cudart|libcuda|kernel|nvidia|uvm|gpu\d*|libc|gpu\d+:\w+)\s")
+TRACE_LINE = re.compile(r"^(?:t\d+)?#\d+\s+(cudart|libcuda|kernel|nvidia|uvm|gpu\d*|libc|gpu\d+:\w+)\s")
 TRACE_PREFIX = re.compile(r"^#\d+\s+\S+\s+")
 RM_TREE_MARKER = re.compile(r"^<!--\s*rm-tree:\s*(\S+)\s*-->\s*$")
 RM_ALLOC = re.compile(r"rm_alloc(?:_memory)?\(hRoot=(0x[0-9a-f]+), hParent=(0x[0-9a-f]+), hObject=(0x[0-9a-f]+), hClass=(\w+)")
@@ -274,6 +274,7 @@ def self_test():
         "gpu line changed": "<!-- excerpt: $ COUNT=4 ./build/bin/prog -->\n```\n#1   cudart   cudaMemcpy(count=4)\n"
                             "t3#2 gpu      ce1: copy\n```\n",
         "command missing": "<!-- excerpt: $ ./build/bin/nothing -->\n```\n#1   cudart   cudaMemcpy(count=4)\n```\n",
+        "GPU lines without marker": "```\nt2#5 gpu      ce0: copy\n```\n",
         "no marker": "```\n#1   cudart   cudaMalloc(devPtr=<host>, size=4)\n```\n",
         "missing source": "<!-- excerpt: nope.txt -->\n```\n#1   cudart   cudaMalloc(devPtr=<host>, size=4)\n```\n",
         "changed value": "<!-- excerpt: g.txt -->\n```\n#1   cudart   cudaMalloc(devPtr=<host>, size=8)\n```\n",
