@@ -8,7 +8,10 @@ tree), and for each the observations its answer relies on:
     ("absent", regex)               nothing matches
     ("section", start, end, has, lacks)
                                     from the first line matching `start` to the next one matching
-                                    `end`: every regex of `has` matches there, none of `lacks` does
+                                    `end`: every regex of `has` matches there, none of `lacks` does;
+                                    a section is one call of the program's thread, so the lines of
+                                    the simulated GPU's threads ("t2#40"), which interleave with it
+                                    differently from run to run, are left out of it
 Every command line must also appear, word for word, in the lab's English and Chinese pages
 (docs/labs/PAGE, docs/zh/labs/PAGE), so a page cannot ask for a run this test does not make.
 Each command runs from ROOT with minicuda's and CUDA's variables cleared from the environment,
@@ -25,6 +28,7 @@ import subprocess
 import sys
 
 T = "MINICUDA_TRACE"
+GPU_THREAD = re.compile(r"^t\d+#\d+\s")  # a line printed by one of the simulated GPU's threads
 LABS = {
     "malloc_brk_or_mmap": ("malloc-brk-or-mmap.md", [
         (f"{T}=libc,kernel ./build/bin/lab_malloc 64", [
@@ -80,7 +84,8 @@ LABS = {
         (f"CUDA_LAUNCH_BLOCKING=1 {T}=1 ./build/bin/vector_add", [
             ("section", r"cudart +cudaLaunchKernel\(func=vector_add", r"cudart +└─ = ",
              [r"^#(\d+) +kernel +│  ├─ poll\(0x[0-9a-f]+, 1, -1\)  \[syscall\]",
-              r"^#\d+ +gpu +│  │  ├─ compute: ch 1 vector_add ran t=84652\.\.86652 ns", r"kernel +│  │  └─ = 1"], [r"^t\d+#"])]),
+              r"^#\d+ +gpu +│  │  ├─ compute: ch 1 vector_add ran t=84652\.\.86652 ns", r"kernel +│  │  └─ = 1"], []),
+            ("absent", r"^t\d+#\d+ +gpu +compute: ch 1 (launch )?vector_add")]),
     ]),
     "occupancy_teaching_gpu": ("occupancy-teaching-gpu.md", [
         (f"{T}=gpu ./build/bin/vector_add", [
@@ -157,6 +162,7 @@ def check(kind, out, spec):
         return f"section start not found: {start!r}"
     e = re.compile(end, re.M).search(out, m.end())
     section = out[m.start():e.end() if e else len(out)]
+    section = "\n".join(line for line in section.split("\n") if not GPU_THREAD.match(line))
     for regex in has:
         if re.search(regex, section, re.M) is None:
             return f"not found between {start!r} and {end!r}: {regex!r}\n--- section ---\n{section}"
@@ -169,7 +175,7 @@ def check(kind, out, spec):
 
 def self_test():
     """1 unless a faithful output passes and every planted drift is reported."""
-    out = "#1   libcuda  cuMemAlloc_v2(bytesize=64)\n#1   libcuda  ├─ pool: 1 slot, no syscall\n" \
+    out = "#1   libcuda  cuMemAlloc_v2(bytesize=64)\nt2#5 gpu      ce0: copy\n#1   libcuda  ├─ pool: 1 slot, no syscall\n" \
           "#1   libcuda  └─ = CUDA_SUCCESS\n#2   kernel   ioctl(3, NV_ESC_RM_ALLOC) = 0\ntime 0.5 ms\n"
     section = ("section", r"cuMemAlloc_v2\(bytesize=64\)$", r"└─ = ", [r"pool: 1 slot"], [r"ioctl"])
     good = [("order", [r"pool:", r"time 0\.5 ms"]), ("absent", r"mmap"), section]
@@ -180,6 +186,7 @@ def self_test():
         "a line outside its section": ("section", r"cuMemAlloc_v2", r"└─ = ", [r"ioctl"], []),
         "a line inside its section": ("section", r"cuMemAlloc_v2", r"ioctl", [], [r"CUDA_SUCCESS"]),
         "a section that is not there": ("section", r"cuMemFree", r"└─ = ", [], []),
+        "a GPU thread's line taken as the program's": ("section", r"cuMemAlloc_v2", r"ioctl", [r"ce0: copy"], []),
     }
     failures = [f"the faithful output was flagged: {kind}" for kind, *spec in good if check(kind, out, spec)]
     failures += [f"not flagged: {what}" for what, (kind, *spec) in planted.items() if check(kind, out, spec) is None]
