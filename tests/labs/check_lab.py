@@ -103,6 +103,8 @@ LABS = {
                        r"=========     by thread \(250,0,0\) in block \(0,0,0\)",
                        r"=========     Address 0x580000200000 is out of bounds",
                        r"=========     and is 1 bytes after the nearest allocation at 0x5800001ffc18 of size 1000 bytes",
+                       r"=========     Saved host backtrace up to the CUDA API call at allocation time",
+                       r"=========     Host Frame: main in ",  # file:line only where addr2line is installed
                        r"========= ERROR SUMMARY: 2 errors"]),
             ("order", [r"launch: cudaSuccess, cudaDeviceSynchronize: cudaErrorIllegalAddress \(700\)"]),
             ("order", [r"========= Leaked 1000 bytes at 0x5800001ffc18"])]),
