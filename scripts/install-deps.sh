@@ -22,6 +22,7 @@ packages=(
   clang             # the fuzz preset: libFuzzer targets (fuzz/)
   libclang-rt-14-dev  # clang's libFuzzer, ASan, UBSan and LeakSanitizer runtimes
   python3           # scripts and the tools' helpers
+  chromium          # headless: the HTML trace's drawing test (tests/trace/check_html_trace.py)
 )
 
 missing=()

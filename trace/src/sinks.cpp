@@ -107,6 +107,7 @@ void flush_sink(Sink* sink, bool at_exit) {
   if (auto* t = dynamic_cast<TextSink*>(sink)) t->flush();
   if (auto* j = dynamic_cast<JsonSink*>(sink)) j->flush();
   flush_chrome_sink(sink, at_exit);
+  flush_html_sink(sink, at_exit);
 }
 
 // --- Recorder ----------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 // The trace core: sequence numbers, the per-thread scope stack, the sink list, and the
 // configuration read from the environment (MINICUDA_TRACE, MINICUDA_TRACE_FILE,
-// MINICUDA_TRACE_FORMAT: text, json or chrome). Sinks are called under sinks_mutex, so a sink
+// MINICUDA_TRACE_FORMAT: text, json, chrome or html). Sinks are called under sinks_mutex, so a sink
 // needs no lock of its own for state it only touches from begin/end/note.
 #include "minicuda/trace.h"
 
@@ -90,6 +90,8 @@ void install_env_sink_locked(uint32_t mask) {
     env_sink() = make_json_sink(path);
   } else if (format && std::strcmp(format, "chrome") == 0) {
     env_sink() = make_chrome_sink(path);
+  } else if (format && std::strcmp(format, "html") == 0) {
+    env_sink() = make_html_sink(path);
   } else {
     env_sink() = make_text_sink(path);
   }
