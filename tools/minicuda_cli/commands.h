@@ -28,6 +28,10 @@ int explain(const std::string& call);
 // The names explain knows, in the order the help lists them.
 std::vector<std::string> explain_calls();
 
+// Runs the program with libcuda's and the GPU's Chrome trace in a temporary file, then prints
+// device memory, channels and the engines' busy time from it. Returns the program's status.
+int smi(const std::vector<std::string>& command);
+
 // The closest of `candidates` to `word` (edit distance at most 2, or a prefix), or "".
 std::string closest(const std::string& word, const std::vector<std::string>& candidates);
 

@@ -3,6 +3,7 @@
 //   minicuda run [--trace LAYERS] [--format text|json|chrome] [--out FILE] -- PROGRAM ARGS...
 //   minicuda devices
 //   minicuda explain CALL
+//   minicuda smi -- PROGRAM ARGS...
 //
 // CLI11 parses and writes --help; a mistyped subcommand or option gets a message that names
 // what to type instead, and exit status 2.
@@ -19,7 +20,7 @@ namespace cli = minicuda::cli;
 
 namespace {
 
-const std::vector<std::string> kSubcommands = {"run", "devices", "explain"};
+const std::vector<std::string> kSubcommands = {"run", "devices", "explain", "smi"};
 
 // The long option names of `app` ("--trace"...), for suggestions.
 std::vector<std::string> option_names(const CLI::App& app) {
@@ -94,6 +95,10 @@ int main(int argc, char** argv) {
   CLI::App* explain = app.add_subcommand("explain", explain_help());
   explain->add_option("call", call, "the CUDA call to explain")->required();
 
+  std::vector<std::string> smi_command;
+  CLI::App* smi = app.add_subcommand("smi", "runs PROGRAM, then prints device memory, channels and engine busy time");
+  smi->add_option("command", smi_command, "-- PROGRAM ARGS...: the program to run")->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -106,5 +111,6 @@ int main(int argc, char** argv) {
   if (run->parsed()) return cli::run(run_options);
   if (app.got_subcommand("devices")) return cli::devices();
   if (explain->parsed()) return cli::explain(call);
+  if (smi->parsed()) return cli::smi(smi_command);
   return 2;
 }
