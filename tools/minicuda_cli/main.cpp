@@ -57,7 +57,14 @@ int report(const CLI::ParseError& error, const CLI::App& app, int argc, char** a
     if (name == "-h" || std::find(names.begin(), names.end(), name) != names.end()) continue;
     std::string guess = cli::closest(name, names);
     std::fprintf(stderr, "%s: unknown option '%s'", where.c_str(), name.c_str());
-    if (!guess.empty()) std::fprintf(stderr, "; did you mean '%s'?", guess.c_str());
+    if (!guess.empty()) {
+      std::fprintf(stderr, "; did you mean '%s'?", guess.c_str());
+    } else if (sub == "run" || sub == "smi") {
+      std::fprintf(stderr, " (options for the program go after --: %s [OPTIONS] -- PROGRAM ARGS...);",
+                   where.c_str());
+    } else {
+      std::fprintf(stderr, ";");
+    }
     std::fprintf(stderr, " see %s --help\n", where.c_str());
     return 2;
   }
