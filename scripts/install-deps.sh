@@ -18,6 +18,7 @@ packages=(
   libgmock-dev      # GoogleMock (part of googletest)
   libbenchmark-dev  # Google Benchmark: bench/ (MINICUDA_BUILD_BENCHMARKS)
   libboost-context-dev  # fibers for CUDA threads that wait at barriers
+  libcli11-dev      # CLI11 (header-only): the minicuda command's options (tools/minicuda_cli/)
   gdb               # the gdb backtrace test, and stepping through the layers
   clang             # the fuzz preset: libFuzzer targets (fuzz/)
   libclang-rt-14-dev  # clang's libFuzzer, ASan, UBSan and LeakSanitizer runtimes

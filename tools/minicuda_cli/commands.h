@@ -1,0 +1,41 @@
+// The subcommands of the minicuda command (docs/cli.md). Each returns the process's exit status.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace minicuda::cli {
+
+struct RunOptions {
+  std::string trace = "1";        // MINICUDA_TRACE: 1/all, or a comma list of layers
+  std::string format = "text";    // MINICUDA_TRACE_FORMAT: text, json or chrome
+  std::string out;                // MINICUDA_TRACE_FILE; empty: the trace goes to stderr
+  std::vector<std::string> command;  // the program and its arguments
+};
+
+// Sets the trace variables and replaces this process with the program (execvp): the exit
+// status is then the program's. Returns only on failure (127: not found, 126: not executable,
+// 2: a bad option value).
+int run(const RunOptions& options);
+
+// deviceQuery's figures for every GPU the runtime sees (cudaGetDeviceCount and
+// cudaGetDeviceProperties, so MINICUDA_DEVICE(S) and CUDA_VISIBLE_DEVICES apply).
+int devices();
+
+// Records `call` in a fresh simulated process and prints its chain, annotated where it first
+// enters each layer. An unknown call lists the known ones and returns 2.
+int explain(const std::string& call);
+// The names explain knows, in the order the help lists them.
+std::vector<std::string> explain_calls();
+
+// Runs the program with libcuda's and the GPU's Chrome trace in a temporary file, then prints
+// device memory, channels and the engines' busy time from it. Returns the program's status.
+int smi(const std::vector<std::string>& command);
+
+// The closest of `candidates` to `word` (edit distance at most 2, or a prefix), or "".
+std::string closest(const std::string& word, const std::vector<std::string>& candidates);
+
+}  // namespace minicuda::cli
+
+// explain_kernel.cu: launches a small kernel (n threads add 1 to d[i]) with <<<>>>.
+int minicuda_cli_launch_add_one(int* d, int n);
