@@ -1,6 +1,6 @@
 // minicuda: the command-line tool of the simulator (docs/cli.md).
 //
-//   minicuda run [--trace LAYERS] [--format text|json|chrome] [--out FILE] -- PROGRAM ARGS...
+//   minicuda run [--trace LAYERS] [--format text|json|chrome|html] [--out FILE] -- PROGRAM ARGS...
 //   minicuda devices
 //   minicuda explain CALL
 //   minicuda smi -- PROGRAM ARGS...
@@ -91,7 +91,7 @@ int main(int argc, char** argv) {
   run->add_option("--trace", run_options.trace,
                   "layers to trace: 1 (all), or a comma list of cudart,libc,libcuda,kernel,nvidia,uvm,gpu")
       ->capture_default_str();
-  run->add_option("--format", run_options.format, "text (a tree), json (JSON lines) or chrome (ui.perfetto.dev)")
+  run->add_option("--format", run_options.format, "text (a tree), json (JSON lines), chrome (ui.perfetto.dev) or html (one page for a browser)")
       ->capture_default_str();
   run->add_option("--out", run_options.out, "write the trace to FILE instead of stderr");
   run->add_option("command", run_options.command, "-- PROGRAM ARGS...: the program to run")->required();

@@ -12,14 +12,8 @@
 namespace minicuda::cli {
 
 int run(const RunOptions& options) {
-  if (options.format == "html") {
-    std::fprintf(stderr,
-                 "minicuda run: --format html is not built yet; use --format chrome --out trace.json "
-                 "and open the file in ui.perfetto.dev\n");
-    return 2;
-  }
-  if (options.format != "text" && options.format != "json" && options.format != "chrome") {
-    std::fprintf(stderr, "minicuda run: unknown --format '%s'; use text, json or chrome\n", options.format.c_str());
+  if (options.format != "text" && options.format != "json" && options.format != "chrome" && options.format != "html") {
+    std::fprintf(stderr, "minicuda run: unknown --format '%s'; use text, json, chrome or html\n", options.format.c_str());
     return 2;
   }
   if (options.command.empty()) {
