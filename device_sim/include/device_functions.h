@@ -16,6 +16,7 @@
 
 #include "crt/device_float_intrinsics.h"
 #include "crt/device_int_intrinsics.h"
+#include "crt/device_simd_intrinsics.h"
 #include "crt/device_rounding_intrinsics.h"
 #include "minicuda/isa.h"
 
