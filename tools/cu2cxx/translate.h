@@ -58,6 +58,8 @@
 // in `warnings` (g++ then reports the error at that line).
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -68,6 +70,7 @@ namespace minicuda::cu2cxx {
 struct Diagnostic {
   int line;
   std::string message;
+  std::string path = {};  // the header it is in, when not the .cu itself
 };
 
 // What region fission made of one registered kernel.
@@ -89,13 +92,34 @@ struct Translation {
   std::vector<FissionNote> fission;          // one per registered kernel, in the same order
 };
 
+// A file a quoted `#include` names, as the reader found it.
+struct IncludedFile {
+  std::string path;     // absolute, normalised: what #line directives and the generated names use
+  std::string content;
+};
+// Finds the file `#include "spelled"` names in the file at `including_path`, or nullopt.
+using IncludeReader =
+    std::function<std::optional<IncludedFile>(std::string_view including_path, std::string_view spelled)>;
+
 // Translates `source`; `input_path` is written into the `#line` directive as given (the command
 // line tool passes an absolute path) and its last path component names the module.
 // `header_kernels` names more kernels that only a launch's arguments can select (templates and
 // overloads defined in the headers the .cu includes, found by header_kernels_chosen_by_arguments):
 // launches of them without template arguments go through launch_deduced as the file's own do.
+//
+// Headers: with `read_include`, every `#include "name"` whose file it finds and that holds CUDA
+// code (`__global__`, `__device__`, `__shared__`, `__constant__`, `__managed__`, `__CUDA_ARCH__`
+// or `<<<`, or a quoted include of such a header) is replaced by that header's translation,
+// rewritten exactly as the .cu is, between `#line 1 "<header path>"` and a `#line` back to the
+// includer, so the project's own headers' kernels, launches, dynamic shared arrays and device code
+// work as in the .cu. Each header is translated once; a later include of it repeats the same text
+// (its include guard decides, as with a real include); a header's `#pragma once` becomes a guard
+// of its own (MINICUDA_CU2CXX_ONCE_<n>). Its registrable kernels and variables join the .cu's
+// module through a macro, MINICUDA_CU2CXX_ENTRIES_<n>, defined after its text (so a header in a
+// false `#if` branch registers nothing). In a header, a quoted include found by the reader that
+// needs no translation is rewritten to its absolute path; an include cycle is left as it is.
 Translation translate(std::string_view source, std::string_view input_path,
-                      const std::vector<std::string>& header_kernels = {});
+                      const std::vector<std::string>& header_kernels = {}, const IncludeReader& read_include = {});
 
 // The `__global__` templates and overloaded kernels a header defines (their last names), for
 // translate's `header_kernels`. The command reads each `#include "..."` header found next to the
