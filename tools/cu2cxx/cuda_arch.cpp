@@ -21,10 +21,12 @@ namespace {
 constexpr std::string_view kCudaArch = "900";
 
 // Is every declaration among tokens [begin, end) (all at one brace depth) device-only: says
-// __device__ or __global__, and not __host__, before its first `(`, `{` or `=`? An empty range
-// is too. Declarations end at a `;` or at the `}` that closes one of their braces.
+// __device__ or __global__, and not __host__, before its first `(`, `{` or `=`, and is there at
+// least one? (A group without declarations, `#ifdef __CUDA_ARCH__ #error ...`, keeps the host
+// view.) Declarations end at a `;` or at the `}` that closes one of their braces.
 bool only_device_declarations(const Tokens& tokens, std::size_t begin, std::size_t end) {
   bool device = false, host = false, in_specifiers = true, any = false;
+  int declarations = 0;
   for (std::size_t k = begin; k < end; ++k) {
     const Token& t = tokens[k];
     any = true;
@@ -43,15 +45,16 @@ bool only_device_declarations(const Tokens& tokens, std::size_t begin, std::size
     }
     if (!ends) continue;
     if (!device || host) return false;
+    ++declarations;
     device = host = any = false;
     in_specifiers = true;
   }
-  return !any;
+  return !any && declarations > 0;
 }
 
 // The file-scope conditional groups that choose between device code by `__CUDA_ARCH__`: an
 // `#if`/`#ifdef`/`#ifndef` (or one of its `#elif`s) names the macro, it is outside every
-// function body, and every declaration in it is device-only. As pairs of indices into
+// function body, and it declares only device code (only_device_declarations). As pairs of indices into
 // `directives`: the opener and its `#endif`.
 std::vector<std::pair<std::size_t, std::size_t>> device_arch_groups(const Tokens& tokens,
                                                                     const std::vector<Directive>& directives) {

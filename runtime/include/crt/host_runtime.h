@@ -151,7 +151,7 @@ void launch_deduced(Call, A&&... args) {
  * cu2cxx writes `k<<<g, b>>>(a, n)` as launch_through(k)(a, n)): the arguments convert to the
  * pointer's parameter types as in a call, then the configuration is popped and cudaLaunchKernel
  * gets the pointer's value, so the kernel it points to must be registered (kernels of a .cu are
- * at start-up); anything else fails with cudaErrorInvalidDeviceFunction, as with nvcc. */
+ * at start-up); anything else fails as cudaLaunchKernel does for a function it does not know. */
 template <class... P>
 struct pointer_launch {
   void (*kernel)(P...);
