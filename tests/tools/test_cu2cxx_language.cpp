@@ -99,6 +99,11 @@ TEST(Cu2cxxLaunchTargets, AVariableHoldingAKernelIsLaunchedByValue) {
   EXPECT_TRUE(has(t, "(__cudaPushCallConfiguration(1, 1) ? (void)0 : ::minicuda::launch_through(kernel)(p)); "
                      "(__cudaPushCallConfiguration(1, 1) ? (void)0 : ::minicuda::kernel_stub<a>::launch(p));"))
       << t.text;
+  const Translation assigned = translate(
+      "__global__ void a(float* p) { }\nvoid h(float* p) { auto other = a; other<<<1, 1>>>(p); }\n", "/src/t.cu");
+  EXPECT_TRUE(has(assigned, "auto other = a; (__cudaPushCallConfiguration(1, 1) ? (void)0 : "
+                            "::minicuda::launch_through(other)(p));"))
+      << assigned.text;
 }
 
 // --- __CUDA_ARCH__ at file scope ----------------------------------------------------------------
