@@ -8,7 +8,8 @@
 //   <source, with the rewrites below>
 //   <registration block, only when the file defines at least one registrable kernel>
 //
-// and only seven things are rewritten, never inside comments, literals or preprocessor lines:
+// and only these things are rewritten, never inside comments, literals or preprocessor lines
+// (except the directives named in 5 and 8):
 //
 //   1. kernel launches   CALLEE<<<CFG>>>(ARGS)
 //        -> (__cudaPushCallConfiguration(CFG) ? (void)0 : ::minicuda::kernel_stub<CALLEE>::launch(ARGS))
@@ -18,6 +19,13 @@
 //      file or of `header_kernels`:
 //        -> (__cudaPushCallConfiguration(CFG) ? (void)0 : ::minicuda::launch_deduced(
 //               [](auto... minicuda_arguments) { CALLEE(minicuda_arguments...); }, ARGS))
+//      when CALLEE has template arguments, `(void)0` is
+//        `(void)&::minicuda::detail::start_up_registration<CALLEE>` (registered before main);
+//      when CALLEE is one name of a variable holding a kernel (function_pointer_variables):
+//        -> (... ? (void)0 : ::minicuda::launch_through(CALLEE)(ARGS))
+//      when CALLEE is a kernel of the file (or of an inlined header) with default arguments,
+//      launched after its definition (default_argument_helpers, rewrites.h):
+//        -> (... ? (void)0 : CALLEE__minicuda_defaults(ARGS))
 //   2. dynamic shared    extern __shared__ [__align__(N)|alignas(N)] TYPE NAME[];
 //        inside a function body  -> TYPE* const NAME = ::minicuda::dynamic_shared<TYPE>();
 //        at namespace scope      -> ::minicuda::DynamicShared<TYPE> NAME;
@@ -39,7 +47,9 @@
 //        {  ->  {\n#define __CUDA_ARCH__ 900\n#line L "<input_path>"\n
 //        }  ->  \n#undef __CUDA_ARCH__\n#line L "<input_path>"\n}
 //      so device code sees the H200's compute capability and host code sees none
-//      (docs/kernels.md, "__CUDACC__ and __CUDA_ARCH__").
+//      (docs/kernels.md, "__CUDACC__ and __CUDA_ARCH__"); the same two directives around each
+//      file-scope #if group that names the macro and declares device code only (not around the
+//      bodies inside it).
 //   6. clock()           in the body of every `__global__` or `__device__` (not `__host__`)
 //      function, an unqualified `clock()`
 //        -> static_cast<clock_t>(static_cast<unsigned int>(::clock64()))
@@ -50,10 +60,12 @@
 //      each unqualified use of NAME in a device-only body becomes `(*NAME__device)`, and the
 //      registration block lists MINICUDA_VARIABLE(::q::NAME, ::q::NAME__device, 0 or 1) and, when
 //      the file has __constant__ variables, a static_assert that they fit the 64 KiB constant bank.
+//   8. headers           `#include "name"` of a header holding CUDA code (see translate below).
 //
 // Every rewrite keeps the count of newlines of the text it replaces (missing newlines are put at
 // the end of the replacement), so line N of the output body is line N of the .cu: compiler
-// messages and gdb name the right .cu line. A `<<<` that is not a well-formed launch, or an
+// messages and gdb name the right .cu line (an inlined header's lines are named by #line
+// directives of their own, and a #line after it names the .cu's next line). A `<<<` that is not a well-formed launch, or an
 // `extern __shared__` that is not an unsized array declaration, is left unchanged and reported
 // in `warnings` (g++ then reports the error at that line).
 #pragma once
