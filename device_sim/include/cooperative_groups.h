@@ -51,6 +51,22 @@ inline unsigned pack(unsigned bits, unsigned mask) {
     if ((mask >> l) & 1) out |= ((bits >> l) & 1u) << r++;
   return out;
 }
+// `shuffle` (a warp shuffle of one 4- or 8-byte value) applied to any trivially copyable T: as
+// is for up to 8 bytes, else to each 8-byte piece of it, as CUDA's tiles shuffle larger types.
+template <class T, class Shuffle>
+T in_pieces(const T& value, Shuffle shuffle) {
+  static_assert(std::is_trivially_copyable_v<T>, "cooperative groups shuffle trivially copyable values");
+  if constexpr (sizeof(T) <= 8) {
+    return shuffle(value);
+  } else {
+    unsigned long long words[(sizeof(T) + 7) / 8] = {};
+    std::memcpy(words, &value, sizeof(T));
+    for (auto& w : words) w = shuffle(w);
+    T out;
+    std::memcpy(&out, words, sizeof(T));
+    return out;
+  }
+}
 // __shfl_sync for any trivially copyable T, in 8-byte pieces.
 template <class T>
 T shfl(unsigned mask, const T& value, int src_lane, int width = 32) {
@@ -238,11 +254,17 @@ class thread_block_tile<Size, void> : public thread_group, public details::lane_
   template <class T>
   T shfl(T var, int src_rank) const { return details::shfl(mask_, var, src_rank, Size); }
   template <class T>
-  T shfl_down(T var, unsigned int delta) const { return __shfl_down_sync(mask_, var, delta, Size); }
+  T shfl_down(T var, unsigned int delta) const {
+    return details::in_pieces(var, [&](auto w) { return __shfl_down_sync(mask_, w, delta, Size); });
+  }
   template <class T>
-  T shfl_up(T var, unsigned int delta) const { return __shfl_up_sync(mask_, var, delta, Size); }
+  T shfl_up(T var, unsigned int delta) const {
+    return details::in_pieces(var, [&](auto w) { return __shfl_up_sync(mask_, w, delta, Size); });
+  }
   template <class T>
-  T shfl_xor(T var, unsigned int lane_mask) const { return __shfl_xor_sync(mask_, var, static_cast<int>(lane_mask), Size); }
+  T shfl_xor(T var, unsigned int lane_mask) const {
+    return details::in_pieces(var, [&](auto w) { return __shfl_xor_sync(mask_, w, static_cast<int>(lane_mask), Size); });
+  }
   operator coalesced_group() const { return coalesced_group(mask_, meta_rank_, meta_size_); }
 
  protected:

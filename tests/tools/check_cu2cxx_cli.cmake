@@ -1,9 +1,12 @@
 # Runs minicuda_cu2cxx on one file the way the build does and checks the result (a CTest script).
 #   cmake -DTOOL=<minicuda_cu2cxx> -DINPUT=<file.cu> -DOUTPUT=<file.cpp>
-#         [-DEXPECT_WARNING=<regex the stderr must match>] -P check_cu2cxx_cli.cmake
+#         [-DEXPECT_WARNING=<regex the stderr must match>] [-DHEADERS=<headers it inlines>]
+#         -P check_cu2cxx_cli.cmake
 # Checks: exit status 0; the output exists and starts with the runtime include and a #line that
 # names the input's absolute path; it has the input's line count plus the two header lines (plus
-# the registration block's two when it has one); stderr is empty, or matches EXPECT_WARNING.
+# the registration block's two when it has one, plus per inlined header in HEADERS - none of
+# which registers a kernel - its own lines, its `#line 1` and, for a `#pragma once` one, its
+# guard's three); stderr is empty, or matches EXPECT_WARNING.
 foreach(var TOOL INPUT OUTPUT)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "check_cu2cxx_cli.cmake: -D${var}=... is required")
@@ -42,6 +45,15 @@ string(REGEX REPLACE "[^\n]" "" output_newlines "${generated}")
 string(LENGTH "${input_newlines}" input_lines)
 string(LENGTH "${output_newlines}" output_lines)
 math(EXPR expected_lines "${input_lines} + 6")
+foreach(header IN LISTS HEADERS)
+  file(READ "${header}" header_text)
+  string(REGEX REPLACE "[^\n]" "" header_newlines "${header_text}")
+  string(LENGTH "${header_newlines}" header_lines)
+  math(EXPR expected_lines "${expected_lines} + ${header_lines} + 1")
+  if(header_text MATCHES "#pragma once")
+    math(EXPR expected_lines "${expected_lines} + 3")
+  endif()
+endforeach()
 if(generated MATCHES "\nMINICUDA_REGISTER_MODULE\\(")
   math(EXPR expected_lines "${expected_lines} + 2")
 endif()

@@ -36,8 +36,12 @@ std::string body(std::string_view source) {
   return rest;
 }
 
+// A launch's rewrite; a callee with template arguments also names its start-up registration.
 std::string launch(std::string_view config, std::string_view callee, std::string_view args) {
-  return "(__cudaPushCallConfiguration(" + std::string(config) + ") ? (void)0 : ::minicuda::kernel_stub<" +
+  const std::string unused = callee.ends_with('>')
+                                 ? "(void)&::minicuda::detail::start_up_registration<" + std::string(callee) + ">"
+                                 : "(void)0";
+  return "(__cudaPushCallConfiguration(" + std::string(config) + ") ? " + unused + " : ::minicuda::kernel_stub<" +
          std::string(callee) + ">::launch(" + std::string(args) + "))";
 }
 

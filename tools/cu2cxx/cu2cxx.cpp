@@ -10,6 +10,9 @@
 // With MINICUDA_CU2CXX_FISSION=1 in the environment it also prints, per kernel, whether region
 // fission split it and why not ("<path>: note: cu2cxx: kernel ::k keeps fibers: <reason>").
 //
+// Quoted includes of headers next to the .cu (and next to those headers) that hold CUDA code are
+// translated into the output too (translate.h, "Headers").
+//
 // Errors (device code minicuda cannot run: dynamic parallelism) are printed as
 // "<path>:<line>: error: cu2cxx: ..." and no output is written.
 //
@@ -107,7 +110,18 @@ int main(int argc, char** argv) {
     return 1;
   }
   const std::string input_path = fs::absolute(input).lexically_normal().string();
-  const minicuda::cu2cxx::Translation translation = minicuda::cu2cxx::translate(*source, input_path, kernels_of_included_headers(*source, input));
+  // The project's own headers: found next to the file that includes them (docs/tools/cu2cxx.md).
+  const minicuda::cu2cxx::IncludeReader read_include =
+      [](std::string_view including, std::string_view spelled) -> std::optional<minicuda::cu2cxx::IncludedFile> {
+    const fs::path path = (fs::path(including).parent_path() / fs::path(spelled)).lexically_normal();
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) return std::nullopt;
+    std::optional<std::string> content = read_file(path);
+    if (!content) return std::nullopt;
+    return minicuda::cu2cxx::IncludedFile{path.string(), std::move(*content)};
+  };
+  const minicuda::cu2cxx::Translation translation =
+      minicuda::cu2cxx::translate(*source, input_path, kernels_of_included_headers(*source, input), read_include);
   for (const minicuda::cu2cxx::Diagnostic& w : translation.warnings) {
     std::cerr << minicuda::cu2cxx::format_warning(input_path, w) << "\n";
   }

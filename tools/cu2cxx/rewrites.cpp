@@ -105,7 +105,8 @@ struct LaunchMatch {
 };
 
 LaunchMatch match_launch(std::string_view source, const Tokens& tokens, std::size_t open,
-                         const std::vector<std::string>& chosen_by_arguments) {
+                         const LaunchTargets& targets) {
+  const std::vector<std::string>& chosen_by_arguments = targets.chosen_by_arguments;
   LaunchMatch m;
   m.resume = open + 3;
   const auto start = open == 0 ? std::nullopt : callee_start(tokens, open - 1);
@@ -138,13 +139,32 @@ LaunchMatch match_launch(std::string_view source, const Tokens& tokens, std::siz
   const std::string_view callee = text_between(source, tokens[*start], tokens[open - 1]);
   const std::string_view config_text = text_inside(source, tokens[open + 2], tokens[close]);
   const std::string_view args = text_inside(source, tokens[lparen], tokens[*rparen]);
-  std::string replacement = "(__cudaPushCallConfiguration(";
-  replacement.append(config_text).append(") ? (void)0 : ");
   const bool has_template_arguments = tokens[open - 1].is_punct(">");
+  std::string replacement = "(__cudaPushCallConfiguration(";
+  replacement.append(config_text).append(") ? ");
+  if (has_template_arguments) {
+    // Named, never evaluated: instantiating it registers the instantiation at start-up.
+    replacement.append("(void)&::minicuda::detail::start_up_registration<").append(callee).append("> : ");
+  } else {
+    replacement.append("(void)0 : ");
+  }
+  const std::string_view last_name = tokens[open - 1].text;
+  const bool through_pointer = !has_template_arguments && *start == open - 1 &&
+                               std::find(targets.pointers.begin(), targets.pointers.end(), last_name) !=
+                                   targets.pointers.end();
+  const bool with_defaults =
+      !has_template_arguments &&
+      std::any_of(targets.with_defaults.begin(), targets.with_defaults.end(), [&](const KernelWithDefaults& k) {
+        return k.name == last_name && k.defined_after < tokens[*start].begin;
+      });
   const bool by_arguments = !has_template_arguments &&
                             std::find(chosen_by_arguments.begin(), chosen_by_arguments.end(),
                                       tokens[open - 1].text) != chosen_by_arguments.end();
-  if (by_arguments) {
+  if (through_pointer) {
+    replacement.append("::minicuda::launch_through(").append(callee).append(")(").append(args).append("))");
+  } else if (with_defaults) {
+    replacement.append(callee).append("__minicuda_defaults(").append(args).append("))");
+  } else if (by_arguments) {
     // A generic lambda that calls the kernel: the call deduces template arguments and picks the
     // overload; launch_deduced makes the lambda's call the launched kernel.
     const bool no_arguments = args.find_first_not_of(" \t\r\n") == std::string_view::npos;
@@ -335,8 +355,7 @@ std::string keep_line_count(std::string_view original, std::string replacement) 
 }
 
 std::vector<Edit> rewrite_launches(std::string_view source, const Tokens& tokens, const LineIndex& lines,
-                                   const std::vector<std::string>& chosen_by_arguments,
-                                   std::vector<Diagnostic>& warnings) {
+                                   const LaunchTargets& targets, std::vector<Diagnostic>& warnings) {
   std::vector<Edit> edits;
   std::size_t k = 0;
   while (k < tokens.size()) {
@@ -344,7 +363,7 @@ std::vector<Edit> rewrite_launches(std::string_view source, const Tokens& tokens
       ++k;
       continue;
     }
-    LaunchMatch m = match_launch(source, tokens, k, chosen_by_arguments);
+    LaunchMatch m = match_launch(source, tokens, k, targets);
     if (m.edit) {
       edits.push_back(std::move(*m.edit));
     } else {

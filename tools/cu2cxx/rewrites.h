@@ -32,13 +32,39 @@ std::string apply_edits(std::string_view source, std::size_t begin, std::size_t 
 // the replaced text is kept. Precondition: `replacement` has no more newlines than `original`.
 std::string keep_line_count(std::string_view original, std::string replacement);
 
+// A kernel whose parameter list has default arguments, launched through the host function
+// cu2cxx defines after it (`NAME__minicuda_defaults`, same parameters and defaults), so a launch
+// with fewer arguments gets the defaults as a call does.
+struct KernelWithDefaults {
+  std::string name;           // last name, "k"
+  std::size_t defined_after;  // source offset of the kernel's `}`: launches after it use the helper
+};
+
+// What pass 1 knows about the callees of the file's launches.
+struct LaunchTargets {
+  // Last names of template or overloaded kernels (kernels_chosen_by_arguments).
+  std::vector<std::string> chosen_by_arguments;
+  // Names of variables that hold a kernel's address (function_pointer_variables).
+  std::vector<std::string> pointers;
+  std::vector<KernelWithDefaults> with_defaults;
+};
+
 // Pass 1: every `CALLEE<<<CFG>>>(ARGS)` launch, as an Edit. A `<<<` it cannot rewrite is
 // reported in `warnings` and left alone. A CALLEE without template arguments whose last name is
 // in `chosen_by_arguments` (a template or overloaded kernel of the file) is launched through
-// ::minicuda::launch_deduced (crt/host_runtime.h), which lets the call pick it.
+// ::minicuda::launch_deduced (crt/host_runtime.h), which lets the call pick it; a CALLEE that is
+// one name in `pointers` through ::minicuda::launch_through(CALLEE)(ARGS); a CALLEE in
+// `with_defaults` (launched after its definition) as CALLEE__minicuda_defaults(ARGS). A CALLEE
+// with template arguments also names ::minicuda::detail::start_up_registration<CALLEE>, so the
+// instantiation is registered at start-up.
 std::vector<Edit> rewrite_launches(std::string_view source, const Tokens& tokens, const LineIndex& lines,
-                                   const std::vector<std::string>& chosen_by_arguments,
-                                   std::vector<Diagnostic>& warnings);
+                                   const LaunchTargets& targets, std::vector<Diagnostic>& warnings);
+
+// The names of the file's variables (and parameters) declared as pointers to functions, in the
+// declarator form `(*NAME)(`, or declared `auto NAME = &K` / `NAME = K` with K a `__global__`
+// function of the file: the callees a launch must take as a run-time value.
+std::vector<std::string> function_pointer_variables(const Tokens& tokens);
+
 
 // The names (last component, `k` for `::ns::k`) of the file's `__global__` definitions that a
 // launch without template arguments can only select by its arguments, as a call does: function
@@ -129,5 +155,11 @@ std::vector<ModuleVariableSite> find_module_variables(const Tokens& tokens, cons
 // (declared_device_only), each unqualified use of NAME (not a member, not followed by `::`)
 // becomes `(*NAME__device)`.
 std::vector<Edit> rewrite_module_variables(const Tokens& tokens, const std::vector<ModuleVariableSite>& variables);
+
+// For each registrable kernel (`sites`) whose parameter list has a default argument, defined in
+// its own namespace, with every parameter named: the Edit that inserts, after its `}` and on the
+// same line, `static void NAME__minicuda_defaults(PARAMS) { ::minicuda::kernel_stub<&NAME>::launch(NAMES); }`.
+std::vector<Edit> default_argument_helpers(const Tokens& tokens, const std::vector<KernelSite>& sites,
+                                           std::vector<KernelWithDefaults>& kernels);
 
 }  // namespace minicuda::cu2cxx

@@ -98,6 +98,16 @@ void ensure_registered() {
       "(registered at first launch)", {ModuleKernel{reinterpret_cast<const void*>(F), crt::kernel_image<F>(kernel_name<F>())}});
 }
 
+/* The start-up registration of a template kernel's instantiation F, in a module of its own, as
+ * nvcc registers every instantiation its translation unit uses: cu2cxx names it (without
+ * evaluating it) at each `k<args><<<...>>>` launch, so the instantiation is registered before
+ * main and function APIs (cudaFuncSetCacheConfig, cudaFuncGetAttributes, cudaLaunchKernel by
+ * address) know it before its first launch. An inline variable: one registration per program,
+ * whichever translation units launch F. */
+template <auto F>
+inline const ModuleRegistration start_up_registration{
+    "(template instantiation)", {ModuleKernel{reinterpret_cast<const void*>(F), crt::kernel_image<F>(kernel_name<F>())}}};
+
 }  // namespace detail
 
 /* The device stub of kernel F (nvcc's __device_stub__*): launch() takes the kernel's own
@@ -135,6 +145,28 @@ void called_kernel(P... params) {
 template <class Call, class... A>
 void launch_deduced(Call, A&&... args) {
   kernel_stub<&called_kernel<Call, std::decay_t<A>...>>::launch(std::forward<A>(args)...);
+}
+
+/* A launch through a function-pointer variable that holds a kernel (`void (*k)(float*, int)`;
+ * cu2cxx writes `k<<<g, b>>>(a, n)` as launch_through(k)(a, n)): the arguments convert to the
+ * pointer's parameter types as in a call, then the configuration is popped and cudaLaunchKernel
+ * gets the pointer's value, so the kernel it points to must be registered (kernels of a .cu are
+ * at start-up); anything else fails as cudaLaunchKernel does for a function it does not know. */
+template <class... P>
+struct pointer_launch {
+  void (*kernel)(P...);
+  void operator()(std::decay_t<P>... params) const {
+    dim3 grid, block;
+    size_t shared = 0;
+    cudaStream_t stream = nullptr;
+    if (__cudaPopCallConfiguration(&grid, &block, &shared, &stream) != cudaSuccess) return;
+    void* args[] = {static_cast<void*>(&params)..., nullptr};
+    (void)cudaLaunchKernel(reinterpret_cast<const void*>(kernel), grid, block, args, shared, stream);
+  }
+};
+template <class... P>
+pointer_launch<P...> launch_through(void (*kernel)(P...)) {
+  return pointer_launch<P...>{kernel};
 }
 
 /* The typed launch API, for kernels in plain C++ files:

@@ -1,5 +1,5 @@
-// Included by sample.cu as "sample_helpers.cuh": only found if the translated file is compiled
-// with sample.cu's directory on its quoted-include path.
+// Included by sample.cu as "sample_helpers.cuh": device code in a header next to the .cu, so
+// cu2cxx translates it into sample.cu's output in place of the #include.
 #pragma once
 
 __device__ inline int twice(int x) { return 2 * x; }

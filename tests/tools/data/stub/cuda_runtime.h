@@ -57,6 +57,21 @@ template <class... Params, void (*Kernel)(Params...)>
 struct kernel_stub<Kernel> {
   static void launch(Params... args) { Kernel(args...); }
 };
+// A launch through a variable holding a kernel's address: a call, as kernel_stub's.
+template <class... Params>
+struct pointer_launch {
+  void (*kernel)(Params...);
+  void operator()(Params... args) const { kernel(args...); }
+};
+template <class... Params>
+pointer_launch<Params...> launch_through(void (*kernel)(Params...)) {
+  return {kernel};
+}
+namespace detail {
+// What cu2cxx names at a launch with template arguments (the runtime registers the kernel there).
+template <auto Kernel>
+inline const bool start_up_registration = true;
+}  // namespace detail
 // The block's dynamic shared memory (one block runs at a time in the stub).
 alignas(16) inline unsigned char dynamic_shared_storage[1024];
 template <class T>
