@@ -40,6 +40,7 @@ class Emitter {
     const Token& open = t_[kernel_.params_open];
     const Token& close = t_[kernel_.params_close];
     out_ = line_of(kernel_.name);
+    if (!plan_.template_head.empty()) out_.append(plan_.template_head).append(" ");
     out_.append("static bool ").append(name).append("(");
     out_.append(file_.source.substr(open.end, close.begin - open.end)).append(") {");
     for (const auto& [begin, end] : plan_.hoisted) out_.append(line_of(begin)).append(copy(begin, end, {}));
@@ -270,10 +271,27 @@ KernelFission split_kernel(const FileContext& file, const KernelSite& kernel) {
     result.reason = std::move(planned.reason);
     return result;
   }
+  const Plan& plan = *planned.plan;
   result.split = true;
   result.block_function = kernel.qualified_name + "__regions";
   const std::size_t at = file.tokens[kernel.body_close].end;
-  result.insertion = Edit{at, at, Emitter(file, kernel, *planned.plan).run()};
+  result.insertion = Edit{at, at, Emitter(file, kernel, plan).run()};
+  if (!plan.template_head.empty()) {
+    // A template kernel is registered at its first launch, which cannot name the block function
+    // of the instantiation; the kernel's body records it (crt/kernel_image.h, RegionLink). The
+    // block function is declared before the kernel for that, on the line of its head.
+    const Tokens& t = file.tokens;
+    const std::string name(t[kernel.name].text);
+    const std::string declaration = plan.template_head + " static bool " + name + "__regions(" +
+                                    joined(t, kernel.params_open + 1, kernel.params_close) + "); ";
+    const std::size_t head = t[kernel.template_keyword].begin;
+    result.declarations.push_back(Edit{head, head, declaration});
+    const std::string args = "<" + plan.template_arguments + ">";
+    const std::string link = " (void)::minicuda::crt::RegionLink<&" + name + args + ", &" + name + "__regions" + args +
+                             ">::linked;";
+    const std::size_t body = t[kernel.body_open].end;
+    result.declarations.push_back(Edit{body, body, link});
+  }
   return result;
 }
 

@@ -27,6 +27,7 @@ class Planner {
     if (!used_in(t_, begin, end, "__syncthreads"))
       return failed("it has no __syncthreads(): loop mode runs it without fibers already");
     if (file_.facts.macro_hides_barrier) return failed("a #define of this file names a barrier or warp operation");
+    if (kernel_.template_keyword != kNoTemplate && !read_template_head()) return failed();
     find_references(begin, end);
     if (!check_preprocessor() || !check_body_tokens(begin, end) || !read_params(begin, end)) return failed();
     std::optional<std::vector<Stmt>> top = parse_level(begin, end, false);
@@ -49,6 +50,61 @@ class Planner {
   }
   int line(std::size_t k) const { return file_.lines.line_of(t_[k].begin); }
   std::string at_line(std::size_t k) const { return " (line " + std::to_string(line(k)) + ")"; }
+
+  // A template kernel's head `template <P, ...>`: each parameter is a named non-type parameter
+  // without a default argument (the block function's forward declaration repeats the head),
+  // not a pack. Its names are compile-time constants of the instantiation, the same in every thread and region,
+  // so they count as constants in what the regions recompute. The kernel's parameters may not
+  // have default arguments either (the forward declaration repeats them).
+  bool read_template_head() {
+    const std::size_t kw = kernel_.template_keyword, open = kw + 1;
+    const auto close = t_[open].is_punct("<") ? matching_angle_close(t_, open, kernel_.name) : std::nullopt;
+    if (!close) return fail("cu2cxx cannot read the template head" + at_line(kw));
+    std::string arguments;
+    std::size_t k = open + 1;
+    while (k < *close) {
+      std::size_t e = k, name = kNone;
+      int angles = 0;
+      for (; e < *close; ++e) {
+        const Token& t = t_[e];
+        if (t.is_punct("(") || t.is_punct("[") || t.is_punct("{")) {
+          e = *matching_close(t_, e);
+        } else if (t.is_punct("<")) {
+          ++angles;
+        } else if (t.is_punct(">")) {
+          --angles;
+        } else if (t.is_punct(",") && angles == 0) {
+          break;
+        } else if (t.is_punct("=") && angles == 0) {
+          return fail("a template parameter of the kernel has a default argument" + at_line(e));
+        } else if (t.is_punct(".")) {
+          return fail("the kernel template has a parameter pack" + at_line(e));
+        } else if (t.is_identifier() && angles == 0) {
+          name = e;
+        }
+      }
+      const bool named = name != kNone && name + 1 == e && !is_type_keyword(t_[name].text) &&
+                         !t_[name].is_identifier("class") && !t_[name].is_identifier("typename") && name > k;
+      if (!named) return fail("a template parameter of the kernel has no name" + at_line(k));
+      // A type parameter could be a class whose operators and constructors are code that
+      // cu2cxx cannot see (a barrier, a side effect a header would run once per block).
+      if (t_[k].is_identifier("typename") || t_[k].is_identifier("class") || t_[k].is_identifier("template"))
+        return fail("the kernel template has a type parameter " + std::string(t_[name].text) + at_line(k));
+      template_params_.insert(std::string(t_[name].text));
+      names_.insert(std::string(t_[name].text));
+      arguments.append(arguments.empty() ? "" : ", ").append(t_[name].text);
+      k = e + 1;
+    }
+    for (std::size_t j = kernel_.params_open + 1; j < kernel_.params_close; ++j)
+      if (t_[j].is_punct("=")) return fail("a parameter of the template kernel has a default argument" + at_line(j));
+    plan_.template_head = joined(t_, kw, *close + 1);
+    plan_.template_arguments = std::move(arguments);
+    return true;
+  }
+
+  bool is_constant(std::string_view name) const {
+    return file_.facts.constants.contains(name) || template_params_.contains(name);
+  }
 
   // A #if, #define or #include inside the body could split differently from the tokens.
   bool check_preprocessor() {
@@ -428,8 +484,7 @@ class Planner {
           const bool logical = t.is_punct("&") && ((next_adjacent && t_[k + 1].is_punct("&")) ||
                                                    (prev_adjacent && t_[k - 1].is_punct("&")));
           const auto is_value = [&](std::string_view n) {
-            return is_builtin_variable(n) || is_param(n) || in_scope(scope, n) != nullptr ||
-                   file_.facts.constants.contains(n);
+            return is_builtin_variable(n) || is_param(n) || in_scope(scope, n) != nullptr || is_constant(n);
           };
           if (!logical && !binary_operator_at(t_, k, begin, is_value)) return false;  // a dereference or an address
         }
@@ -457,7 +512,7 @@ class Planner {
         }
         return false;
       }
-      if (file_.facts.constants.contains(name)) continue;
+      if (is_constant(name)) continue;
       return false;
     }
     return true;
@@ -550,7 +605,6 @@ class Planner {
       if (!names_.insert(v.name).second)
         return fail("the name " + v.name + " is declared twice at the split levels (or is a parameter's)" + at_line(b));
       if (shared || is_constexpr) {
-        if (shared && in_loop) return fail("a __shared__ declaration is inside a loop around a barrier" + at_line(b));
         for (std::size_t j = init_begin; j < k; ++j) {
           const Var* used = t_[j].is_identifier() ? in_scope(scope, t_[j].text) : nullptr;
           if (used != nullptr && used->kind != Var::Kind::Block)
@@ -667,6 +721,7 @@ class Planner {
   const KernelSite& kernel_;
   std::vector<Param> params_;
   std::set<std::string, std::less<>> names_;  // every name declared at a split level, parameters too
+  std::set<std::string, std::less<>> template_params_;  // a template kernel's template parameters
   std::set<std::size_t> direct_init_;         // `(` of direct-initializers (`dim3 d(2, 2);`): not calls
   std::set<std::string, std::less<>> referenced_;          // names a reference is bound to
   std::set<std::string, std::less<>> referenced_element_;  // names whose element one is (`x[i]`)

@@ -61,6 +61,10 @@ struct Plan {
   std::vector<std::size_t> returns;      // the `return` tokens (each followed by `;`)
   std::vector<std::size_t> user_calls;   // `(` of calls to functions of the file
   unsigned replicated = 0;               // slots used (slot 0 is the exit flags)
+  // A template kernel: its head ("template <int N, class T>") and the arguments that name the
+  // same instantiation ("N, T"); both empty for a plain kernel.
+  std::string template_head;
+  std::string template_arguments;
 };
 
 // The plan of the kernel, or the reason it keeps fibers only.

@@ -70,7 +70,7 @@ struct Diagnostic {
   std::string message;
 };
 
-// What region fission made of one registered kernel.
+// What region fission made of one registered kernel or template kernel.
 struct FissionNote {
   std::string kernel;  // "::ns::k"
   bool split;          // it has a block function, "::ns::k__regions"
@@ -86,7 +86,8 @@ struct Translation {
   // parallelism, find_dynamic_parallelism in rewrites.h). The command reports each and writes
   // no output, so the build stops at the .cu line.
   std::vector<Diagnostic> errors;
-  std::vector<FissionNote> fission;          // one per registered kernel, in the same order
+  std::vector<FissionNote> fission;          // one per registered kernel, in the same order, then
+                                             // one per template kernel defined once
 };
 
 // Translates `source`; `input_path` is written into the `#line` directive as given (the command
