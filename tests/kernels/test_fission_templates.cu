@@ -1,12 +1,16 @@
 // Region fission of template kernels (docs/tools/cu2cxx.md, "Region fission"): a kernel whose
 // template parameters are non-type constants is split like a plain one; its block function is a
 // template too, and the instantiation launched runs through it (registered at its first launch).
+// So is a kernel that synchronises through its cooperative-groups block handle, advances its
+// pointer parameters per thread and holds barriers in a nested { } block.
 // The shapes are those of tiled multiplies and sorting networks: `__shared__` tiles declared in
 // the body of a loop around barriers, loop bounds from template parameters, compare-exchange
 // loops nested two deep with a per-thread local across their barriers. Each result is checked
 // against a host computation; the whole binary also runs with MINICUDA_FISSION=0 (fibers) and
 // under MINICUDA_FISSION=check (the fission gate), where the same checks hold.
 #include <cuda_runtime.h>
+
+#include <cooperative_groups.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -71,6 +75,49 @@ __global__ void fission_bitonic_template(unsigned* keys) {
   __syncthreads();
   run[threadIdx.x] = s[threadIdx.x];
   run[threadIdx.x + THREADS] = s[threadIdx.x + THREADS];
+}
+
+namespace cg = cooperative_groups;
+
+// One compare-exchange: the pair ends up in order `up` (ascending when true).
+__device__ void fission_order_pair(unsigned& a, unsigned& b, bool up) {
+  if ((a > b) == up) {
+    const unsigned t = a;
+    a = b;
+    b = t;
+  }
+}
+
+// The same sort as fission_bitonic_template, written as NVIDIA's sortingNetworks writes it: the
+// block synchronises through `cg::sync(cta)` and `cta.sync()`, the pointer parameters are moved
+// to the thread's own pair first, and the final merge sits in a nested block.
+template <unsigned THREADS>
+__global__ void fission_bitonic_cg(unsigned* dst, const unsigned* src) {
+  cg::thread_block cta = cg::this_thread_block();
+  constexpr unsigned kRun = 2 * THREADS;
+  __shared__ unsigned s[kRun];
+  src += blockIdx.x * kRun + threadIdx.x;
+  dst += blockIdx.x * kRun + threadIdx.x;
+  s[threadIdx.x] = src[0];
+  s[threadIdx.x + THREADS] = src[THREADS];
+  for (unsigned size = 2; size < kRun; size <<= 1) {
+    const bool up = (threadIdx.x & (size / 2)) == 0;
+    for (unsigned stride = size / 2; stride > 0; stride >>= 1) {
+      cg::sync(cta);
+      const unsigned pos = 2 * threadIdx.x - (threadIdx.x & (stride - 1));
+      fission_order_pair(s[pos], s[pos + stride], up);
+    }
+  }
+  {
+    for (unsigned half = THREADS; half > 0; half >>= 1) {
+      cta.sync();
+      const unsigned at = 2 * threadIdx.x - (threadIdx.x & (half - 1));
+      fission_order_pair(s[at], s[at + half], true);
+    }
+  }
+  cg::sync(cta);
+  dst[0] = s[threadIdx.x];
+  dst[THREADS] = s[threadIdx.x + THREADS];
 }
 
 namespace minicuda::kernels_test {
@@ -146,6 +193,18 @@ void check_bitonic(int runs) {
 TEST_F(FissionTemplates, BitonicCompareExchangeLoopsSortEveryRun) {
   check_bitonic<32>(5);
   check_bitonic<128>(3);
+}
+
+TEST_F(FissionTemplates, CooperativeGroupsSyncAndParametersMovedPerThread) {
+  constexpr unsigned kThreads = 64, kRuns = 4, kRun = 2 * kThreads;
+  std::vector<unsigned> keys(kRuns * kRun);
+  for (size_t i = 0; i < keys.size(); ++i) keys[i] = static_cast<unsigned>((i * 40503u) >> 3) % 777;
+  DeviceArray<unsigned> src(keys), dst(keys.size());
+  EXPECT_EQ(mode_of("fission_bitonic_cg<64>", [&] { fission_bitonic_cg<kThreads><<<kRuns, kThreads>>>(dst.get(), src.get()); }),
+            split_mode());
+  EXPECT_EQ(src.read(), keys);
+  for (unsigned r = 0; r < kRuns; ++r) std::sort(keys.begin() + r * kRun, keys.begin() + (r + 1) * kRun);
+  EXPECT_EQ(dst.read(), keys);
 }
 
 }  // namespace

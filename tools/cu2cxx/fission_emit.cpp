@@ -42,7 +42,17 @@ class Emitter {
     out_ = line_of(kernel_.name);
     if (!plan_.template_head.empty()) out_.append(plan_.template_head).append(" ");
     out_.append("static bool ").append(name).append("(");
-    out_.append(file_.source.substr(open.end, close.begin - open.end)).append(") {");
+    if (plan_.changed_params.empty()) {
+      out_.append(file_.source.substr(open.end, close.begin - open.end));
+    } else {
+      // A parameter the body changes is the initial value of each thread's copy.
+      std::vector<Edit> renames;
+      for (std::size_t i : plan_.changed_params)
+        for (std::size_t k = kernel_.params_open + 1; k < kernel_.params_close; ++k)
+          if (t_[k].is_identifier(plan_.vars[i].name)) renames.push_back(replace_tokens(k, k, "minicuda_param_" + plan_.vars[i].name));
+      out_.append(copy(kernel_.params_open + 1, kernel_.params_close, std::move(renames)));
+    }
+    out_.append(") {");
     for (const auto& [begin, end] : plan_.hoisted) out_.append(line_of(begin)).append(copy(begin, end, {}));
     out_.append(line_of(kernel_.name));
     out_.append("const unsigned minicuda_nx = blockDim.x, minicuda_ny = blockDim.y, minicuda_nz = blockDim.z; "
@@ -64,12 +74,17 @@ class Emitter {
       out_.append("::minicuda::fission::Replica<minicuda_S" + n + ">* const minicuda_r" + n +
                   " = ::minicuda::fission::replicas<minicuda_S" + n + ">(" + n + ", minicuda_n); ");
     }
+    for (std::size_t i : plan_.changed_params) {
+      const Var& v = plan_.vars[i];
+      out_.append("for (unsigned minicuda_t = 0; minicuda_t < minicuda_n; ++minicuda_t) ::minicuda::fission::initialize(" +
+                  slot_of(v) + ", minicuda_param_" + v.name + "); ");
+    }
     if (!plan_.returns.empty()) {
       out_.append("bool* const minicuda_exited = static_cast<bool*>(::minicuda::gpu::isa::region_scratch(0, minicuda_n, 1)); "
                   "for (unsigned minicuda_i = 0; minicuda_i < minicuda_n; ++minicuda_i) minicuda_exited[minicuda_i] = false; "
                   "unsigned minicuda_live = minicuda_n; ");
     }
-    level(plan_.top, {});
+    level(plan_.top, plan_.changed_params);
     out_.append(line_of(kernel_.body_close)).append("return true; }");
     out_.append(line_of(kernel_.body_close));  // what follows the kernel's `}` on its line
     return out_;
@@ -139,6 +154,11 @@ class Emitter {
       flush();
       if (s.kind == Stmt::Kind::Loop) loop(s, visible);
       if (s.kind == Stmt::Kind::If) branch(s, visible);
+      if (s.kind == Stmt::Kind::Scope) {
+        out_.append(line_of(s.begin)).append("{ ");
+        level(s.body, visible);
+        out_.append(line_of(s.body_close)).append("}");
+      }
     }
     flush();
   }
