@@ -342,12 +342,48 @@ TEST(Cu2cxxFission, DynamicSharedMemoryIsHoistedAsRewritten) {
   EXPECT_EQ(lines_containing(t.text, "int* const buf = ::minicuda::dynamic_shared<int>();"), (std::vector<int>{2, 2}));
 }
 
-TEST(Cu2cxxFission, OnlyRegistrableKernelsAreConsidered) {
-  const Translation t = run(
-      "template <int N> __global__ void tk(int* p) { p[threadIdx.x] = N; __syncthreads(); }\n"
-      "void host() { __syncthreads(); }\n");
+TEST(Cu2cxxFission, OnlyKernelsAreConsidered) {
+  const Translation t = run("void host() { __syncthreads(); }\n");
   EXPECT_TRUE(t.fission.empty());
   EXPECT_EQ(t.text.find("__regions"), std::string::npos);
+}
+
+// A template kernel: its block function is a template with the same head, declared before the
+// kernel on its line, and the kernel's body records each instantiation's block function. The
+// template parameters are constants: `base` (from N) is re-declared, and is uniform enough for
+// the loop header that reads it.
+// A __shared__ array declared in the body of a loop around barriers is one array per block on
+// the GPU too: hoisted to the top of the block function, once, and gone from the loop.
+TEST(Cu2cxxFission, SharedDeclarationInsideALoopAroundABarrierIsHoisted) {
+  const Translation t = split(
+      "__global__ void k(int* p) { for (int i = 0; i < 2; ++i) { __shared__ int s[4]; s[threadIdx.x] = i; "
+      "__syncthreads(); p[threadIdx.x] += s[3 - threadIdx.x]; __syncthreads(); } }\n");
+  const std::size_t block_function = t.text.find("static bool k__regions(int* p) {");
+  ASSERT_NE(block_function, std::string::npos) << t.text;
+  const std::size_t hoisted = t.text.find("__shared__ int s[4];", block_function);
+  EXPECT_LT(hoisted, t.text.find("const unsigned minicuda_nx", block_function)) << t.text;
+  EXPECT_EQ(t.text.find("__shared__ int s[4];", hoisted + 1), std::string::npos) << t.text;
+}
+
+TEST(Cu2cxxFission, TemplateKernelGetsATemplateBlockFunctionThatItsBodyLinks) {
+  const Translation t = split(
+      "template <int N, unsigned M>\n"                                                  // 1
+      "__global__ void tk(float* p, int n) {\n"                                         // 2
+      "  const int base = N * 2;\n"                                                     // 3
+      "  for (int i = base; i < n; i += N) { p[i + threadIdx.x] = M; __syncthreads(); }\n"  // 4
+      "}\n");
+  EXPECT_EQ(lines_containing(t.text, "template <int N, unsigned M> static bool tk__regions(float* p, int n); "
+                                     "template <int N, unsigned M>"),
+            (std::vector<int>{1}))
+      << t.text;
+  EXPECT_EQ(lines_containing(t.text, "{ (void)::minicuda::crt::RegionLink<&tk<N, M>, &tk__regions<N, M>>::linked;"),
+            (std::vector<int>{2}));
+  EXPECT_NE(t.text.find("template <int N, unsigned M> static bool tk__regions(float* p, int n) {"), std::string::npos);
+  EXPECT_NE(t.text.find("{ [[maybe_unused]] const int base = N * 2; for (int i = base; i < n; i += N) {"),
+            std::string::npos)
+      << t.text;
+  // Registered at its first launch, not in the module block.
+  EXPECT_EQ(t.text.find("MINICUDA_REGISTER_MODULE"), std::string::npos);
 }
 
 // --- what keeps fibers, and why ------------------------------------------------------------------
@@ -361,7 +397,7 @@ TEST(Cu2cxxFissionFallback, BarrierUnderAnIfWhoseConditionMayDifferBetweenThread
   expect_not_split("__global__ void k(int* p) { int v = p[threadIdx.x]; if (v > 0) { __syncthreads(); } p[0] = v; }\n",
                    "the condition of an if around a barrier reads v, which may differ between threads");
   expect_not_split("__global__ void k(int* p, int n) { if (n-- > 0) { __syncthreads(); } p[0] = 1; }\n",
-                   "modifies its parameter n");
+                   "reads n, which may differ between threads");
 }
 TEST(Cu2cxxFissionFallback, BarrierUnderAnIfWithoutBraces) {
   expect_not_split("__global__ void k(int* p, int n) { if (n > 0) __syncthreads(); p[0] = 1; }\n",
@@ -371,7 +407,7 @@ TEST(Cu2cxxFissionFallback, BarrierUnderAnIfWithoutBraces) {
 }
 TEST(Cu2cxxFissionFallback, BarrierInADoWhile) {
   expect_not_split("__global__ void k(int n) { int i = 0; do { __syncthreads(); } while (++i < n); }\n",
-                   "not a loop or an if at a split level");
+                   "not a loop, an if or a block at a split level");
 }
 TEST(Cu2cxxFissionFallback, LoopWithoutBraces) {
   expect_not_split("__global__ void k(int n) { for (int i = 0; i < n; ++i) __syncthreads(); }\n", "no braced body");
@@ -450,8 +486,47 @@ TEST(Cu2cxxFissionFallback, CallToAFunctionWithABarrier) {
                    "__global__ void k(int* p) { p[0] = 1; indirect(); __syncthreads(); }\n",
                    "indirect, which may reach a barrier");
 }
-TEST(Cu2cxxFissionFallback, ModifiedParameter) {
-  expect_not_split("__global__ void k(int* p, int n) { n -= 1; __syncthreads(); p[0] = n; }\n", "modifies its parameter n");
+// A parameter the body changes is one copy per thread, each made from the parameter's value.
+TEST(Cu2cxxFission, AChangedParameterIsKeptPerThreadFromItsValue) {
+  const Translation t = split("__global__ void k(int* p, int n) { p += threadIdx.x; n -= 1; __syncthreads(); p[0] = n; }\n");
+  EXPECT_NE(t.text.find("static bool k__regions(int* minicuda_param_p, int minicuda_param_n) {"), std::string::npos)
+      << t.text;
+  EXPECT_NE(t.text.find("::minicuda::fission::initialize(minicuda_r1[minicuda_t].value, minicuda_param_p);"),
+            std::string::npos);
+  EXPECT_NE(t.text.find("[[maybe_unused]] minicuda_T2& n = minicuda_r2[minicuda_t].value;"), std::string::npos);
+}
+TEST(Cu2cxxFissionFallback, ChangedParameters) {
+  expect_not_split("__global__ void k(int p[4], int n) { p += 1; __syncthreads(); p[0] = n; }\n",
+                   "modifies its array parameter p");
+  expect_not_split("__global__ void k(int* p, int n) { n += threadIdx.x; for (int i = 0; i < n; ++i) { __syncthreads(); } }\n",
+                   "reads n, which may differ between threads");
+}
+// cg::sync(h) and h.sync() on the block's handle are __syncthreads(); the handle's declaration
+// runs nowhere in the block function.
+TEST(Cu2cxxFission, CooperativeGroupsBlockSyncIsABarrier) {
+  const Translation t = split(
+      "namespace cg = cooperative_groups;\n"
+      "__global__ void k(int* p) { cg::thread_block cta = cg::this_thread_block(); p[threadIdx.x] = 1; cg::sync(cta);"
+      " p[0] += 1; cta.sync(); p[1] = 2; }\n");
+  const std::size_t block_function = t.text.find("static bool k__regions(int* p) {");
+  ASSERT_NE(block_function, std::string::npos) << t.text;
+  EXPECT_EQ(t.text.find("this_thread_block", block_function), std::string::npos) << t.text;
+  EXPECT_EQ(t.text.find("sync", block_function), std::string::npos) << t.text;
+  EXPECT_NE(t.text.find("{ p[1] = 2; }", block_function), std::string::npos) << t.text;
+}
+TEST(Cu2cxxFissionFallback, CooperativeGroupsHandlesUsedOtherwise) {
+  expect_not_split("namespace cg = cooperative_groups;\n"
+                   "__device__ void f(cg::thread_block b) { b.sync(); }\n"
+                   "__global__ void k(int* p) { cg::thread_block cta = cg::this_thread_block(); cg::sync(cta); f(cta); }\n",
+                   "a block handle is used other than to sync");
+  expect_not_split("__global__ void k(int* p) { cg::thread_block cta = cg::this_thread_block(); p[0] = 1; cg::sync(cta); }\n",
+                   "NS being cooperative_groups or an alias this file declares");
+}
+// A nested { } around barriers is a split level of its own; its locals keep their scope.
+TEST(Cu2cxxFission, ANestedBlockAroundBarriersIsASplitLevel) {
+  const Translation t = split(
+      "__global__ void k(int* p) { p[threadIdx.x] = 1; { int v = p[threadIdx.x ^ 1]; __syncthreads(); p[threadIdx.x] = v; } }\n");
+  EXPECT_NE(t.text.find("[[maybe_unused]] minicuda_T1& v = minicuda_r1[minicuda_t].value;"), std::string::npos) << t.text;
 }
 TEST(Cu2cxxFission, ALocalBoundToAReferenceIsKeptPerThreadNotRecomputed) {
   const Translation t = split(
@@ -466,7 +541,7 @@ TEST(Cu2cxxFission, ALocalBoundToAReferenceIsKeptPerThreadNotRecomputed) {
 }
 TEST(Cu2cxxFissionFallback, ParameterChangedThroughAReference) {
   expect_not_split("__global__ void k(int* p, int n) { int& r = n; r = 1; __syncthreads(); p[0] = n; }\n",
-                   "modifies its parameter n");
+                   "a reference is bound to its parameter n");
 }
 TEST(Cu2cxxFissionFallback, AutoLocalAcrossABarrier) {
   expect_not_split("__global__ void k(int* p) { auto v = p[threadIdx.x]; __syncthreads(); p[0] = v; }\n",
@@ -498,9 +573,28 @@ TEST(Cu2cxxFissionFallback, DefinitionOutsideItsNamespace) {
                    "__global__ void ns::k(int* p) { p[0] = 1; __syncthreads(); }\n",
                    "outside its namespace");
 }
-TEST(Cu2cxxFissionFallback, SharedDeclarationInsideALoopAroundABarrier) {
-  expect_not_split("__global__ void k(int* p) { for (int i = 0; i < 2; ++i) { __shared__ int s; s = i; __syncthreads(); } }\n",
-                   "__shared__ declaration is inside a loop");
+TEST(Cu2cxxFissionFallback, TemplateParameterWithADefault) {
+  expect_not_split("template <int N = 4> __global__ void k(int* p) { p[0] = N; __syncthreads(); }\n",
+                   "template parameter of the kernel has a default argument");
+}
+TEST(Cu2cxxFissionFallback, TemplateTypeParameter) {
+  expect_not_split("template <typename T> __global__ void k(T* p) { p[0] = p[1] + p[2]; __syncthreads(); }\n",
+                   "type parameter T");
+}
+TEST(Cu2cxxFissionFallback, TemplateParameterPack) {
+  expect_not_split("template <int... N> __global__ void k(int* p) { p[0] = sizeof...(N); __syncthreads(); }\n",
+                   "parameter pack");
+}
+TEST(Cu2cxxFissionFallback, TemplateKernelParameterWithADefault) {
+  expect_not_split("template <int N> __global__ void k(int* p, int n = 2) { p[0] = N + n; __syncthreads(); }\n",
+                   "parameter of the template kernel has a default argument");
+}
+TEST(Cu2cxxFissionFallback, OverloadedTemplateKernelsAreNotConsidered) {
+  const Translation t = run(
+      "template <int N> __global__ void k(int* p) { p[0] = N; __syncthreads(); }\n"
+      "template <int N> __global__ void k(float* p) { p[0] = N; __syncthreads(); }\n");
+  EXPECT_TRUE(t.fission.empty());
+  EXPECT_EQ(t.text.find("__regions"), std::string::npos);
 }
 
 }  // namespace

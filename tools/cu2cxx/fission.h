@@ -45,6 +45,9 @@ struct KernelFission {
   std::string block_function;  // "::ns::k__regions" when split
   std::string reason;          // why not, when not split
   std::optional<Edit> insertion;  // the block function, inserted after the kernel's `}`
+  // A template kernel: the block function's declaration before the kernel's head, and the
+  // statement at the start of its body that records the block function of each instantiation.
+  std::vector<Edit> declarations;
 };
 
 // Context shared by every kernel of a file.

@@ -40,8 +40,19 @@ class Emitter {
     const Token& open = t_[kernel_.params_open];
     const Token& close = t_[kernel_.params_close];
     out_ = line_of(kernel_.name);
+    if (!plan_.template_head.empty()) out_.append(plan_.template_head).append(" ");
     out_.append("static bool ").append(name).append("(");
-    out_.append(file_.source.substr(open.end, close.begin - open.end)).append(") {");
+    if (plan_.changed_params.empty()) {
+      out_.append(file_.source.substr(open.end, close.begin - open.end));
+    } else {
+      // A parameter the body changes is the initial value of each thread's copy.
+      std::vector<Edit> renames;
+      for (std::size_t i : plan_.changed_params)
+        for (std::size_t k = kernel_.params_open + 1; k < kernel_.params_close; ++k)
+          if (t_[k].is_identifier(plan_.vars[i].name)) renames.push_back(replace_tokens(k, k, "minicuda_param_" + plan_.vars[i].name));
+      out_.append(copy(kernel_.params_open + 1, kernel_.params_close, std::move(renames)));
+    }
+    out_.append(") {");
     for (const auto& [begin, end] : plan_.hoisted) out_.append(line_of(begin)).append(copy(begin, end, {}));
     out_.append(line_of(kernel_.name));
     out_.append("const unsigned minicuda_nx = blockDim.x, minicuda_ny = blockDim.y, minicuda_nz = blockDim.z; "
@@ -63,12 +74,17 @@ class Emitter {
       out_.append("::minicuda::fission::Replica<minicuda_S" + n + ">* const minicuda_r" + n +
                   " = ::minicuda::fission::replicas<minicuda_S" + n + ">(" + n + ", minicuda_n); ");
     }
+    for (std::size_t i : plan_.changed_params) {
+      const Var& v = plan_.vars[i];
+      out_.append("for (unsigned minicuda_t = 0; minicuda_t < minicuda_n; ++minicuda_t) ::minicuda::fission::initialize(" +
+                  slot_of(v) + ", minicuda_param_" + v.name + "); ");
+    }
     if (!plan_.returns.empty()) {
       out_.append("bool* const minicuda_exited = static_cast<bool*>(::minicuda::gpu::isa::region_scratch(0, minicuda_n, 1)); "
                   "for (unsigned minicuda_i = 0; minicuda_i < minicuda_n; ++minicuda_i) minicuda_exited[minicuda_i] = false; "
                   "unsigned minicuda_live = minicuda_n; ");
     }
-    level(plan_.top, {});
+    level(plan_.top, plan_.changed_params);
     out_.append(line_of(kernel_.body_close)).append("return true; }");
     out_.append(line_of(kernel_.body_close));  // what follows the kernel's `}` on its line
     return out_;
@@ -138,6 +154,11 @@ class Emitter {
       flush();
       if (s.kind == Stmt::Kind::Loop) loop(s, visible);
       if (s.kind == Stmt::Kind::If) branch(s, visible);
+      if (s.kind == Stmt::Kind::Scope) {
+        out_.append(line_of(s.begin)).append("{ ");
+        level(s.body, visible);
+        out_.append(line_of(s.body_close)).append("}");
+      }
     }
     flush();
   }
@@ -270,10 +291,27 @@ KernelFission split_kernel(const FileContext& file, const KernelSite& kernel) {
     result.reason = std::move(planned.reason);
     return result;
   }
+  const Plan& plan = *planned.plan;
   result.split = true;
   result.block_function = kernel.qualified_name + "__regions";
   const std::size_t at = file.tokens[kernel.body_close].end;
-  result.insertion = Edit{at, at, Emitter(file, kernel, *planned.plan).run()};
+  result.insertion = Edit{at, at, Emitter(file, kernel, plan).run()};
+  if (!plan.template_head.empty()) {
+    // A template kernel is registered at its first launch, which cannot name the block function
+    // of the instantiation; the kernel's body records it (crt/kernel_image.h, RegionLink). The
+    // block function is declared before the kernel for that, on the line of its head.
+    const Tokens& t = file.tokens;
+    const std::string name(t[kernel.name].text);
+    const std::string declaration = plan.template_head + " static bool " + name + "__regions(" +
+                                    joined(t, kernel.params_open + 1, kernel.params_close) + "); ";
+    const std::size_t head = t[kernel.template_keyword].begin;
+    result.declarations.push_back(Edit{head, head, declaration});
+    const std::string args = "<" + plan.template_arguments + ">";
+    const std::string link = " (void)::minicuda::crt::RegionLink<&" + name + args + ", &" + name + "__regions" + args +
+                             ">::linked;";
+    const std::size_t body = t[kernel.body_open].end;
+    result.declarations.push_back(Edit{body, body, link});
+  }
   return result;
 }
 

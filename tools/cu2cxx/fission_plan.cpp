@@ -24,14 +24,20 @@ class Planner {
   PlanResult run() {
     const std::size_t begin = kernel_.body_open + 1, end = kernel_.body_close;
     if (kernel_.qualified_definition) return failed("it is defined outside its namespace");
-    if (!used_in(t_, begin, end, "__syncthreads"))
+    find_block_handles(t_, begin, end, cg_, handles_, skipped_);
+    if (!holds_block_barrier(t_, begin, end, handles_)) {
+      if (names_token(t_, begin, end, "this_thread_block"))
+        return failed("its cooperative-groups block handle is not `NS::thread_block h = NS::this_thread_block();` at "
+                      "the top of the body, NS being cooperative_groups or an alias this file declares");
       return failed("it has no __syncthreads(): loop mode runs it without fibers already");
+    }
     if (file_.facts.macro_hides_barrier) return failed("a #define of this file names a barrier or warp operation");
-    find_references(begin, end);
+    if (kernel_.template_keyword != kNoTemplate && !read_template_head()) return failed();
+    referenced_names(t_, begin, end, referenced_, referenced_element_);
     if (!check_preprocessor() || !check_body_tokens(begin, end) || !read_params(begin, end)) return failed();
     std::optional<std::vector<Stmt>> top = parse_level(begin, end, false);
     if (!top) return failed();
-    std::vector<std::size_t> scope;
+    std::vector<std::size_t> scope = plan_.changed_params;
     if (!classify(*top, end, scope, false)) return failed();
     if (auto why = check_calls(begin, end, true)) return failed(*why);
     plan_.top = std::move(*top);
@@ -50,6 +56,22 @@ class Planner {
   int line(std::size_t k) const { return file_.lines.line_of(t_[k].begin); }
   std::string at_line(std::size_t k) const { return " (line " + std::to_string(line(k)) + ")"; }
 
+  bool read_template_head() {
+    TemplateHead head;
+    if (auto why = read_kernel_template_head(file_, kernel_, head)) return fail(*why);
+    for (const std::string& name : head.names) {
+      template_params_.insert(name);
+      names_.insert(name);
+    }
+    plan_.template_head = std::move(head.head);
+    plan_.template_arguments = std::move(head.arguments);
+    return true;
+  }
+
+  bool is_constant(std::string_view name) const {
+    return file_.facts.constants.contains(name) || template_params_.contains(name);
+  }
+
   // A #if, #define or #include inside the body could split differently from the tokens.
   bool check_preprocessor() {
     const std::string_view body = file_.source.substr(t_[kernel_.body_open].end,
@@ -66,6 +88,7 @@ class Planner {
         "class", "union", "enum", "template", "static", "thread_local", "register", "operator", "this", "new",
         "delete", "setjmp", "longjmp"};
     for (std::size_t k = begin; k < end; ++k) {
+      if (const auto skip = skipped_.find(k); skip != skipped_.end()) k = skip->second;  // a block handle
       const Token& t = t_[k];
       if (t.is_identifier()) {
         if (is_warp_or_reduction_name(t.text))
@@ -89,25 +112,6 @@ class Planner {
       }
     }
     return true;
-  }
-
-  // Every name in the initializer of a reference declaration (`int& r = x;`): such a variable
-  // may change through the reference, which maybe_modified() does not see.
-  void find_references(std::size_t begin, std::size_t end) {
-    for (std::size_t k = begin + 1; k + 2 < end; ++k) {
-      const Token& before = t_[k - 1];
-      const bool declarator = t_[k].is_punct("&") && t_[k + 1].is_identifier() &&
-                              (t_[k + 2].is_punct("=") || t_[k + 2].is_punct("(") || t_[k + 2].is_punct("{")) &&
-                              (before.is_identifier() || before.is_punct(">") || before.is_punct("*") || before.is_punct("&"));
-      if (!declarator) continue;
-      for (std::size_t j = k + 2; j < end && !t_[j].is_punct(";"); ++j) {
-        if (!t_[j].is_identifier() || !is_variable_use(t_, j, t_[j].text)) continue;
-        const Token& next = t_[j + 1];
-        if (next.is_punct("(") || (next.is_punct("-") && t_[j + 2].is_punct(">"))) continue;  // a call, a pointee
-        // `x[i]`: an element of x, or for a pointer what it points to (see bound_by_reference).
-        (next.is_punct("[") ? referenced_element_ : referenced_).insert(std::string(t_[j].text));
-      }
-    }
   }
 
   // The kernel's parameters; each must keep its value (the block function has one copy for the
@@ -145,10 +149,25 @@ class Planner {
                          !t_[name - 1].is_identifier("const");
       if (named) {
         Param p{std::string(t_[name - 1].text), pointer};
-        if (maybe_modified(t_, body_begin, body_end, p.name, p.pointer) || bound_by_reference(p.name, p.pointer))
-          return fail("it modifies its parameter " + p.name + " (the block function has one copy per block)");
+        if (bound_by_reference(p.name, p.pointer))
+          return fail("a reference is bound to its parameter " + p.name + " (the block function has one copy per block)");
         names_.insert(p.name);
-        params_.push_back(std::move(p));
+        if (maybe_modified(t_, body_begin, body_end, p.name, p.pointer)) {
+          // Changed per thread: a replicated local made from the parameter (not an array
+          // parameter, whose declared type is not the pointer it is).
+          if (name < last) return fail("it modifies its array parameter " + p.name + at_line(name - 1));
+          for (std::size_t j = k; j < name; ++j)
+            if (t_[j].is_punct("&")) return fail("it modifies its reference parameter " + p.name + at_line(j));
+          Var v;
+          v.kind = Var::Kind::Replicated;
+          v.name = p.name;
+          v.type_id = joined(t_, k, name - 1);
+          v.slot = ++plan_.replicated;
+          plan_.changed_params.push_back(plan_.vars.size());
+          plan_.vars.push_back(std::move(v));
+        } else {
+          params_.push_back(std::move(p));
+        }
       }
       k = e + 1;
     }
@@ -172,25 +191,6 @@ class Planner {
     return nullptr;
   }
 
-  // Does a `break` or `continue` in [begin, end) leave the enclosing (split) loop?
-  bool jump_escapes(std::size_t begin, std::size_t end, bool break_bound) const {
-    for (std::size_t k = begin; k < end; ++k) {
-      const Token& t = t_[k];
-      if (t.is_identifier("for") || t.is_identifier("while") || t.is_identifier("do")) {
-        const auto e = statement_end(t_, k, end);
-        if (!e) return true;
-        k = *e - 1;
-      } else if (t.is_identifier("switch")) {
-        const auto e = statement_end(t_, k, end);
-        if (!e || jump_escapes(k + 1, *e, true)) return true;
-        k = *e - 1;
-      } else if (t.is_identifier("continue") || (t.is_identifier("break") && !break_bound)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   // The statements of a split level [begin, end): barriers, loops around barriers, the rest.
   std::optional<std::vector<Stmt>> parse_level(std::size_t begin, std::size_t end, bool in_loop) {
     std::vector<Stmt> level;
@@ -202,12 +202,19 @@ class Planner {
       }
       Stmt s;
       s.begin = k, s.end = *e;
-      if (used_in(t_, k, *e, "__syncthreads")) {
-        const bool barrier = *e - k == 4 && t_[k].is_identifier("__syncthreads") && t_[k + 1].is_punct("(") &&
-                             t_[k + 2].is_punct(")") && t_[k + 3].is_punct(";");
+      if (skipped_.contains(k)) {
+        s.hoisted = true;  // a block handle's declaration: nothing per thread
+      } else if (holds_block_barrier(t_, k, *e, handles_)) {
         const bool loop = t_[k].is_identifier("for") || t_[k].is_identifier("while");
-        if (barrier) {
+        if (is_block_barrier(t_, k, *e, handles_, cg_)) {
           s.kind = Stmt::Kind::Barrier;
+          skipped_[k] = *e - 1;  // a seam, not a call
+        } else if (t_[k].is_punct("{") && *matching_close(t_, k) == *e - 1) {
+          s.kind = Stmt::Kind::Scope;
+          s.body_open = k, s.body_close = *e - 1;
+          auto body = parse_level(k + 1, *e - 1, in_loop);
+          if (!body) return std::nullopt;
+          s.body = std::move(*body);
         } else if (t_[k].is_identifier("if")) {
           if (!branch(s, in_loop)) return std::nullopt;
         } else if (loop) {
@@ -222,11 +229,11 @@ class Planner {
           if (!body) return std::nullopt;
           s.body = std::move(*body);
         } else {
-          fail("a __syncthreads() is inside a statement that is not a loop or an if at a split level (a "
-               "switch, a do-while, a nested block or an expression)" + at_line(k));
+          fail("a __syncthreads() is inside a statement that is not a loop, an if or a block at a split level "
+               "(a switch, a do-while or an expression), or a block handle is used other than to sync" + at_line(k));
           return std::nullopt;
         }
-      } else if (in_loop && jump_escapes(k, *e, false)) {
+      } else if (in_loop && jump_escapes(t_, k, *e, false)) {
         fail("a break or continue would leave a loop that holds a barrier" + at_line(k));
         return std::nullopt;
       }
@@ -271,8 +278,13 @@ class Planner {
       for (std::size_t j = i + 1; j < level.size() && later == kNone; ++j)
         if (level[j].kind != Stmt::Kind::Plain) later = level[j].begin;
       Stmt& s = level[i];
+      if (s.kind == Stmt::Kind::Plain && s.hoisted) continue;  // a block handle
       if (s.kind == Stmt::Kind::Plain && !declaration(s, level_end, later, scope, in_loop, false)) return false;
       if (s.kind == Stmt::Kind::Plain && s.vars.empty()) find_x_bound(s, scope);
+      if (s.kind == Stmt::Kind::Scope) {
+        std::vector<std::size_t> inner = scope;
+        if (!classify(s.body, s.body_close, inner, in_loop)) return false;
+      }
       if (s.kind == Stmt::Kind::Loop && !loop(s, scope)) return false;
       if (s.kind == Stmt::Kind::If && !if_statement(s, scope, in_loop)) return false;
     }
@@ -428,8 +440,7 @@ class Planner {
           const bool logical = t.is_punct("&") && ((next_adjacent && t_[k + 1].is_punct("&")) ||
                                                    (prev_adjacent && t_[k - 1].is_punct("&")));
           const auto is_value = [&](std::string_view n) {
-            return is_builtin_variable(n) || is_param(n) || in_scope(scope, n) != nullptr ||
-                   file_.facts.constants.contains(n);
+            return is_builtin_variable(n) || is_param(n) || in_scope(scope, n) != nullptr || is_constant(n);
           };
           if (!logical && !binary_operator_at(t_, k, begin, is_value)) return false;  // a dereference or an address
         }
@@ -457,7 +468,7 @@ class Planner {
         }
         return false;
       }
-      if (file_.facts.constants.contains(name)) continue;
+      if (is_constant(name)) continue;
       return false;
     }
     return true;
@@ -550,7 +561,6 @@ class Planner {
       if (!names_.insert(v.name).second)
         return fail("the name " + v.name + " is declared twice at the split levels (or is a parameter's)" + at_line(b));
       if (shared || is_constexpr) {
-        if (shared && in_loop) return fail("a __shared__ declaration is inside a loop around a barrier" + at_line(b));
         for (std::size_t j = init_begin; j < k; ++j) {
           const Var* used = t_[j].is_identifier() ? in_scope(scope, t_[j].text) : nullptr;
           if (used != nullptr && used->kind != Var::Kind::Block)
@@ -600,6 +610,7 @@ class Planner {
   // sets the global threadIdx). Returns why not, or nothing.
   std::optional<std::string> check_calls(std::size_t begin, std::size_t end, bool record) {
     for (std::size_t k = begin; k < end; ++k) {
+      if (const auto skip = skipped_.find(k); skip != skipped_.end()) k = skip->second;  // handles, barriers
       if (!t_[k].is_punct("(") || k == 0 || direct_init_.contains(k)) continue;
       const Token& before = t_[k - 1];
       std::size_t callee = kNone;
@@ -667,6 +678,10 @@ class Planner {
   const KernelSite& kernel_;
   std::vector<Param> params_;
   std::set<std::string, std::less<>> names_;  // every name declared at a split level, parameters too
+  std::set<std::string, std::less<>> template_params_;  // a template kernel's template parameters
+  std::set<std::string> cg_;       // the names of namespace cooperative_groups
+  std::set<std::string> handles_;  // cg::thread_block handles of the block
+  std::map<std::size_t, std::size_t> skipped_;  // first -> last token of handle declarations and barriers
   std::set<std::size_t> direct_init_;         // `(` of direct-initializers (`dim3 d(2, 2);`): not calls
   std::set<std::string, std::less<>> referenced_;          // names a reference is bound to
   std::set<std::string, std::less<>> referenced_element_;  // names whose element one is (`x[i]`)

@@ -23,7 +23,7 @@ struct Scope {
 // A `__global__` function definition found in the file.
 struct KernelDefinition {
   KernelSite site;
-  bool is_template;
+  bool is_template;  // site.template_keyword is its head's `template`
 };
 
 // Where defined_function_name found the definition.
@@ -65,10 +65,11 @@ std::optional<std::size_t> open_namespace(const Tokens& tokens, std::size_t k,
   return j;
 }
 
-// True when the `__global__` at token k belongs to a template: walking backwards over the
-// declaration's other specifiers and attributes (`static`, `__launch_bounds__(...)`,
-// `[[...]]`, `extern "C"`) reaches a `template <...>` head before the previous declaration ends.
-bool has_template_head(const Tokens& tokens, std::size_t k) {
+// The `template` token of the head of the `__global__` at token k, when it belongs to a
+// template: walking backwards over the declaration's other specifiers and attributes (`static`,
+// `__launch_bounds__(...)`, `[[...]]`, `extern "C"`) reaches a `template <...>` head before the
+// previous declaration ends.
+std::optional<std::size_t> template_head(const Tokens& tokens, std::size_t k) {
   std::size_t m = k;
   while (m > 0) {
     const Token& t = tokens[m - 1];
@@ -76,16 +77,17 @@ bool has_template_head(const Tokens& tokens, std::size_t k) {
       --m;
     } else if (t.is_punct(")") || t.is_punct("]")) {
       const auto open = matching_open(tokens, m - 1);
-      if (!open) return false;
+      if (!open) return std::nullopt;
       m = *open;
     } else if (t.is_punct(">")) {
       const auto open = matching_angle_open(tokens, m - 1);
-      return open && *open > 0 && tokens[*open - 1].is_identifier("template");
+      if (open && *open > 0 && tokens[*open - 1].is_identifier("template")) return *open - 1;
+      return std::nullopt;
     } else {
-      return false;  // `;`, `}`, `{`, ...: the previous declaration or scope
+      return std::nullopt;  // `;`, `}`, `{`, ...: the previous declaration or scope
     }
   }
-  return false;
+  return std::nullopt;
 }
 
 // The function declared by the `__global__` at token k: its (possibly `::`-qualified) name, read
@@ -176,9 +178,10 @@ std::vector<KernelDefinition> kernel_definitions(const Tokens& tokens) {
       const auto body_close = matching_close(tokens, name->body_open);
       if (!body_close) continue;
       const bool outside = name->name.find("::") != std::string::npos;
+      const auto head = template_head(tokens, k);
       found.push_back(KernelDefinition{KernelSite{qualified, name->name_token, name->params_open, name->params_close,
-                                                  name->body_open, *body_close, outside},
-                                       has_template_head(tokens, k)});
+                                                  name->body_open, *body_close, outside, head.value_or(kNoTemplate)},
+                                       head.has_value()});
     }
   }
   return found;
@@ -194,6 +197,17 @@ std::vector<KernelSite> registrable_kernel_sites(const Tokens& tokens) {
   std::vector<KernelSite> sites;
   for (const KernelDefinition& d : definitions) {
     if (!d.is_template && definitions_per_name[d.site.qualified_name] == 1) sites.push_back(d.site);
+  }
+  return sites;
+}
+
+std::vector<KernelSite> template_kernel_sites(const Tokens& tokens) {
+  const std::vector<KernelDefinition> definitions = kernel_definitions(tokens);
+  std::map<std::string, int> definitions_per_name;
+  for (const KernelDefinition& d : definitions) ++definitions_per_name[d.site.qualified_name];
+  std::vector<KernelSite> sites;
+  for (const KernelDefinition& d : definitions) {
+    if (d.is_template && definitions_per_name[d.site.qualified_name] == 1) sites.push_back(d.site);
   }
   return sites;
 }

@@ -89,6 +89,8 @@ bool opens_function_body(const Tokens& tokens, std::size_t brace);
 // tells function bodies from other braces.
 std::vector<bool> inside_function_bodies(const Tokens& tokens);
 
+inline constexpr std::size_t kNoTemplate = static_cast<std::size_t>(-1);
+
 // A registrable kernel's definition, located in the token stream.
 struct KernelSite {
   std::string qualified_name;      // "::ns::k"
@@ -96,10 +98,15 @@ struct KernelSite {
   std::size_t params_open, params_close;  // its parameter list's `(` and `)`
   std::size_t body_open, body_close;      // its body's `{` and `}`
   bool qualified_definition;       // defined outside its namespace (`void ns::k(...) {`)
+  std::size_t template_keyword = kNoTemplate;  // a template kernel: its head's `template` token
 };
 
 // Pass 3 with locations: the kernels registrable_kernels() names, in the same order.
 std::vector<KernelSite> registrable_kernel_sites(const Tokens& tokens);
+
+// The template kernels defined once (no other definition under their qualified name), in
+// source order: region fission may split them too (their block function is a template).
+std::vector<KernelSite> template_kernel_sites(const Tokens& tokens);
 
 // Pass 3: the qualified names ("::ns::k") of the kernels the appended block registers: the
 // non-template `__global__` function definitions at namespace scope whose qualified name is

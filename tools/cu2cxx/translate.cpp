@@ -216,6 +216,13 @@ Unit translate_unit(std::string_view source, std::string_view input_path, const 
     if (split.insertion) block_functions.push_back(std::move(*split.insertion));
     result.fission.push_back(FissionNote{site.qualified_name, split.split, std::move(split.reason)});
   }
+  // Template kernels register at their first launch; a split one records its block function.
+  for (const KernelSite& site : template_kernel_sites(tokens)) {
+    fission::KernelFission split = fission::split_kernel(file, site);
+    if (split.insertion) block_functions.push_back(std::move(*split.insertion));
+    for (Edit& e : split.declarations) block_functions.push_back(std::move(e));
+    result.fission.push_back(FissionNote{site.qualified_name, split.split, std::move(split.reason)});
+  }
   for (const ModuleVariableSite& v : variables) {
     result.variables.push_back(v.qualified_name);
     unit.entries.push_back("MINICUDA_VARIABLE(" + v.qualified_name + ", " + v.qualified_name + "__device, " +

@@ -85,7 +85,7 @@ struct Diagnostic {
   std::string path = {};  // the header it is in, when not the .cu itself
 };
 
-// What region fission made of one registered kernel.
+// What region fission made of one registered kernel or template kernel.
 struct FissionNote {
   std::string kernel;  // "::ns::k"
   bool split;          // it has a block function, "::ns::k__regions"
@@ -101,7 +101,8 @@ struct Translation {
   // parallelism, find_dynamic_parallelism in rewrites.h). The command reports each and writes
   // no output, so the build stops at the .cu line.
   std::vector<Diagnostic> errors;
-  std::vector<FissionNote> fission;          // one per registered kernel, in the same order
+  std::vector<FissionNote> fission;          // one per registered kernel, in the same order, then
+                                             // one per template kernel defined once
 };
 
 // A file a quoted `#include` names, as the reader found it.

@@ -91,11 +91,14 @@ class ModuleRegistration {
 };
 
 /* Registers F in a module of its own, once: kernels no start-up registration covered (templates,
- * overloads, kernels in plain .cpp files). */
+ * overloads, kernels in plain .cpp files), with the block function a split template kernel
+ * recorded (crt/kernel_image.h, RegionLink). */
 template <auto F>
 void ensure_registered() {
   static const ModuleRegistration registration(
-      "(registered at first launch)", {ModuleKernel{reinterpret_cast<const void*>(F), crt::kernel_image<F>(kernel_name<F>())}});
+      "(registered at first launch)",
+      {ModuleKernel{reinterpret_cast<const void*>(F),
+                    crt::kernel_image<F>(kernel_name<F>(), crt::linked_regions(reinterpret_cast<const void*>(F)))}});
 }
 
 /* The start-up registration of a template kernel's instantiation F, in a module of its own, as

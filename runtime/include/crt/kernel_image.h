@@ -8,10 +8,12 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <new>
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "device_launch_parameters.h"
 #include "fatbinary.h"
@@ -140,5 +142,45 @@ KernelImage kernel_image_with_regions(const char* name) {
                 "a block function takes its kernel's parameters");
   return kernel_image<F>(name, &BlockFunctionTraits<G>::entry);
 }
+
+// --- block functions of template kernels ----------------------------------------------------
+//
+// A template kernel is registered at its first launch (host_runtime.h, ensure_registered), and
+// nothing there can name the block function of that instantiation. The kernel names it instead:
+// cu2cxx starts the body of a template kernel it split with
+// `(void)::minicuda::crt::RegionLink<&k<A...>, &k__regions<A...>>::linked;`, which makes every
+// instantiation of the kernel record its block function at static initialization. A kernel
+// launched before that (from another static initializer) finds none and runs with fibers.
+
+// The recorded pairs (kernel's host function, its block function's entry). Thread-safe.
+struct RegionLinks {
+  std::mutex mutex;
+  std::vector<std::pair<const void*, KernelRegionEntry>> links;
+};
+inline RegionLinks& region_links() {
+  static RegionLinks links;
+  return links;
+}
+inline bool link_regions(const void* kernel, KernelRegionEntry entry) {
+  RegionLinks& r = region_links();
+  const std::lock_guard<std::mutex> lock(r.mutex);
+  r.links.emplace_back(kernel, entry);
+  return true;
+}
+// The block function recorded for `kernel`, or nullptr.
+inline KernelRegionEntry linked_regions(const void* kernel) {
+  RegionLinks& r = region_links();
+  const std::lock_guard<std::mutex> lock(r.mutex);
+  for (const auto& [k, entry] : r.links)
+    if (k == kernel) return entry;
+  return nullptr;
+}
+
+template <auto F, auto G>
+struct RegionLink {
+  static_assert(std::is_same_v<typename KernelTraits<F>::Layout, typename BlockFunctionTraits<G>::Layout>,
+                "a block function takes its kernel's parameters");
+  static inline const bool linked = link_regions(reinterpret_cast<const void*>(F), &BlockFunctionTraits<G>::entry);
+};
 
 }  // namespace minicuda::crt
