@@ -23,7 +23,7 @@
 #
 # Each counted sample: its CMakeLists' add_executable sources are compiled directly with
 # minicuda-nvcc (-I Common; -fopenmp where the CMakeLists asks for OpenMP), the program runs with a timeout in a scratch directory that links
-# the sample's data, and the verdict is
+# the sample's data, on a simulated machine of two H200s (MINICUDA_DEVICES=2), and the verdict is
 #   PASS    exit status 0 and no "FAIL"/"Test failed" in the output
 #   WAIVED  the sample waived itself (exit status 2 and "waiv" in the output)
 #   FAIL    anything else, with the reason: the first compiler error, the timeout, or the last
@@ -145,7 +145,8 @@ run_one() {
     [ -e "$out/$(basename "$entry")" ] || ln -s "$entry" "$out/$(basename "$entry")"
   done
   local status=0
-  (cd "$out" && timeout -k 5 "$run_timeout" "./$name" > run.log 2>&1 </dev/null) || status=$?
+  # A two-GPU machine (MINICUDA_DEVICES=2), so that the multi-GPU samples run instead of waiving.
+  (cd "$out" && MINICUDA_DEVICES=2 timeout -k 5 "$run_timeout" "./$name" > run.log 2>&1 </dev/null) || status=$?
   local verdict=FAIL
   if [ "$status" -eq 0 ] && ! grep -aqE 'FAIL|[Tt]est failed' "$out/run.log"; then
     verdict=PASS; reason=""

@@ -6,7 +6,9 @@
 // - grid_group (this_grid()): every thread of the grid; valid, and sync() allowed, only under a
 //   cooperative launch (cudaLaunchCooperativeKernel); elsewhere sync() stops the grid with an error.
 // - thread_block_tile<N> (tiled_partition<N>), N a power of two up to 32: N consecutive threads of
-//   the block, with the warp operations (shfl*, any, all, ballot, match_*) over them.
+//   the block, with the warp operations (shfl*, any, all, ballot, match_*) over them. With a block
+//   made by this_thread_block(block_tile_memory), N may be 64 .. 1024: whole warps, with ranks,
+//   meta groups, sync() (the block's barrier) and cg::reduce.
 // - coalesced_group (coalesced_threads()): the lanes of the warp that run this call together, as
 //   __activemask() finds them; its ranks count only those lanes.
 // - thread_group: any of them, behind one type (tiled_partition(parent, n), a parameter).
@@ -154,6 +156,15 @@ class grid_group : public thread_group {
 };
 inline grid_group this_grid() { return grid_group(); }
 
+// Block memory that lets a block be cut into tiles of more than 32 threads
+// (this_thread_block(memory), then tiled_partition<64 .. 1024>): one slot per warp through which
+// a multi-warp tile's collectives combine their warps' partial results. Declare it __shared__.
+template <unsigned int MaxBlockSize = 1024>
+struct block_tile_memory {
+  static_assert(MaxBlockSize >= 32 && MaxBlockSize <= 1024, "block_tile_memory: MaxBlockSize is 32 .. 1024 threads");
+  alignas(16) unsigned char storage[(MaxBlockSize + 31) / 32 * 16];  // 16 bytes per warp
+};
+
 class thread_block : public thread_group {
  public:
   static void sync() { __syncthreads(); }
@@ -164,12 +175,24 @@ class thread_block : public thread_group {
   static dim3 thread_index() { return threadIdx; }
   static dim3 dim_threads() { return blockDim; }
   static dim3 group_dim() { return blockDim; }
+  // The block_tile_memory this handle was made with (null: none; tiles stop at 32 threads).
+  void* tile_memory() const { return tile_memory_; }
+  unsigned tile_memory_bytes() const { return tile_memory_bytes_; }
 
  private:
   thread_block() : thread_group(details::group_kind::block, 0) {}
+  thread_block(void* memory, unsigned bytes) : thread_group(details::group_kind::block, 0), tile_memory_(memory), tile_memory_bytes_(bytes) {}
+  void* tile_memory_ = nullptr;
+  unsigned tile_memory_bytes_ = 0;
   friend thread_block this_thread_block();
+  template <unsigned int MaxBlockSize>
+  friend thread_block this_thread_block(block_tile_memory<MaxBlockSize>& memory);
 };
 inline thread_block this_thread_block() { return thread_block(); }
+template <unsigned int MaxBlockSize>
+thread_block this_thread_block(block_tile_memory<MaxBlockSize>& memory) {
+  return thread_block(memory.storage, sizeof memory.storage);
+}
 
 namespace details {
 // The warp operations of a group of lanes, by rank. Derived gives mask() and the shuffles.
@@ -235,13 +258,15 @@ inline coalesced_group coalesced_threads(std::source_location at = std::source_l
   return coalesced_group(__activemask(at));
 }
 
-// Size consecutive threads of the block (Size a power of two up to 32); ParentT names the group
-// it was cut from and converts away (thread_block_tile<N, P> is a thread_block_tile<N>).
-template <unsigned int Size, class ParentT = void>
+// Size consecutive threads of the block (Size a power of two up to 32, or up to 1024 when the
+// block was made with block_tile_memory); ParentT names the group it was cut from and converts
+// away (thread_block_tile<N, P> is a thread_block_tile<N>). The third parameter picks the form:
+// lanes of one warp, or whole warps.
+template <unsigned int Size, class ParentT = void, bool OneWarp = (Size <= 32)>
 class thread_block_tile;
 
 template <unsigned int Size>
-class thread_block_tile<Size, void> : public thread_group, public details::lane_ops<thread_block_tile<Size, void>> {
+class thread_block_tile<Size, void, true> : public thread_group, public details::lane_ops<thread_block_tile<Size, void>> {
   static_assert(Size >= 1 && Size <= 32 && (Size & (Size - 1)) == 0,
                 "minicuda: thread_block_tile<Size> needs Size a power of two up to 32 (larger tiles are not simulated)");
 
@@ -276,17 +301,51 @@ class thread_block_tile<Size, void> : public thread_group, public details::lane_
   }
 };
 
-template <unsigned int Size, class ParentT>
+// Size / 32 whole warps of the block (Size a power of two, 64 .. 1024), cut from a thread_block
+// made with block_tile_memory. sync() is the block's barrier, so every tile of the block must
+// reach it together (as the block's threads all do in a uniform reduction); the collectives
+// (cg::reduce) combine the warps through the block_tile_memory.
+template <unsigned int Size>
+class thread_block_tile<Size, void, false> {
+  static_assert(Size <= 1024 && (Size & (Size - 1)) == 0,
+                "minicuda: a multi-warp thread_block_tile<Size> needs Size a power of two up to 1024");
+
+ public:
+  static constexpr unsigned int num_threads() { return Size; }
+  static constexpr unsigned int size() { return Size; }
+  unsigned int thread_rank() const { return details::block_rank() % Size; }
+  unsigned int meta_group_rank() const { return details::block_rank() / Size; }
+  unsigned int meta_group_size() const { return (details::block_size() + Size - 1) / Size; }
+  void sync() const { __syncthreads(); }
+  void* tile_memory() const { return memory_; }
+
+ protected:
+  explicit thread_block_tile(void* memory) : memory_(memory) {}
+  void* memory_;
+};
+
+template <unsigned int Size, class ParentT, bool OneWarp>
 class thread_block_tile : public thread_block_tile<Size, void> {
  public:
   thread_block_tile(unsigned meta_rank, unsigned meta_size) : thread_block_tile<Size, void>(meta_rank, meta_size) {}
+  explicit thread_block_tile(void* memory) : thread_block_tile<Size, void>(memory) {}
 };
 
-// Static tiles of the block or of a larger tile.
+// Static tiles of the block or of a larger tile. A tile of more than 32 threads needs the block
+// made with block_tile_memory (large enough for the block): without it the kernel stops.
 template <unsigned int Size>
-thread_block_tile<Size, thread_block> tiled_partition(const thread_block&) {
+thread_block_tile<Size, thread_block> tiled_partition(const thread_block& block) {
   const unsigned n = details::block_size();
-  return thread_block_tile<Size, thread_block>(details::block_rank() / Size, (n + Size - 1) / Size);
+  if constexpr (Size <= 32) {
+    return thread_block_tile<Size, thread_block>(details::block_rank() / Size, (n + Size - 1) / Size);
+  } else {
+    if (block.tile_memory() == nullptr || block.tile_memory_bytes() < (n + 31) / 32 * 16 || n % 32 != 0) {
+      minicuda_printf("minicuda: tiled_partition<%u>: a tile of more than 32 threads needs this_thread_block(block_tile_memory) "
+                      "for the whole block, of whole warps\n", Size);
+      minicuda::gpu::isa::trap();
+    }
+    return thread_block_tile<Size, thread_block>(block.tile_memory());
+  }
 }
 template <unsigned int Size, unsigned int ParentSize, class P>
 thread_block_tile<Size, thread_block_tile<ParentSize, P>> tiled_partition(const thread_block_tile<ParentSize, P>& parent) {

@@ -11,6 +11,7 @@
 #include <csetjmp>
 #include <csignal>
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <link.h>
@@ -88,30 +89,27 @@ constexpr size_t kGuardBytes = 4096;
 
 // --- stacks ---------------------------------------------------------------------------------
 
-// Fiber stacks of one host thread: mapped once with a guard page below, reused for every block.
+// Fiber stacks of one host thread: mapped once, reused for every block. Each stack has a guard
+// page below it (an overflow faults there and is reported as one) while the process holds fewer
+// than kGuardedStacks of them; past that (a cooperative grid runs a host thread per block, each
+// with a stack per CUDA thread: 264 x 1024 on the H200) stacks come kSlabStacks to a mapping with
+// one guard page below the slab, since every guard page costs the host two memory maps and the
+// host allows 65530 (vm.max_map_count). An overflow inside a slab then runs into the stack below.
 class StackPool {
  public:
   ~StackPool() {
-    for (void* base : all_) {
+    for (const Mapping& m : all_) {
 #if defined(__SANITIZE_ADDRESS__)
-      __asan_unpoison_memory_region(static_cast<char*>(base) + kGuardBytes, kStackBytes);
+      __asan_unpoison_memory_region(static_cast<char*>(m.base) + kGuardBytes, m.bytes - kGuardBytes);
 #endif
-      munmap(base, kStackBytes + kGuardBytes);
+      munmap(m.base, m.bytes);
+      if (m.stacks == 1) guarded_stacks.fetch_sub(1, std::memory_order_relaxed);
     }
   }
   void* take() {  // the lowest usable address
-    void* s = nullptr;
-    if (!free_.empty()) {
-      s = free_.back();
-      free_.pop_back();
-    } else {
-      void* base = mmap(nullptr, kStackBytes + kGuardBytes, PROT_READ | PROT_WRITE,
-                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-      if (base == MAP_FAILED) return nullptr;
-      mprotect(base, kGuardBytes, PROT_NONE);
-      all_.push_back(base);
-      s = static_cast<char*>(base) + kGuardBytes;
-    }
+    if (free_.empty() && !map_stacks()) return nullptr;
+    void* s = free_.back();
+    free_.pop_back();
 #if defined(__SANITIZE_ADDRESS__)
     // Frames left by a fiber that never returned (a block that faulted, or a thread that finished
     // inside the SM's loop) keep their redzones poisoned, on a reused stack and equally on a fresh
@@ -122,17 +120,41 @@ class StackPool {
     return s;
   }
   void give_back(void* stack) { free_.push_back(stack); }
-  // Is addr inside some stack's guard page (a stack overflow)?
+  // Is addr inside some guard page (a stack overflow)?
   bool in_guard(uint64_t addr) const {
-    for (void* base : all_) {
-      auto b = reinterpret_cast<uint64_t>(base);
+    for (const Mapping& m : all_) {
+      auto b = reinterpret_cast<uint64_t>(m.base);
       if (addr >= b && addr < b + kGuardBytes) return true;
     }
     return false;
   }
 
  private:
-  std::vector<void*> all_, free_;
+  static constexpr size_t kGuardedStacks = 16384, kSlabStacks = 64;
+  static inline std::atomic<size_t> guarded_stacks{0};  // stacks with a guard page of their own, process-wide
+  struct Mapping {
+    void* base;    // the guard page
+    size_t bytes;  // guard page included
+    size_t stacks;
+  };
+  // Maps one guarded stack, or a slab of them once the guarded ones reach kGuardedStacks, onto free_.
+  bool map_stacks() {
+    const bool guarded = guarded_stacks.fetch_add(1, std::memory_order_relaxed) < kGuardedStacks;
+    if (!guarded) guarded_stacks.fetch_sub(1, std::memory_order_relaxed);
+    const size_t stacks = guarded ? 1 : kSlabStacks;
+    const size_t bytes = kGuardBytes + stacks * kStackBytes;
+    void* base = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (base == MAP_FAILED) {
+      if (guarded) guarded_stacks.fetch_sub(1, std::memory_order_relaxed);
+      return false;
+    }
+    mprotect(base, kGuardBytes, PROT_NONE);
+    all_.push_back({base, bytes, stacks});
+    for (size_t i = stacks; i-- > 0;) free_.push_back(static_cast<char*>(base) + kGuardBytes + i * kStackBytes);
+    return true;
+  }
+  std::vector<Mapping> all_;
+  std::vector<void*> free_;
 };
 
 std::optional<BlockError> BlockRun::run_blocks(const GridLaunch& launch, BlockQueue& queue) {

@@ -178,7 +178,9 @@ typedef enum cudaLaunchAttributeID MINICUDA_ENUM_INT {
 /* The value of an attribute: 64 bytes, of which minicuda reads the members below. */
 typedef union cudaLaunchAttributeValue {
   char pad[64];
+  struct cudaAccessPolicyWindow accessPolicyWindow;
   int cooperative;
+  enum cudaSynchronizationPolicy syncPolicy;
   struct {
     unsigned int x, y, z;
   } clusterDim;
@@ -199,6 +201,25 @@ typedef struct cudaLaunchConfig_st {
   unsigned int numAttrs;
 } cudaLaunchConfig_t;
 cudaError_t CUDARTAPI cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args);
+
+/* Stream attributes: a stream takes the launch attributes AccessPolicyWindow (an L2 hint the
+ * simulated GPU keeps and returns), SynchronizationPolicy and Priority; the checks and errors are
+ * cuStreamSetAttribute's (cuda_attributes.h). */
+#define cudaStreamAttrID                         cudaLaunchAttributeID
+#define cudaStreamAttrValue                      cudaLaunchAttributeValue
+#define cudaStreamAttributeAccessPolicyWindow    cudaLaunchAttributeAccessPolicyWindow
+#define cudaStreamAttributeSynchronizationPolicy cudaLaunchAttributeSynchronizationPolicy
+#define cudaStreamAttributeMemSyncDomainMap      cudaLaunchAttributeMemSyncDomainMap
+#define cudaStreamAttributeMemSyncDomain         cudaLaunchAttributeMemSyncDomain
+#define cudaStreamAttributePriority              cudaLaunchAttributePriority
+cudaError_t CUDARTAPI cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAttrID attr, const cudaStreamAttrValue* value);
+cudaError_t CUDARTAPI cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID attr, cudaStreamAttrValue* value_out);
+/* Demotes the current device's persisting L2 lines to normal (the simulated L2 keeps none). */
+cudaError_t CUDARTAPI cudaCtxResetPersistingL2Cache(void);
+/* *value = attr of the link from srcDevice to dstDevice (cuDeviceGetP2PAttribute). value NULL or
+ * an unknown attr: cudaErrorInvalidValue; a bad ordinal or srcDevice == dstDevice:
+ * cudaErrorInvalidDevice. */
+cudaError_t CUDARTAPI cudaDeviceGetP2PAttribute(int* value, enum cudaDeviceP2PAttr attr, int srcDevice, int dstDevice);
 
 /* --- The per-thread default stream's entry points (see the top of this file) --------------------- */
 /* Each is its plain call with stream 0 meaning this thread's per-thread stream; the trace shows

@@ -441,6 +441,13 @@ struct cudaAccessPolicyWindow {
   enum cudaAccessProperty hitProp;
   enum cudaAccessProperty missProp;
 };
+/* How a host thread waits for a stream's work (cudaStreamAttributeSynchronizationPolicy). */
+enum cudaSynchronizationPolicy MINICUDA_ENUM_INT {
+  cudaSyncPolicyAuto         = 1,
+  cudaSyncPolicySpin         = 2,
+  cudaSyncPolicyYield        = 3,
+  cudaSyncPolicyBlockingSync = 4
+};
 
 /* Texture and array channel formats (cudaCreateChannelDesc). */
 enum cudaChannelFormatKind MINICUDA_ENUM_INT {

@@ -50,6 +50,19 @@ cudaError_t cudaDeviceCanAccessPeer(int* canAccessPeer, int device, int peerDevi
   return done(scope, to_cuda_error(cuDeviceCanAccessPeer(canAccessPeer, device, peerDevice)));
 }
 
+// Contract: *value = attr of the link from srcDevice to dstDevice (cuDeviceGetP2PAttribute: two
+// GPUs of one architecture are linked with rank 0, access, native atomics and array access).
+// value NULL or an unknown attr: cudaErrorInvalidValue; a bad ordinal or srcDevice == dstDevice:
+// cudaErrorInvalidDevice.
+cudaError_t cudaDeviceGetP2PAttribute(int* value, enum cudaDeviceP2PAttr attr, int srcDevice, int dstDevice) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaDeviceGetP2PAttribute(value={}, attr={}, srcDevice={}, dstDevice={})",
+                     static_cast<void*>(value), static_cast<int>(attr), srcDevice, dstDevice);
+  if (cudaError_t e = ensure_initialized(); e != cudaSuccess) return done(scope, e);
+  if (!valid_device(srcDevice) || !valid_device(dstDevice)) return done(scope, cudaErrorInvalidDevice);
+  const auto a = static_cast<CUdevice_P2PAttribute>(attr);
+  return done(scope, to_cuda_error(cuDeviceGetP2PAttribute(value, a, srcDevice, dstDevice)));
+}
+
 // Contract: the current device may reach peerDevice's allocations. A bad ordinal or the current
 // device itself: cudaErrorInvalidDevice; flags != 0: cudaErrorInvalidValue; enabled before:
 // cudaErrorPeerAccessAlreadyEnabled (704).

@@ -17,6 +17,31 @@ namespace cg = cooperative_groups;
 
 // --- kernels --------------------------------------------------------------------------------
 
+// A 256-thread block cut into tiles of 128 and of 64 through block_tile_memory: ranks, meta
+// groups and cg::reduce over whole warps (a sum of ints, a maximum of doubles).
+__global__ void multi_warp_tiles(const int* in, int* out, double* maxima) {
+  __shared__ cg::block_tile_memory<256> scratch;
+  cg::thread_block b = cg::this_thread_block(scratch);
+  cg::thread_block_tile<128> half = cg::tiled_partition<128>(b);
+  const unsigned r = b.thread_rank();
+  int* o = out + r * 5;
+  o[0] = static_cast<int>(half.thread_rank());
+  o[1] = static_cast<int>(half.meta_group_rank() * 10 + half.meta_group_size());
+  o[2] = static_cast<int>(half.size());
+  o[3] = cg::reduce(half, in[r], cg::plus<int>());
+  cg::thread_block_tile<64> quarter = cg::tiled_partition<64>(b);
+  maxima[r] = cg::reduce(quarter, static_cast<double>(in[r]) / 4, cg::greater<double>());
+  quarter.sync();
+  o[4] = static_cast<int>(quarter.meta_group_rank());
+}
+
+// A tile of more than 32 threads of a block made without block_tile_memory stops the kernel.
+__global__ void multi_warp_tile_without_memory(int* out) {
+  cg::thread_block b = cg::this_thread_block();
+  cg::thread_block_tile<64> t = cg::tiled_partition<64>(b);
+  out[b.thread_rank()] = static_cast<int>(t.thread_rank());
+}
+
 // blockDim (8, 4, 2): the block's queries, and a barrier through shared memory.
 __global__ void block_queries(unsigned* out) {
   __shared__ unsigned s[64];
@@ -258,6 +283,37 @@ TEST_F(KernelCooperativeGroups, ReduceAndScans) {
       EXPECT_EQ(o[7], -1) << t;
     }
   }
+}
+
+TEST_F(KernelCooperativeGroups, TilesOfWholeWarpsWithBlockTileMemory) {
+  constexpr int threads = 256;
+  std::vector<int> in(threads);
+  for (int i = 0; i < threads; ++i) in[i] = (i * 37 % 101) - 40;
+  DeviceArray<int> d(in);
+  DeviceArray<int> out(threads * 5, 0xff);
+  DeviceArray<double> maxima(threads, 0);
+  multi_warp_tiles<<<1, threads>>>(d.get(), out.get(), maxima.get());
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  std::vector<int> h = out.read();
+  std::vector<double> m = maxima.read();
+  for (int t = 0; t < threads; ++t) {
+    int sum = 0, mx = in[t / 64 * 64];
+    for (int i = t / 128 * 128; i < t / 128 * 128 + 128; ++i) sum += in[i];
+    for (int i = t / 64 * 64; i < t / 64 * 64 + 64; ++i) mx = std::max(mx, in[i]);
+    const int* o = &h[t * 5];
+    EXPECT_EQ(o[0], t % 128) << t;
+    EXPECT_EQ(o[1], t / 128 * 10 + 2) << t;
+    EXPECT_EQ(o[2], 128) << t;
+    EXPECT_EQ(o[3], sum) << t;
+    EXPECT_EQ(o[4], t / 64) << t;
+    EXPECT_EQ(m[t], static_cast<double>(mx) / 4) << t;
+  }
+}
+
+TEST_F(KernelCooperativeGroups, TileOverAWarpWithoutBlockTileMemoryIsAnError) {
+  DeviceArray<int> out(64, 0xff);
+  multi_warp_tile_without_memory<<<1, 64>>>(out.get());
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
 }
 
 TEST_F(KernelCooperativeGroups, MemcpyAsyncThenWait) {

@@ -60,6 +60,15 @@ __global__ void fault_before_grid_sync(int* out, int bad) {
   out[blockIdx.x] = 1;
 }
 
+// Every thread adds its block's rank to a block sum, the grid meets at grid.sync(), and every
+// block then reads the sum of all blocks' counts (each block of 1024 threads adds 1024).
+__global__ void full_grid_count(unsigned long long* count, unsigned long long* seen) {
+  cg::grid_group grid = cg::this_grid();
+  atomicAdd(count, 1ull);
+  grid.sync();
+  if (threadIdx.x == 0) seen[blockIdx.x] = *count;
+}
+
 namespace minicuda::kernels_test {
 namespace {
 
@@ -112,6 +121,24 @@ TEST_F(KernelCooperativeLaunch, DriverEntryPointChecksItsFunction) {
   ASSERT_EQ(cudaFree(nullptr), cudaSuccess);  // the primary context is current
   void* args[] = {nullptr};
   EXPECT_EQ(cuLaunchCooperativeKernel(nullptr, 1, 1, 1, 32, 1, 1, 0, nullptr, args), CUDA_ERROR_INVALID_HANDLE);
+}
+
+// The largest grid a cooperative launch may have: the occupancy of one SM at 1024 threads a
+// block times the SMs (2 x 132 = 264 blocks, 270336 threads), every one at grid.sync().
+TEST_F(KernelCooperativeLaunch, TheLargestAllowedGridRuns) {
+  int per_sm = 0;
+  ASSERT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, full_grid_count, 1024, 0), cudaSuccess);
+  EXPECT_EQ(per_sm, 2);
+  const int blocks = per_sm * sm_count();
+  EXPECT_EQ(blocks, 264);
+  DeviceArray<unsigned long long> count(1), seen(blocks);
+  unsigned long long *c = count.get(), *s = seen.get();
+  void* args[] = {&c, &s};
+  ASSERT_EQ(cudaLaunchCooperativeKernel((const void*)full_grid_count, dim3(blocks), dim3(1024), args, 0, nullptr),
+            cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(count.read()[0], 264ull * 1024);
+  for (unsigned long long v : seen.read()) EXPECT_EQ(v, 264ull * 1024);
 }
 
 TEST_F(KernelCooperativeLaunch, TooLargeGridIsRefused) {

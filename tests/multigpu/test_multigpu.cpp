@@ -6,6 +6,7 @@
 #include <cstring>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runtime_fixtures.h"
@@ -227,6 +228,46 @@ TEST_F(MultiGpu, PeerAccessBetweenTheTwoH200s) {
   EXPECT_EQ(cudaDeviceDisablePeerAccess(1), cudaErrorPeerAccessNotEnabled);
   EXPECT_EQ(static_cast<int>(cudaErrorPeerAccessNotEnabled), 705);
   (void)cudaGetLastError();
+}
+
+// cudaDeviceGetP2PAttribute / cuDeviceGetP2PAttribute: the two H200s are linked both ways (rank
+// 0, access, native atomics, array access); a device with itself or a bad ordinal is
+// cudaErrorInvalidDevice, an unknown attribute or a NULL value cudaErrorInvalidValue.
+TEST_F(MultiGpu, P2PAttributesOfTheTwoH200s) {
+  start(nullptr);
+  EXPECT_EQ(static_cast<int>(cudaDevP2PAttrPerformanceRank), 1);
+  EXPECT_EQ(static_cast<int>(cudaDevP2PAttrCudaArrayAccessSupported), 4);
+  struct Row {
+    cudaDeviceP2PAttr attr;
+    int value;
+  };
+  const Row rows[] = {{cudaDevP2PAttrPerformanceRank, 0},
+                      {cudaDevP2PAttrAccessSupported, 1},
+                      {cudaDevP2PAttrNativeAtomicSupported, 1},
+                      {cudaDevP2PAttrCudaArrayAccessSupported, 1},
+                      {cudaDevP2PAttrOnlyPartialNativeAtomicSupported, 0}};
+  for (const Row& row : rows) {
+    for (auto [src, dst] : {std::pair{0, 1}, std::pair{1, 0}}) {
+      int v = -7;
+      ASSERT_EQ(cudaDeviceGetP2PAttribute(&v, row.attr, src, dst), cudaSuccess) << row.attr;
+      EXPECT_EQ(v, row.value) << row.attr << " " << src << "->" << dst;
+      int cu = -7;
+      ASSERT_EQ(cuDeviceGetP2PAttribute(&cu, static_cast<CUdevice_P2PAttribute>(row.attr), src, dst), CUDA_SUCCESS);
+      EXPECT_EQ(cu, row.value);
+    }
+  }
+  int v = -7;
+  EXPECT_EQ(cudaDeviceGetP2PAttribute(&v, cudaDevP2PAttrAccessSupported, 0, 0), cudaErrorInvalidDevice);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidDevice);
+  EXPECT_EQ(cudaDeviceGetP2PAttribute(&v, cudaDevP2PAttrPerformanceRank, 1, 1), cudaErrorInvalidDevice);
+  EXPECT_EQ(cudaDeviceGetP2PAttribute(&v, cudaDevP2PAttrAccessSupported, 0, 2), cudaErrorInvalidDevice);
+  EXPECT_EQ(cudaDeviceGetP2PAttribute(&v, cudaDevP2PAttrAccessSupported, -1, 0), cudaErrorInvalidDevice);
+  EXPECT_EQ(cudaDeviceGetP2PAttribute(nullptr, cudaDevP2PAttrAccessSupported, 0, 1), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaDeviceGetP2PAttribute(&v, static_cast<cudaDeviceP2PAttr>(9), 0, 1), cudaErrorInvalidValue);
+  EXPECT_EQ(v, -7);  // untouched by every failure
+  EXPECT_EQ(cuDeviceGetP2PAttribute(&v, CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED, 1, 1), CUDA_ERROR_INVALID_DEVICE);
+  EXPECT_EQ(cuDeviceGetP2PAttribute(&v, CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED, 0, 5), CUDA_ERROR_INVALID_DEVICE);
+  EXPECT_EQ(cuDeviceGetP2PAttribute(nullptr, CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED, 0, 1), CUDA_ERROR_INVALID_VALUE);
 }
 
 TEST_F(MultiGpu, PeerCopiesMoveTheBytesBetweenDevices) {

@@ -1,6 +1,8 @@
 // rm_classes.cpp and the memory escapes of nv_escapes.cpp: what allocating each class does
 // (vidmem, sysmem, VA space, pinned user pages) and how memory reaches the CPU (RM_MAP_MEMORY +
 // mmap of /dev/nvidia0 or /dev/nvidiactl).
+#include <sys/mman.h>
+
 #include <set>
 
 #include "nv_test_util.h"
@@ -185,9 +187,16 @@ TEST_F(RmClasses, OsDescriptorRefusesBadAddressesClassesAndHandles) {
   int gpu = registered_gpu(rm);
   auto* pages = static_cast<char*>(user_pages(4 * k::kPageSize));
   EXPECT_EQ(pin(gpu, rm, 0x5c000100, pages + 16, k::kPageSize), NV_ERR_INVALID_ADDRESS);
+  // Host memory outside the process's window is the program's own when the host maps it
+  // (its stack pins, as rt.hostRegister.stack does on the H200); a PROT_NONE reservation is not.
   int on_stack[1024];
   uint64_t stack_page = reinterpret_cast<uint64_t>(on_stack + 1023) & ~(k::kPageSize - 1);
-  EXPECT_EQ(pin(gpu, rm, 0x5c000100, reinterpret_cast<void*>(stack_page), 16), NV_ERR_INVALID_ADDRESS);
+  EXPECT_EQ(pin(gpu, rm, 0x5c000100, reinterpret_cast<void*>(stack_page), 16), NV_OK);
+  EXPECT_EQ(rm_free(rm.ctl, rm.client, rm.device, 0x5c000100), NV_OK);
+  void* reserved = ::mmap(nullptr, k::kPageSize, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(reserved, MAP_FAILED);
+  EXPECT_EQ(pin(gpu, rm, 0x5c000100, reserved, k::kPageSize), NV_ERR_INVALID_ADDRESS);
+  ::munmap(reserved, k::kPageSize);
   auto* gone = static_cast<char*>(user_pages(2 * k::kPageSize));
   ASSERT_EQ(k::sys_munmap(gone, 2 * k::kPageSize), 0);
   EXPECT_EQ(pin(gpu, rm, 0x5c000100, gone, k::kPageSize), NV_ERR_INVALID_ADDRESS);

@@ -2,7 +2,12 @@
 // the flags and errors of CUDA 13 on an H200 (tests/data/h200/probe_api_families.txt,
 // rt.hostRegister.* / rt.hostUnregister.* / rt.hostGet*), the mechanism (an OS descriptor pinned
 // by nvidia.ko and a UVM mapping) and copies that then need no staging. The memory comes from the
-// simulated process (mmap, minicuda's libc), as a real process's does from its kernel.
+// simulated process (mmap, minicuda's libc), as a real process's does from its kernel, or from the
+// host's own malloc (the program's memory outside the simulated window).
+#include <sys/mman.h>
+
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -131,12 +136,48 @@ TEST_F(HostRegisterTest, RegisteredPagesArePinnedThroughTheKernelAndCopiedDirect
   EXPECT_NE(recorder.tree().find("staging"), std::string::npos);
 }
 
-// Memory the simulated kernel does not know as the process's (the host's own heap here) cannot
-// be pinned by it: refused, and nothing is left behind.
-TEST_F(HostRegisterTest, PagesOutsideTheProcessAreRefused) {
-  std::vector<char> outside(1 << 16);
-  EXPECT_EQ(cudaHostRegister(outside.data(), outside.size(), 0), cudaErrorInvalidValue);
-  EXPECT_EQ(cudaHostUnregister(outside.data()), cudaErrorHostMemoryNotRegistered);
+// Memory the program got from the host's own C library (plain malloc, as simpleStreams does) is
+// the program's: a page-aligned range inside a malloc'd block registers, mapped for the GPU at the
+// same address, and copies from it need no staging. Host memory the host does not map (a
+// PROT_NONE reservation) is refused, and nothing is left behind.
+TEST_F(HostRegisterTest, MemoryFromTheHostsMallocRegisters) {
+  constexpr size_t kPage = 4096, kData = 1 << 20;
+  char* block = static_cast<char*>(std::malloc(kData + kPage));
+  ASSERT_NE(block, nullptr);
+  char* aligned = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(block) + kPage - 1) & ~uintptr_t{kPage - 1});
+  for (size_t i = 0; i < kData; ++i) aligned[i] = static_cast<char>(i * 13);
+  ASSERT_EQ(cudaHostRegister(aligned, kData, cudaHostRegisterMapped), cudaSuccess);
+  EXPECT_EQ(cudaHostRegister(aligned, kData, cudaHostRegisterMapped), cudaErrorHostMemoryAlreadyRegistered);
+  EXPECT_EQ(cudaHostRegister(aligned + kPage, 64, 0), cudaErrorHostMemoryAlreadyRegistered);
+  void* dev = nullptr;
+  ASSERT_EQ(cudaHostGetDevicePointer(&dev, aligned, 0), cudaSuccess);
+  EXPECT_EQ(dev, aligned);
+  unsigned flags = 0;
+  ASSERT_EQ(cudaHostGetFlags(&flags, aligned), cudaSuccess);
+  EXPECT_EQ(flags, static_cast<unsigned>(cudaHostRegisterMapped));
+  void* d = nullptr;
+  ASSERT_EQ(cudaMalloc(&d, kData), cudaSuccess);
+  std::vector<char> back(kData);
+  trace::Recorder recorder;
+  ASSERT_EQ(cudaMemcpyAsync(d, aligned, kData, cudaMemcpyHostToDevice, nullptr), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(recorder.tree().find("staging"), std::string::npos) << recorder.tree();
+  ASSERT_EQ(cudaMemcpy(back.data(), d, kData, cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(std::memcmp(back.data(), aligned, kData), 0);
+  EXPECT_EQ(cudaHostUnregister(aligned + kPage), cudaErrorInvalidValue);  // inside, not its start
+  ASSERT_EQ(cudaHostUnregister(aligned), cudaSuccess);
+  EXPECT_EQ(cudaHostUnregister(aligned), cudaErrorHostMemoryNotRegistered);
+  // Registered again after the unregistration: the pin was dropped, so it pins anew.
+  ASSERT_EQ(cudaHostRegister(aligned, kData, 0), cudaSuccess);
+  ASSERT_EQ(cudaHostUnregister(aligned), cudaSuccess);
+  cudaFree(d);
+  std::free(block);
+
+  void* reserved = ::mmap(nullptr, 1 << 16, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(reserved, MAP_FAILED);
+  EXPECT_EQ(cudaHostRegister(reserved, 1 << 16, 0), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaHostUnregister(reserved), cudaErrorHostMemoryNotRegistered);
+  ::munmap(reserved, 1 << 16);
 }
 
 TEST_F(HostRegisterTest, DriverEntryPointsGiveTheSameAnswers) {

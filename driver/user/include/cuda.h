@@ -607,6 +607,8 @@ CUresult CUDAAPI cuGetExportTable(const void** ppExportTable, const CUuuid* pExp
 /* --- Context configuration, PCI ids, profiler markers, occupancy helpers, host registration,
  *     pitched copies, event record/wait flags: in cuda_context_memory.h (kept apart for length). --- */
 #include "cuda_context_memory.h"
+/* --- Attributes of device pairs (P2P) and of streams (the access policy window): in cuda_attributes.h. --- */
+#include "cuda_attributes.h"
 
 /* ============================================================================================== */
 /* 6. The per-thread default stream                                                               */

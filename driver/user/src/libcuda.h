@@ -150,6 +150,11 @@ bool device_attribute(const DeviceInfo& dev, CUdevice_attribute attribute, int* 
 namespace minicuda::libcuda {
 class Pool;
 class Channel;
+// What cuStreamSetAttribute stored for a stream: hints the simulated GPU does not act on.
+struct StreamAttributes {
+  CUaccessPolicyWindow window{};  // all zero: no window
+  CUsynchronizationPolicy sync_policy = CU_SYNC_POLICY_AUTO;
+};
 }
 
 // The struct behind CUcontext (declared opaque in cuda.h).
@@ -208,6 +213,7 @@ struct CUctx_st {
   std::array<size_t, CU_LIMIT_MAX> limits = kDefaultLimits;
   CUfunc_cache cache_config = CU_FUNC_CACHE_PREFER_NONE;
   std::set<CUctx_st*> peers;  // contexts cuCtxEnablePeerAccess let this one reach (peer.cpp)
+  minicuda::libcuda::StreamAttributes null_stream_attributes;  // the NULL stream's (stream_attributes.cpp)
 };
 
 // A kernel as libcuda knows it: its image in a loaded library and, per context, where its code
@@ -248,6 +254,7 @@ struct CUlib_st {
 // submission order; it remembers the fence of its last work there, to wait for it alone.
 struct CUstream_st {
   CUctx_st* ctx = nullptr;
+  minicuda::libcuda::StreamAttributes attributes;  // cuStreamSetAttribute (stream_attributes.cpp)
   minicuda::libcuda::Channel* channel = nullptr;  // from the context's pool (channels.cpp)
   unsigned flags = 0;       // CU_STREAM_DEFAULT or CU_STREAM_NON_BLOCKING
   int priority = 0;         // within cuCtxGetStreamPriorityRange (recorded; the GPU model has one runlist)

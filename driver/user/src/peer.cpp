@@ -51,6 +51,20 @@ bool copy_across_devices(CUctx_st& ctx, uint64_t dst, uint64_t src, uint64_t n, 
 using namespace minicuda;
 using namespace minicuda::libcuda;
 
+namespace {
+const char* p2p_attribute_name(CUdevice_P2PAttribute a) {
+  switch (a) {
+    case CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK: return "CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK";
+    case CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED: return "CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED";
+    case CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED: return "CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED";
+    case CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED: return "CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED";
+    case CU_DEVICE_P2P_ATTRIBUTE_ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED:
+      return "CU_DEVICE_P2P_ATTRIBUTE_ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED";
+  }
+  return "(unknown)";
+}
+}  // namespace
+
 // Contract: *canAccessPeer = 1 if dev can map peerDev's memory (two GPUs of the same
 // architecture), 0 for dev == peerDev. NULL: CUDA_ERROR_INVALID_VALUE; a bad ordinal:
 // CUDA_ERROR_INVALID_DEVICE.
@@ -65,6 +79,34 @@ CUresult cuDeviceCanAccessPeer(int* canAccessPeer, CUdevice dev, CUdevice peerDe
   if (a == nullptr || b == nullptr) return done(scope, CUDA_ERROR_INVALID_DEVICE);
   *canAccessPeer = dev != peerDev && a->major == b->major && a->minor == b->minor ? 1 : 0;
   if (scope.active()) scope.result("CUDA_SUCCESS, *canAccessPeer={}", *canAccessPeer);
+  return CUDA_SUCCESS;
+}
+
+// Contract: *value = attrib of the link from srcDevice to dstDevice, as on an H200 board whose
+// GPUs share one NVLink switch: every pair of GPUs of one architecture is linked with the best
+// performance rank (0), peer access, native atomics and CUDA array access, and no
+// partial-atomics restriction; GPUs of different architectures are not linked (all 0). value NULL
+// or an unknown attrib: CUDA_ERROR_INVALID_VALUE; a bad ordinal or srcDevice == dstDevice:
+// CUDA_ERROR_INVALID_DEVICE.
+CUresult cuDeviceGetP2PAttribute(int* value, CUdevice_P2PAttribute attrib, CUdevice srcDevice, CUdevice dstDevice) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuDeviceGetP2PAttribute(value={}, attrib={}, srcDevice={}, dstDevice={})",
+                     static_cast<void*>(value), p2p_attribute_name(attrib), srcDevice, dstDevice);
+  std::lock_guard lock(driver_mutex());
+  if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
+  if (value == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  const DeviceInfo* a = device_info(srcDevice);
+  const DeviceInfo* b = device_info(dstDevice);
+  if (a == nullptr || b == nullptr || srcDevice == dstDevice) return done(scope, CUDA_ERROR_INVALID_DEVICE);
+  const bool linked = a->major == b->major && a->minor == b->minor;
+  switch (attrib) {
+    case CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK: *value = 0; break;
+    case CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED:
+    case CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED:
+    case CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED: *value = linked ? 1 : 0; break;
+    case CU_DEVICE_P2P_ATTRIBUTE_ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED: *value = 0; break;
+    default: return done(scope, CUDA_ERROR_INVALID_VALUE);
+  }
+  if (scope.active()) scope.result("CUDA_SUCCESS, *value={}", *value);
   return CUDA_SUCCESS;
 }
 

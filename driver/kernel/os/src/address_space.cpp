@@ -165,9 +165,33 @@ long AddressSpace::unmap_locked(uint64_t addr, uint64_t length, std::vector<Mapp
   return 0;
 }
 
+namespace {
+// Does the host process map every page of [addr, addr+len) with at least prot? Reads
+// /proc/self/maps, whose lines start "lo-hi rwxp" in address order.
+bool host_maps(uint64_t addr, uint64_t len, int prot) {
+  FILE* maps = std::fopen("/proc/self/maps", "r");
+  if (maps == nullptr) return false;
+  uint64_t covered = addr;  // [addr, covered) is known to be mapped as asked
+  unsigned long long lo = 0, hi = 0;
+  char perms[8] = {};
+  char line[512];
+  while (covered < addr + len && std::fgets(line, sizeof line, maps) != nullptr) {
+    if (std::sscanf(line, "%llx-%llx %4s", &lo, &hi, perms) != 3) continue;
+    if (hi <= covered) continue;
+    if (lo > covered) break;  // a hole
+    const bool ok = (!(prot & kProtRead) || perms[0] == 'r') && (!(prot & kProtWrite) || perms[1] == 'w');
+    if (!ok) break;
+    covered = hi;
+  }
+  std::fclose(maps);
+  return covered >= addr + len;
+}
+}  // namespace
+
 bool AddressSpace::is_mapped(uint64_t addr, uint64_t len, int prot) const {
   std::lock_guard lock(mutex_);
   if (addr + len < addr) return false;
+  if (outside_window(addr, len)) return host_maps(addr, len, prot);
   if (addr >= start_brk_ && addr + len <= brk_) return true;
   auto it = mappings_.upper_bound(addr);
   if (it == mappings_.begin()) return false;
@@ -188,6 +212,20 @@ bool AddressSpace::find_mapping(uint64_t addr, Mapping* out) const {
 
 bool AddressSpace::set_pinned(uint64_t addr, uint64_t len, bool pinned) {
   std::lock_guard lock(mutex_);
+  if (addr + len < addr) return false;
+  const bool heap = addr >= start_brk_ && addr + len <= brk_;
+  if (heap || outside_window(addr, len)) {
+    const auto key = std::pair{addr, len};
+    if (pinned) {
+      if (!heap && !host_maps(addr, len, kProtRead)) return false;
+      ++range_pins_[key];
+      return true;
+    }
+    auto it = range_pins_.find(key);
+    if (it == range_pins_.end()) return false;
+    if (--it->second == 0) range_pins_.erase(it);
+    return true;
+  }
   auto it = mappings_.upper_bound(addr);
   if (it == mappings_.begin()) return false;
   --it;

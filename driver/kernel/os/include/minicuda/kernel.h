@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <utility>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -95,14 +96,18 @@ class AddressSpace {
   uint64_t window_size() const { return size_; }
   uint64_t start_brk() const { return start_brk_; }
   uint64_t brk() const;
-  // Is [addr, addr+len) inside one mapping (or the heap) with at least this protection?
+  // Is [addr, addr+len) inside one mapping (or the heap) with at least this protection? A range
+  // wholly outside the window is memory the program got from the host's own C library or mmap
+  // (the simulated process runs inside the host process): mapped if the host maps every page of
+  // it with that protection (/proc/self/maps).
   bool is_mapped(uint64_t addr, uint64_t len, int prot) const;
   // The mapping containing addr, if any (copy).
   bool find_mapping(uint64_t addr, Mapping* out) const;
   // Adds (pinned) or drops one driver pin on the mapping holding [addr, addr+len) (drivers pin
   // pages for DMA; pins nest). Returns false if the range is not inside one mapping, or if
   // pinning a mapping the process has unmapped. Dropping the last pin of an unmapped
-  // (orphaned) mapping frees its pages.
+  // (orphaned) mapping frees its pages. Heap pages and the host memory outside the window
+  // (is_mapped) are pinned by range: pinning needs them mapped, unpinning the same range.
   bool set_pinned(uint64_t addr, uint64_t len, bool pinned);
   // Host bytes made accessible (heap + mappings).
   uint64_t mapped_bytes() const;
@@ -123,6 +128,9 @@ class AddressSpace {
   uint64_t brk_ = 0;           // guarded by mutex_
   uint64_t mmap_floor_ = 0;    // lowest address the mmap area may use; guarded by mutex_
   std::map<uint64_t, Mapping> mappings_;  // by start address; guarded by mutex_
+  // Pins of heap pages and of host memory outside the window, by (start, length); guarded by mutex_.
+  std::map<std::pair<uint64_t, uint64_t>, int> range_pins_;
+  bool outside_window(uint64_t addr, uint64_t len) const { return addr + len <= base_ || addr >= base_ + size_; }
   mutable std::mutex mutex_;
 };
 
