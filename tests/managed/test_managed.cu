@@ -108,6 +108,36 @@ TEST_F(ManagedMemory, PrefetchMovesPagesSoNothingFaults) {
   EXPECT_EQ(cudaFree(p), cudaSuccess);
 }
 
+__global__ void spin_until_set(volatile unsigned* latch) {
+  while (*latch == 0) {
+  }
+}
+
+// A prefetch queued behind a kernel that is still running returns without waiting for it (the
+// sample UnifiedMemoryPerf releases that kernel only after its prefetches), and the kernel after
+// it reads the pages without faulting.
+TEST_F(ManagedMemory, PrefetchBehindARunningKernelDoesNotWaitForIt) {
+  unsigned* latch = nullptr;
+  ASSERT_EQ(cudaMallocHost(&latch, sizeof *latch), cudaSuccess);
+  *latch = 0;
+  int* p = nullptr;
+  ASSERT_EQ(cudaMallocManaged(&p, kN * sizeof(int)), cudaSuccess);
+  for (int i = 0; i < kN; ++i) p[i] = i;
+  cudaStream_t s = nullptr;
+  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+  spin_until_set<<<1, 1, 0, s>>>(latch);
+  trace::Recorder recorder;
+  ASSERT_EQ(cudaMemPrefetchAsync(p, kN * sizeof(int), cudaMemLocation{cudaMemLocationTypeDevice, 0}, 0, s), cudaSuccess);
+  *latch = 1;
+  fill<<<kN / 256, 256, 0, s>>>(p, kN);
+  ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+  EXPECT_EQ(count_notes(recorder, "^uvm: fault batch"), 0);
+  EXPECT_EQ(p[kN - 1], 3 * (kN - 1));
+  EXPECT_EQ(cudaStreamDestroy(s), cudaSuccess);
+  EXPECT_EQ(cudaFree(p), cudaSuccess);
+  EXPECT_EQ(cudaFreeHost(latch), cudaSuccess);
+}
+
 // System-scope atomics on one managed counter from four host threads and a kernel at once: no
 // increment is lost, whichever processor the page is on when.
 TEST_F(ManagedMemory, SystemAtomicsFromHostThreadsAndAKernel) {
@@ -125,6 +155,23 @@ TEST_F(ManagedMemory, SystemAtomicsFromHostThreadsAndAKernel) {
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   EXPECT_EQ(*counter, 5120 + 4000);
   EXPECT_EQ(cudaFree(counter), cudaSuccess);
+}
+
+// The same on mapped pinned memory (cudaHostAllocMapped): the GPU reaches the host's pages.
+TEST_F(ManagedMemory, SystemAtomicsOnMappedHostMemory) {
+  int* counter = nullptr;
+  ASSERT_EQ(cudaHostAlloc(&counter, sizeof(int), cudaHostAllocMapped), cudaSuccess);
+  *counter = 0;
+  int* on_device = nullptr;
+  ASSERT_EQ(cudaHostGetDevicePointer(reinterpret_cast<void**>(&on_device), counter, 0), cudaSuccess);
+  count_system<<<4, 32>>>(on_device, 25);  // 3200 increments
+  std::thread host([counter] {
+    for (int k = 0; k < 3000; ++k) __atomic_fetch_add(counter, 1, __ATOMIC_SEQ_CST);
+  });
+  host.join();
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(*counter, 3200 + 3000);
+  EXPECT_EQ(cudaFreeHost(counter), cudaSuccess);
 }
 
 // Freeing a range whose pages are on the GPU releases them there (UVM_FREE); the pointer is then

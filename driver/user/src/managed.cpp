@@ -159,9 +159,9 @@ CUresult cuMemAllocManaged(CUdeviceptr* dptr, size_t bytesize, unsigned int flag
   return CUDA_SUCCESS;
 }
 
-// Contract: migrates the managed pages of [devPtr, devPtr+count) to location, after the work
-// queued before it in hStream (and, here, in every stream of the context: the wait is the whole
-// context's), so that work queued after it finds them there without faulting. flags must be 0.
+// Contract: migrates the managed pages of [devPtr, devPtr+count) to location before it returns,
+// so that the work queued after it in hStream finds them there without faulting (the real call
+// returns at once and migrates in stream order). flags must be 0.
 // count 0, memory that is not managed, flags, or a location that is neither a device nor the
 // host: CUDA_ERROR_INVALID_VALUE; a device ordinal that does not exist: CUDA_ERROR_INVALID_DEVICE;
 // a stream that is not one of the context's: CUDA_ERROR_INVALID_HANDLE.
@@ -179,7 +179,9 @@ CUresult cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation l
   }
   UVM_MIGRATE_PARAMS p{};
   if (CUresult r = processor_uuid(location, &p.destinationUuid); r != CUDA_SUCCESS) return done(scope, r);
-  if (CUresult r = wait_all(*ctx); r != CUDA_SUCCESS) return done(scope, *ctx, r);
+  // The migration runs now, without waiting for the stream's earlier work: a migration never
+  // changes the bytes either processor reads (the block is unmapped while it moves), so starting
+  // it early only changes where the pages are when that work runs, never what it computes.
   p.base = devPtr;
   p.length = count;
   return done(scope, to_cu_result(uvm_call(ctx->uvm_fd, UVM_MIGRATE, &p)));

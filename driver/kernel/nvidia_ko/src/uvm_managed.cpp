@@ -49,7 +49,6 @@ namespace {
 
 constexpr uint64_t kBlock = 64 << 10;      // the migration unit
 constexpr uint64_t kRootChunk = 2 << 20;   // what UVM's allocator takes from the PMA
-constexpr uint64_t kPagesPerBlock = kBlock / kernel::kPageSize;
 
 enum class Residency : uint8_t { None, Cpu, Gpu };
 
@@ -87,6 +86,7 @@ ManagedRange* find_locked(Managed& m, uint64_t va) {
 
 uint64_t block_va(const ManagedRange& r, size_t i) { return r.base + i * kBlock; }
 uint64_t block_length(const ManagedRange& r, size_t i) { return std::min(kBlock, r.length - i * kBlock); }
+uint64_t block_pages(const ManagedRange& r, size_t i) { return block_length(r, i) / kernel::kPageSize; }
 
 // Which blocks the host page table shows (see the file comment).
 bool shown(Residency where, int grids_running) {
@@ -161,12 +161,13 @@ void replayable_fault_isr() {
     if (from == Residency::Gpu) {
       ++duplicates;  // an earlier fault of this batch brought the block
     } else {
-      (from == Residency::Cpu ? migrated : populated) += kPagesPerBlock;
+      (from == Residency::Cpu ? migrated : populated) += block_pages(*r, i);
       migrate_block(m, *r, i, Residency::Gpu);
     }
     protect(*r, i, true);  // mapped on the GPU: the replay finds it
     gpu::mark_serviced(f.serial);
   }
+  if (fatal == batch.size()) return;  // none in managed memory: the illegal address is the SM's to report
   trace::note(trace::Layer::Uvm,
               "uvm: fault batch of {} fault{} from {} (first at {:#x} {}): {} duplicate, populate {} pages on {}, "
               "migrate {} pages host->{}{}; replay",
@@ -204,10 +205,10 @@ bool service_cpu_fault(uint64_t va, bool write) {
     migrate_block(m, *r, i, Residency::Cpu);
     if (from == Residency::Gpu) {
       trace::note(trace::Layer::Uvm, "uvm: cpu {} fault at {:#x}: migrate {} pages {}->host", write ? "write" : "read",
-                  va, kPagesPerBlock, gpu_name(r->gpu));
+                  va, block_pages(*r, i), gpu_name(r->gpu));
     } else {
       trace::note(trace::Layer::Uvm, "uvm: cpu {} fault at {:#x}: populate {} pages on host", write ? "write" : "read",
-                  va, kPagesPerBlock);
+                  va, block_pages(*r, i));
     }
   }
   protect(*r, i, true);
@@ -296,9 +297,9 @@ bool uvm_managed_free(const void* owner, uint64_t base) {
   if (it == m.ranges.end() || it->second.owner != owner) return false;
   ManagedRange& r = it->second;
   uint64_t on_gpu = 0, on_cpu = 0;
-  for (Residency b : r.blocks) {
-    if (b == Residency::Gpu) on_gpu += kPagesPerBlock;
-    if (b == Residency::Cpu) on_cpu += kPagesPerBlock;
+  for (size_t i = 0; i < r.blocks.size(); ++i) {
+    if (r.blocks[i] == Residency::Gpu) on_gpu += block_pages(r, i);
+    if (r.blocks[i] == Residency::Cpu) on_cpu += block_pages(r, i);
   }
   // Every view of the frames goes before the frames do; the VMA itself is the process's munmap's.
   mmap(reinterpret_cast<void*>(r.base), r.length, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
@@ -337,7 +338,7 @@ NV_STATUS uvm_managed_migrate(const void* owner, const UVM_MIGRATE_PARAMS& p) {
   uint64_t moved = 0, populated = 0;
   for (size_t i = first; i <= last; ++i) {
     if (r->blocks[i] == to) continue;
-    (r->blocks[i] == Residency::None ? populated : moved) += kPagesPerBlock;
+    (r->blocks[i] == Residency::None ? populated : moved) += block_pages(*r, i);
     migrate_block(m, *r, i, to);
   }
   const std::string dest = to_cpu ? "host" : gpu_name(r->gpu), src = to_cpu ? gpu_name(r->gpu) : "host";
