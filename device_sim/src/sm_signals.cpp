@@ -1,6 +1,8 @@
 // sm_signals: faults in kernel code become kernel errors (see sm_signals.h).
 #include "sm_signals.h"
 
+#include "minicuda/replayable_faults.h"
+
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -377,6 +379,16 @@ void handle_signal(int signo, siginfo_t* info, void* context) {
     }
   }
 #endif
+  // A page of a managed range that is not resident on the GPU: a replayable fault, which
+  // nvidia-uvm services; then returning re-runs the access (the replay). See replayable_faults.h.
+  if (signo == SIGSEGV && (code == SEGV_MAPERR || code == SEGV_ACCERR)) {
+#if defined(__x86_64__)
+    const bool write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+#else
+    const bool write = false;
+#endif
+    if (raise_replayable_fault(reinterpret_cast<uint64_t>(info->si_addr), write)) return;
+  }
   alignment_check(false);
   t_fault.signo = signo;
   t_fault.code = code;

@@ -494,4 +494,40 @@ static inline cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream
 }
 #endif /* __cplusplus */
 
+/* --- Managed memory (unified memory; docs/layers/runtime.md) ----------------------------------- */
+#ifdef __cplusplus
+extern "C" {
+#define MINICUDA_DV(v) = v
+#else
+#define MINICUDA_DV(v)
+#endif
+/* Allocates size bytes of managed memory (cuMemAllocManaged): one pointer for the host and the
+ * device, no page resident until first touched, then migrated on demand. flags:
+ * cudaMemAttachGlobal or cudaMemAttachHost. size 0, NULL devPtr, other flags:
+ * cudaErrorInvalidValue. Freed with cudaFree. */
+cudaError_t CUDARTAPI cudaMallocManaged(void** devPtr, size_t size, unsigned int flags MINICUDA_DV(cudaMemAttachGlobal));
+/* Migrates [devPtr, devPtr+count) of managed memory to location in stream order
+ * (cuMemPrefetchAsync_v2). flags must be 0. */
+cudaError_t CUDARTAPI cudaMemPrefetchAsync(const void* devPtr, size_t count, struct cudaMemLocation location,
+                                           unsigned int flags, cudaStream_t stream MINICUDA_DV(0));
+/* Advice about [devPtr, devPtr+count) of managed memory (cuMemAdvise_v2). */
+cudaError_t CUDARTAPI cudaMemAdvise(const void* devPtr, size_t count, enum cudaMemoryAdvise advice,
+                                    struct cudaMemLocation location);
+/* Attaches managed memory to a stream, the host, or all streams (cuStreamAttachMemAsync). */
+cudaError_t CUDARTAPI cudaStreamAttachMemAsync(cudaStream_t stream, void* devPtr, size_t length MINICUDA_DV(0),
+                                               unsigned int flags MINICUDA_DV(cudaMemAttachSingle));
+#undef MINICUDA_DV
+#ifdef __cplusplus
+}  /* extern "C" */
+template <class T>
+static inline cudaError_t cudaMallocManaged(T** devPtr, size_t size, unsigned int flags = cudaMemAttachGlobal) {
+  return ::cudaMallocManaged((void**)(void*)devPtr, size, flags);
+}
+template <class T>
+static inline cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, T* devPtr, size_t length = 0,
+                                                   unsigned int flags = cudaMemAttachSingle) {
+  return ::cudaStreamAttachMemAsync(stream, (void*)devPtr, length, flags);
+}
+#endif
+
 #endif /* __CUDA_RUNTIME_API_H__ (or cuda_runtime.h included instead) */

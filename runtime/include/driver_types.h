@@ -400,6 +400,19 @@ enum cudaMemRangeAttribute MINICUDA_ENUM_INT {
   cudaMemRangeAttributeLastPrefetchLocationType = 7,
   cudaMemRangeAttributeLastPrefetchLocationId   = 8
 };
+/* Where memory is or should be (cudaMemPrefetchAsync, cudaMemAdvise): a device or the host. */
+enum cudaMemLocationType MINICUDA_ENUM_INT {
+  cudaMemLocationTypeInvalid         = 0,
+  cudaMemLocationTypeNone            = 0,
+  cudaMemLocationTypeDevice          = 1, /* id: a device ordinal */
+  cudaMemLocationTypeHost            = 2, /* id ignored */
+  cudaMemLocationTypeHostNuma        = 3, /* id: a host NUMA node */
+  cudaMemLocationTypeHostNumaCurrent = 4  /* the calling thread's NUMA node; id ignored */
+};
+struct cudaMemLocation {
+  enum cudaMemLocationType type;
+  int id;
+};
 
 /* Stream capture (graphs): the state of a stream and how strict a capture is. */
 enum cudaStreamCaptureStatus MINICUDA_ENUM_INT {

@@ -100,12 +100,15 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes* attributes, c
   int ordinal = -2;
   CUdeviceptr device_pointer = 0;
   void* host_pointer = nullptr;
+  int managed = 0;
   CUpointer_attribute which[] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
-                                 CU_POINTER_ATTRIBUTE_DEVICE_POINTER, CU_POINTER_ATTRIBUTE_HOST_POINTER};
-  void* data[] = {&type, &ordinal, &device_pointer, &host_pointer};
-  CUresult r = cuPointerGetAttributes(4, which, data, reinterpret_cast<CUdeviceptr>(ptr));
+                                 CU_POINTER_ATTRIBUTE_DEVICE_POINTER, CU_POINTER_ATTRIBUTE_HOST_POINTER,
+                                 CU_POINTER_ATTRIBUTE_IS_MANAGED};
+  void* data[] = {&type, &ordinal, &device_pointer, &host_pointer, &managed};
+  CUresult r = cuPointerGetAttributes(5, which, data, reinterpret_cast<CUdeviceptr>(ptr));
   if (r != CUDA_SUCCESS) return done(scope, to_cuda_error(r));
-  attributes->type = type == CU_MEMORYTYPE_DEVICE ? cudaMemoryTypeDevice
+  attributes->type = managed ? cudaMemoryTypeManaged
+                     : type == CU_MEMORYTYPE_DEVICE ? cudaMemoryTypeDevice
                      : type == CU_MEMORYTYPE_HOST ? cudaMemoryTypeHost
                                                   : cudaMemoryTypeUnregistered;
   attributes->device = ordinal;

@@ -62,11 +62,19 @@ TEST_F(NvidiaUvm, InitializeUnknownRequestsAndBadPointers) {
 
   unsigned char buf[64] = {};
   EXPECT_EQ(k::sys_ioctl(fd, 0x99, buf), -k::kEINVAL);
-  EXPECT_EQ(k::sys_ioctl(fd, UVM_MIGRATE, buf), -k::kEINVAL);  // not implemented
+  EXPECT_EQ(k::sys_ioctl(fd, 53, buf), -k::kEINVAL);  // UVM_MIGRATE_RANGE_GROUP: not implemented
+  UVM_MIGRATE_PARAMS migrate{};
+  migrate.base = 0x10000;
+  migrate.length = 0x1000;
+  EXPECT_EQ(uvm_call(fd, UVM_MIGRATE, &migrate), NV_ERR_INVALID_ADDRESS);  // no managed range there
   EXPECT_EQ(k::sys_ioctl(fd, NV_IOWR(NV_ESC_RM_ALLOC, 32), buf), -k::kEINVAL);
   EXPECT_EQ(k::sys_ioctl(fd, UVM_FREE, nullptr), -k::kEFAULT);
-  // mmap of the UVM node is not supported.
-  EXPECT_EQ(k::sys_mmap(nullptr, k2M, k::kProtRead, k::kMapShared, fd, 0), reinterpret_cast<void*>(-k::kENODEV));
+  // mmap of the UVM node makes a managed range (uvm_managed.cpp): read-write only.
+  EXPECT_EQ(k::sys_mmap(nullptr, k2M, k::kProtRead, k::kMapShared, fd, 0), reinterpret_cast<void*>(-k::kEINVAL));
+  // ... and only on an initialized fd.
+  int fresh = open_uvm();
+  EXPECT_EQ(k::sys_mmap(nullptr, k2M, k::kProtRead | k::kProtWrite, k::kMapShared, fresh, 0),
+            reinterpret_cast<void*>(-k::kEBADFD));
 }
 
 TEST_F(NvidiaUvm, MmInitializeBindsASecondFdToTheFirst) {

@@ -62,6 +62,12 @@ static_assert(sizeof(UvmGpuMappingAttributes) == 36);
     X(UVM_REGISTER_GPU, 37)                          \
     X(UVM_UNREGISTER_GPU, 38)                        \
     X(UVM_PAGEABLE_MEM_ACCESS, 39)                   \
+    X(UVM_SET_PREFERRED_LOCATION, 42)                \
+    X(UVM_UNSET_PREFERRED_LOCATION, 43)              \
+    X(UVM_ENABLE_READ_DUPLICATION, 44)               \
+    X(UVM_DISABLE_READ_DUPLICATION, 45)              \
+    X(UVM_SET_ACCESSED_BY, 46)                       \
+    X(UVM_UNSET_ACCESSED_BY, 47)                     \
     X(UVM_MIGRATE, 51)                               \
     X(UVM_MAP_DYNAMIC_PARALLELISM_REGION, 65)        \
     X(UVM_UNMAP_EXTERNAL, 66)                        \
@@ -226,3 +232,56 @@ typedef struct {
     NV_STATUS rmStatus;
 } UVM_MM_INITIALIZE_PARAMS;
 static_assert(sizeof(UVM_MM_INITIALIZE_PARAMS) == 8);
+
+// --- managed memory (cudaMallocManaged): mmap() of a uvm fd creates a managed range ----------
+
+// The CPU as a UVM processor (destination of UVM_MIGRATE, a preferred location): the all-zero
+// UUID (NV_PROCESSOR_UUID_CPU_DEFAULT).
+inline constexpr NvProcessorUuid NV_PROCESSOR_UUID_CPU_DEFAULT = {};
+
+// UVM_SET_PREFERRED_LOCATION / UVM_SET_ACCESSED_BY / UVM_UNSET_ACCESSED_BY: a policy for the
+// managed pages of [requestedBase, requestedBase+length) naming one processor.
+typedef struct {
+    NvU64           requestedBase;
+    NvU64           length;
+    NvProcessorUuid preferredLocation;
+    NV_STATUS       rmStatus;
+} UVM_SET_PREFERRED_LOCATION_PARAMS;
+static_assert(sizeof(UVM_SET_PREFERRED_LOCATION_PARAMS) == 40);
+
+typedef struct {
+    NvU64           requestedBase;
+    NvU64           length;
+    NvProcessorUuid accessedByUuid;
+    NV_STATUS       rmStatus;
+} UVM_SET_ACCESSED_BY_PARAMS;
+static_assert(sizeof(UVM_SET_ACCESSED_BY_PARAMS) == 40);
+typedef UVM_SET_ACCESSED_BY_PARAMS UVM_UNSET_ACCESSED_BY_PARAMS;
+
+// UVM_UNSET_PREFERRED_LOCATION, UVM_ENABLE_READ_DUPLICATION, UVM_DISABLE_READ_DUPLICATION: a
+// policy switch over [requestedBase, requestedBase+length).
+typedef struct {
+    NvU64     requestedBase;
+    NvU64     length;
+    NV_STATUS rmStatus;
+} UVM_UNSET_PREFERRED_LOCATION_PARAMS;
+static_assert(sizeof(UVM_UNSET_PREFERRED_LOCATION_PARAMS) == 24);
+typedef UVM_UNSET_PREFERRED_LOCATION_PARAMS UVM_ENABLE_READ_DUPLICATION_PARAMS;
+typedef UVM_UNSET_PREFERRED_LOCATION_PARAMS UVM_DISABLE_READ_DUPLICATION_PARAMS;
+
+// UVM_MIGRATE: move the managed pages of [base, base+length) to destinationUuid (a GPU, or the
+// CPU's all-zero UUID). Without UVM_MIGRATE_FLAG_ASYNC the call returns when the pages are there.
+inline constexpr NvU32 UVM_MIGRATE_FLAG_ASYNC = 0x1;
+typedef struct {
+    NvU64           base;
+    NvU64           length;
+    NvProcessorUuid destinationUuid;
+    NvU32           flags;
+    NvU64           semaphoreAddress;
+    NvU32           semaphorePayload;
+    NvU32           cpuNumaNode;
+    NvU64           userSpaceStart;   // out
+    NvU64           userSpaceLength;  // out
+    NV_STATUS       rmStatus;
+} UVM_MIGRATE_PARAMS;
+static_assert(sizeof(UVM_MIGRATE_PARAMS) == 80);

@@ -83,6 +83,7 @@ void push_copy(Channel& ch, uint64_t dst, uint64_t src, uint64_t n) {
 // waited for; pageable memory is staged, and so waited for, either way (as on the real stack).
 CUresult copy(CUctx_st& ctx, uint64_t dst, uint64_t src, uint64_t n, CUstream_st* stream, bool async) {
   if (n == 0) return CUDA_SUCCESS;
+  if (is_managed(dst, n) || is_managed(src, n)) return managed_copy(ctx, dst, src, n);
   Where to, from;
   if (!classify(ctx, dst, n, &to) || !classify(ctx, src, n, &from)) return CUDA_ERROR_INVALID_VALUE;
   Channel& ch = channel_of(ctx, stream);
@@ -131,6 +132,7 @@ CUresult memset(CUctx_st& ctx, uint64_t dst, uint32_t value, uint32_t bytes, uin
                 bool async) {
   if (n == 0) return CUDA_SUCCESS;
   if (dst % bytes != 0 || n > UINT64_MAX / bytes) return CUDA_ERROR_INVALID_VALUE;
+  if (is_managed(dst, n * bytes)) return managed_memset(ctx, dst, value, bytes, n);
   Where to;
   if (!classify(ctx, dst, n * bytes, &to) || to == Where::Pageable) return CUDA_ERROR_INVALID_VALUE;
   Channel& ch = channel_of(ctx, stream);
@@ -155,7 +157,7 @@ CUresult memset(CUctx_st& ctx, uint64_t dst, uint32_t value, uint32_t bytes, uin
 // Both ranges must be of the kinds named (Device, or host: Pinned or Pageable).
 bool is_device(CUctx_st& ctx, uint64_t p, uint64_t n) {
   Where where;
-  return classify(ctx, p, n, &where) && where == Where::Device;
+  return is_managed(p, n) || (classify(ctx, p, n, &where) && where == Where::Device);
 }
 
 namespace {

@@ -179,6 +179,13 @@ struct CUctx_st {
     uint64_t pages = 0, page_bytes = 0;
   };
   std::map<uint64_t, HostAlloc> host_allocs;
+  // Managed allocations (cuMemAllocManaged; managed.cpp): base -> what was asked for.
+  struct ManagedAlloc {
+    uint64_t size = 0;      // bytes requested
+    uint64_t mapped = 0;    // bytes of the uvm fd's mapping (whole pages)
+    unsigned flags = 0;     // CU_MEM_ATTACH_GLOBAL or CU_MEM_ATTACH_HOST, then what attach set
+  };
+  std::map<uint64_t, ManagedAlloc> managed;
   // Work submission (channel.h): the doorbell page, the context's channel, and the pinned
   // staging buffer that pageable copies go through.
   NvHandle hUsermode = 0;
@@ -312,6 +319,20 @@ enum class DefaultStream { Legacy, PerThread };
 // 0 when mode is PerThread), made at its first use: the error of making its channel, if any. Not
 // a live stream of ctx: CUDA_ERROR_INVALID_HANDLE.
 CUresult resolve_stream(CUctx_st& ctx, CUstream hStream, CUstream_st** out, DefaultStream mode = DefaultStream::Legacy);
+// --- managed memory (managed.cpp) -------------------------------------------------------------
+// Is [addr, addr+n) inside one managed allocation of an active context?
+bool is_managed(uint64_t addr, uint64_t n);
+// The managed allocation of ctx holding addr: *start and *size (requested bytes). False if none.
+bool find_managed(CUctx_st& ctx, uint64_t addr, uint64_t* start, uint64_t* size);
+// cuMemFree_v2 of a managed allocation's base: UVM_FREE and munmap. CUDA_ERROR_INVALID_VALUE if
+// dptr is not the base of one.
+CUresult free_managed(CUctx_st& ctx, uint64_t dptr);
+// A copy or memset with managed memory on a side: done by the CPU once the context's queued work
+// is done, touching the pages as the CPU does (a page on the GPU faults back to the host). Bad
+// memory on the other side: CUDA_ERROR_INVALID_VALUE.
+CUresult managed_copy(CUctx_st& ctx, uint64_t dst, uint64_t src, uint64_t n);
+CUresult managed_memset(CUctx_st& ctx, uint64_t dst, uint32_t value, uint32_t bytes, uint64_t n);
+
 // Frees every stream and event of ctx (context teardown).
 void free_streams_and_events(CUctx_st& ctx);
 

@@ -20,6 +20,7 @@ struct PointerInfo {
   CUmemorytype type = static_cast<CUmemorytype>(0);
   uint64_t start = 0, size = 0;
   uint64_t mapping_base = 0, mapping_size = 0;  // the pool chunk (or pinned range) behind it
+  bool managed = false;                          // cuMemAllocManaged memory
 };
 
 // What libcuda knows about an address: a device allocation, pinned host memory, or nothing.
@@ -29,6 +30,14 @@ bool lookup(uint64_t addr, PointerInfo* out) {
     if (ctx->pool && ctx->pool->find(addr, &out->start, &out->size, &out->mapping_base, &out->mapping_size)) {
       out->ctx = ctx;
       out->type = CU_MEMORYTYPE_DEVICE;
+      return true;
+    }
+    if (find_managed(*ctx, addr, &out->start, &out->size)) {
+      out->ctx = ctx;
+      out->type = CU_MEMORYTYPE_DEVICE;  // with IS_MANAGED = 1 and a host pointer: both sides reach it
+      out->managed = true;
+      out->mapping_base = out->start;
+      out->mapping_size = out->size;
       return true;
     }
     auto it = ctx->host_allocs.upper_bound(addr);
@@ -55,9 +64,9 @@ bool write_attribute(const PointerInfo& info, CUpointer_attribute attribute, uin
     case CU_POINTER_ATTRIBUTE_HOST_POINTER:
       // Device memory has no host address: the single query writes NULL and fails (measured:
       // drv.ptrAttr.hostPointer.device), the plural one reports NULL.
-      *static_cast<void**>(data) = info.type == CU_MEMORYTYPE_HOST ? reinterpret_cast<void*>(ptr) : nullptr;
-      return info.type != CU_MEMORYTYPE_DEVICE;
-    case CU_POINTER_ATTRIBUTE_IS_MANAGED: *static_cast<int*>(data) = 0; return true;
+      *static_cast<void**>(data) = info.type == CU_MEMORYTYPE_HOST || info.managed ? reinterpret_cast<void*>(ptr) : nullptr;
+      return info.type != CU_MEMORYTYPE_DEVICE || info.managed;
+    case CU_POINTER_ATTRIBUTE_IS_MANAGED: *static_cast<int*>(data) = info.managed ? 1 : 0; return true;
     case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: *static_cast<int*>(data) = info.ctx ? info.ctx->device : -2; return true;
     case CU_POINTER_ATTRIBUTE_BUFFER_ID: *static_cast<unsigned long long*>(data) = info.start; return true;
     case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR: *static_cast<CUdeviceptr*>(data) = info.start; return true;
@@ -146,6 +155,7 @@ CUresult cuMemFree_v2(CUdeviceptr dptr) {
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   // cudaFree "may perform implicit synchronization": work still queued may use the memory.
   (void)wait_all(*ctx);
+  if (ctx->managed.count(dptr) != 0) return done(scope, free_managed(*ctx, dptr));
   CUresult r = ctx->pool->free(dptr);
   if (r == CUDA_SUCCESS && ctx->pool->layout() == PoolLayout::Memcheck) memcheck::on_free(*ctx, dptr);
   return done(scope, r);
@@ -267,7 +277,7 @@ CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute*
   lookup(ptr, &info);
   for (unsigned i = 0; i < numAttributes; ++i) {
     if (data[i] == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
-    if (attributes[i] == CU_POINTER_ATTRIBUTE_HOST_POINTER && info.type == CU_MEMORYTYPE_DEVICE) {
+    if (attributes[i] == CU_POINTER_ATTRIBUTE_HOST_POINTER && info.type == CU_MEMORYTYPE_DEVICE && !info.managed) {
       *static_cast<void**>(data[i]) = nullptr;
       continue;
     }

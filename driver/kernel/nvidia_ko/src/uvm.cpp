@@ -6,6 +6,11 @@
 //   UVM_MAP_EXTERNAL_ALLOCATION {base, length, offset, rmCtrlFd, hClient, hMemory}
 //                                              write GPU page-table entries for the RM object
 //   UVM_FREE {base}                            unmap and forget the range
+// and, for managed memory (cudaMallocManaged; uvm_managed.cpp):
+//   mmap(uvm fd)                               a managed range, no page resident anywhere
+//   UVM_MIGRATE {base, length, destination}    move its pages (cudaMemPrefetchAsync)
+//   UVM_SET_PREFERRED_LOCATION ... UVM_UNSET_ACCESSED_BY   its policy (cudaMemAdvise)
+//   UVM_FREE {base}                            release its pages wherever they are
 // UVM request numbers are raw integers, not _IOC-encoded, so the table here carries the
 // argument size; every argument ends with an rmStatus the handler fills. Before UVM_INITIALIZE
 // every other call answers NV_ERR_ILLEGAL_ACTION.
@@ -15,6 +20,7 @@
 #include "minicuda/fault.h"
 #include "minicuda/trace.h"
 #include "nv_internal.h"
+#include "uvm_managed.h"
 
 namespace minicuda::nvidia {
 
@@ -185,11 +191,20 @@ NV_STATUS map_external_allocation(UvmFile& u, void* arg) {
 
 NV_STATUS free_range(UvmFile& u, void* arg) {
   auto* p = static_cast<UVM_FREE_PARAMS*>(arg);
+  if (uvm_managed_free(&u, p->base)) return NV_OK;
   auto it = u.ranges.find(p->base);
   if (it == u.ranges.end()) return NV_ERR_INVALID_ADDRESS;
   unmap_range(it->second);
   u.ranges.erase(it);
   return NV_OK;
+}
+
+NV_STATUS migrate(UvmFile& u, void* arg) { return uvm_managed_migrate(&u, *static_cast<UVM_MIGRATE_PARAMS*>(arg)); }
+
+// The policy ioctls of cudaMemAdvise: one handler, told apart by the request.
+template <uint64_t kRequest>
+NV_STATUS policy(UvmFile& u, void* arg) {
+  return uvm_managed_policy(&u, kRequest, arg);
 }
 
 struct UvmIoctl {
@@ -210,6 +225,15 @@ const UvmIoctl kUvmIoctls[] = {
     UVM_ROW(UVM_CREATE_EXTERNAL_RANGE, UVM_CREATE_EXTERNAL_RANGE_PARAMS, true, create_external_range),
     UVM_ROW(UVM_MAP_EXTERNAL_ALLOCATION, UVM_MAP_EXTERNAL_ALLOCATION_PARAMS, true, map_external_allocation),
     UVM_ROW(UVM_FREE, UVM_FREE_PARAMS, true, free_range),
+    UVM_ROW(UVM_MIGRATE, UVM_MIGRATE_PARAMS, true, migrate),
+    UVM_ROW(UVM_SET_PREFERRED_LOCATION, UVM_SET_PREFERRED_LOCATION_PARAMS, true, policy<UVM_SET_PREFERRED_LOCATION>),
+    UVM_ROW(UVM_UNSET_PREFERRED_LOCATION, UVM_UNSET_PREFERRED_LOCATION_PARAMS, true,
+            policy<UVM_UNSET_PREFERRED_LOCATION>),
+    UVM_ROW(UVM_ENABLE_READ_DUPLICATION, UVM_ENABLE_READ_DUPLICATION_PARAMS, true, policy<UVM_ENABLE_READ_DUPLICATION>),
+    UVM_ROW(UVM_DISABLE_READ_DUPLICATION, UVM_DISABLE_READ_DUPLICATION_PARAMS, true,
+            policy<UVM_DISABLE_READ_DUPLICATION>),
+    UVM_ROW(UVM_SET_ACCESSED_BY, UVM_SET_ACCESSED_BY_PARAMS, true, policy<UVM_SET_ACCESSED_BY>),
+    UVM_ROW(UVM_UNSET_ACCESSED_BY, UVM_UNSET_ACCESSED_BY_PARAMS, true, policy<UVM_UNSET_ACCESSED_BY>),
 };
 #undef UVM_ROW
 
@@ -225,6 +249,21 @@ std::string describe(uint64_t request, const void* arg) {
                          p->offset, hstr(p->hClient), hstr(p->hMemory));
     }
     case UVM_FREE: return fmt::format("base={:#x}", static_cast<const UVM_FREE_PARAMS*>(arg)->base);
+    case UVM_MIGRATE: {
+      auto* p = static_cast<const UVM_MIGRATE_PARAMS*>(arg);
+      const int gpu = nv_gpu_by_uuid(p->destinationUuid.uuid);
+      return fmt::format("base={:#x}, length={:#x}, destination={}", p->base, p->length,
+                         gpu >= 0 ? fmt::format("gpu{}", gpu) : std::string("cpu"));
+    }
+    case UVM_SET_PREFERRED_LOCATION:
+    case UVM_UNSET_PREFERRED_LOCATION:
+    case UVM_ENABLE_READ_DUPLICATION:
+    case UVM_DISABLE_READ_DUPLICATION:
+    case UVM_SET_ACCESSED_BY:
+    case UVM_UNSET_ACCESSED_BY: {
+      auto* p = static_cast<const UVM_UNSET_PREFERRED_LOCATION_PARAMS*>(arg);
+      return fmt::format("requestedBase={:#x}, length={:#x}", p->requestedBase, p->length);
+    }
     default: return "";
   }
 }
@@ -240,6 +279,7 @@ long uvm_open(kernel::File& file) {
 void uvm_release(kernel::File& file) {
   std::lock_guard lock(nv_lock());
   auto* u = static_cast<UvmFile*>(file.private_data);
+  uvm_managed_release(u);
   for (auto& [base, range] : u->ranges) unmap_range(range);
   uvm_files().erase(u);
   delete u;
@@ -277,7 +317,17 @@ long uvm_ioctl(kernel::File& file, unsigned long request, void* user_arg) {
 
 const char* uvm_name(unsigned long request) { return uvm_ioctl_name(request); }
 
-const kernel::FileOperations kUvmFops = {"nvidia-uvm", uvm_open, uvm_release, uvm_ioctl, nullptr, uvm_name, nullptr};
+// Contract: mmap() of a uvm fd (uvm_mmap) creates a managed range there (cudaMallocManaged).
+// -EBADFD before UVM_INITIALIZE, -EINVAL for a mapping that is not read-write, -ENOMEM when
+// there is no VRAM for it.
+long uvm_mmap(kernel::File& file, kernel::Vma& vma) {
+  std::lock_guard lock(nv_lock());
+  UvmFile& u = ufile(file);
+  if (!u.initialized) return -kernel::kEBADFD;
+  return uvm_managed_mmap(&u, vma);
+}
+
+const kernel::FileOperations kUvmFops = {"nvidia-uvm", uvm_open, uvm_release, uvm_ioctl, uvm_mmap, uvm_name, nullptr};
 
 }  // namespace
 
@@ -299,7 +349,10 @@ void uvm_memory_freed(const RmObject& memory) {
   }
 }
 
-void uvm_register_device() { kernel::register_chrdev("/dev/nvidia-uvm", 511, 0, &kUvmFops); }
+void uvm_register_device() {
+  kernel::register_chrdev("/dev/nvidia-uvm", 511, 0, &kUvmFops);
+  uvm_managed_init();
+}
 
 }  // namespace minicuda::nvidia
 
