@@ -29,6 +29,12 @@ struct Module {
   const fatbin::FatbinWrapper* wrapper = nullptr;
   std::map<int, CUlibrary> library;  // by pid: loaded at the process's first launch
   bool registered = true;            // false after __cudaUnregisterFatBinary
+  // The kernel images of a module this runtime built (ModuleRegistration), with their host
+  // functions: a template kernel's block function, recorded at static initialization
+  // (crt::RegionLink), may come after its instantiation's start-up registration built the image.
+  fatbin::KernelImage* images = nullptr;
+  const void* const* host_functions = nullptr;
+  size_t image_count = 0;
 };
 
 struct Function {
@@ -65,6 +71,9 @@ thread_local std::vector<LaunchConfig> t_configs;  // the <<<>>> stack (push, th
 cudaError_t library_of(Module& m, CUlibrary* out) {
   CUlibrary& library = m.library[kernel::vdso_getpid()];
   if (library == nullptr) {
+    // Before the driver reads the images: the block functions recorded since they were built.
+    for (size_t i = 0; i < m.image_count; ++i)
+      if (m.images[i].region_entry == nullptr) m.images[i].region_entry = crt::linked_regions(m.host_functions[i]);
     CUresult res = cuLibraryLoadData(&library, m.wrapper->data, nullptr, nullptr, 0, nullptr, nullptr, 0);
     if (res != CUDA_SUCCESS) return to_cuda_error(res);
   }
@@ -173,6 +182,15 @@ ModuleRegistration::ModuleRegistration(const char* source, std::vector<ModuleEnt
                     static_cast<uint32_t>(variable_images_.size()), variable_images_.data()};
   wrapper_ = {fatbin::kFatbinWrapperMagic, 1, &fatbin_, nullptr};
   void** handle = __cudaRegisterFatBinary(&wrapper_);
+  host_functions_.reserve(kernels_.size());
+  for (const ModuleKernel& k : kernels_) host_functions_.push_back(k.host_function);
+  {
+    std::lock_guard lock(registry().mutex);
+    Module* m = reinterpret_cast<Module*>(handle);
+    m->images = images_.data();
+    m->host_functions = host_functions_.data();
+    m->image_count = images_.size();
+  }
   for (size_t i = 0; i < kernels_.size(); ++i) {
     __cudaRegisterFunction(handle, static_cast<const char*>(kernels_[i].host_function),
                            const_cast<char*>(names_[i].c_str()), names_[i].c_str(), -1, nullptr, nullptr, nullptr,

@@ -81,6 +81,7 @@ class ModuleRegistration {
   std::vector<ModuleKernel> kernels_;
   std::vector<std::string> names_;
   std::vector<fatbin::KernelImage> images_;
+  std::vector<const void*> host_functions_;  // kernels_'s, in images_'s order
   std::vector<ModuleVariable> variables_;
   std::vector<std::string> variable_names_;
   std::vector<std::vector<unsigned char>> initializers_;
