@@ -11,6 +11,8 @@ import json
 import pathlib
 import re
 import sys
+
+import check_cli
 import tempfile
 
 
@@ -54,22 +56,9 @@ def self_test():
         (root / "Dockerfile").write_text('FROM debian:12\nRUN make demo -j8\nCMD ["bash", "-c", "make test"]\n')
         if not check(root):
             failures.append("not flagged: a Dockerfile whose command differs from the README's")
-    for f in failures:
-        print(f, file=sys.stderr)
-    return 1 if failures else 0
+    return failures
 
-
-def main(argv):
-    if argv[1:] == ["--self-test"]:
-        return self_test()
-    if len(argv) != 2:
-        print(__doc__, file=sys.stderr)
-        return 2
-    findings = check(argv[1])
-    for f in findings:
-        print(f, file=sys.stderr)
-    return 1 if findings else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(check_cli.run(sys.argv, __doc__, check, self_test, ()))

@@ -11,6 +11,8 @@ Fails when one is missing from the table, or when the table lists one that nothi
 import pathlib
 import re
 import sys
+
+import check_cli
 import tempfile
 
 READ = re.compile(r'(?:getenv|environment_words)\("([A-Z][A-Z0-9_]*)"\)')
@@ -75,22 +77,9 @@ def self_test():
                                                  encoding="utf-8")
         if not any("MINICUDA_OLD" in f for f in check(root)):
             failures.append("not flagged: a row that nothing reads")
-    for f in failures:
-        print(f, file=sys.stderr)
-    return 1 if failures else 0
+    return failures
 
-
-def main(argv):
-    if argv[1:] == ["--self-test"]:
-        return self_test()
-    if len(argv) != 2:
-        print(__doc__, file=sys.stderr)
-        return 2
-    findings = check(argv[1])
-    for f in findings:
-        print(f, file=sys.stderr)
-    return 1 if findings else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(check_cli.run(sys.argv, __doc__, check, self_test, ()))

@@ -41,6 +41,8 @@ import re
 import shlex
 import subprocess
 import sys
+
+import check_cli
 import tempfile
 
 ELLIPSIS = "…"
@@ -307,25 +309,9 @@ def self_test():
             (root / "docs" / "page.md").write_text(page, encoding="utf-8")
             if not check(root, build):
                 failures.append(f"not flagged: {what}")
-    for f in failures:
-        print(f, file=sys.stderr)
-    return 1 if failures else 0
+    return failures
 
-
-def main(argv):
-    if argv[1:] == ["--self-test"]:
-        return self_test()
-    build = None
-    if len(argv) == 4 and argv[2] == "--build":
-        build = argv[3]
-    elif len(argv) != 2:
-        print(__doc__, file=sys.stderr)
-        return 2
-    findings = check(argv[1], build)
-    for f in findings:
-        print(f, file=sys.stderr)
-    return 1 if findings else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(check_cli.run(sys.argv, __doc__, check, self_test, ("--build",)))
