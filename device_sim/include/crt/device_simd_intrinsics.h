@@ -62,31 +62,28 @@ inline unsigned int sum_of_lanes(unsigned int a, unsigned int b, F f) {
 }  // namespace minicuda::simd
 
 // Defines __v<name>2 (16-bit lanes) and __v<name>4 (8-bit lanes) from one lane expression:
-// UNARY over x, BINARY over x and y (each a simd::Lane); W is the lane's width in bits.
-#define MINICUDA_SIMD_UNARY(name, expr)                                                                      \
-  inline unsigned int __v##name##2(unsigned int a) {                                                         \
-    constexpr int W = 16;                                                                                    \
-    return minicuda::simd::unary<W>(a, [](minicuda::simd::Lane x) { (void)W; return (expr); });             \
-  }                                                                                                          \
-  inline unsigned int __v##name##4(unsigned int a) {                                                         \
-    constexpr int W = 8;                                                                                     \
-    return minicuda::simd::unary<W>(a, [](minicuda::simd::Lane x) { (void)W; return (expr); });             \
-  }
-#define MINICUDA_SIMD_BINARY(name, expr)                                                                     \
-  inline unsigned int __v##name##2(unsigned int a, unsigned int b) {                                         \
-    constexpr int W = 16;                                                                                    \
-    return minicuda::simd::binary<W>(a, b, [](minicuda::simd::Lane x, minicuda::simd::Lane y) {             \
-      (void)W;                                                                                               \
-      return (expr);                                                                                         \
-    });                                                                                                      \
-  }                                                                                                          \
-  inline unsigned int __v##name##4(unsigned int a, unsigned int b) {                                         \
-    constexpr int W = 8;                                                                                     \
-    return minicuda::simd::binary<W>(a, b, [](minicuda::simd::Lane x, minicuda::simd::Lane y) {             \
+// UNARY over x, BINARY over x and y (each a simd::Lane); W is the lane's width in bits, a
+// constant of the lambda itself (a lambda without captures may not use its caller's locals).
+#define MINICUDA_SIMD_UNARY_WIDTH(name, N, expr)                                                              \
+  inline unsigned int __v##name(unsigned int a) {                                                            \
+    return minicuda::simd::unary<N>(a, [](minicuda::simd::Lane x) {                                          \
+      constexpr int W = N;                                                                                   \
       (void)W;                                                                                               \
       return (expr);                                                                                         \
     });                                                                                                      \
   }
+#define MINICUDA_SIMD_BINARY_WIDTH(name, N, expr)                                                             \
+  inline unsigned int __v##name(unsigned int a, unsigned int b) {                                            \
+    return minicuda::simd::binary<N>(a, b, [](minicuda::simd::Lane x, minicuda::simd::Lane y) {              \
+      constexpr int W = N;                                                                                   \
+      (void)W;                                                                                               \
+      return (expr);                                                                                         \
+    });                                                                                                      \
+  }
+#define MINICUDA_SIMD_UNARY(name, expr) \
+  MINICUDA_SIMD_UNARY_WIDTH(name##2, 16, expr) MINICUDA_SIMD_UNARY_WIDTH(name##4, 8, expr)
+#define MINICUDA_SIMD_BINARY(name, expr) \
+  MINICUDA_SIMD_BINARY_WIDTH(name##2, 16, expr) MINICUDA_SIMD_BINARY_WIDTH(name##4, 8, expr)
 
 // --- Arithmetic: wrapping, saturated, absolute values, averages ----------------------------------
 MINICUDA_SIMD_UNARY(abs, minicuda::simd::abs_value(x.s))
@@ -141,5 +138,7 @@ inline unsigned int __vsadu4(unsigned int a, unsigned int b) {
 #undef MINICUDA_SIMD_COMPARE
 #undef MINICUDA_SIMD_BINARY
 #undef MINICUDA_SIMD_UNARY
+#undef MINICUDA_SIMD_BINARY_WIDTH
+#undef MINICUDA_SIMD_UNARY_WIDTH
 
 #endif  // __MINICUDA_DEVICE_SIMD_INTRINSICS_H__
