@@ -583,3 +583,46 @@ void* region_scratch(unsigned slot, std::size_t bytes, std::size_t align) {
 }  // namespace isa
 
 }  // namespace minicuda::gpu
+
+// --- for gdb (tools/gdb/minicuda_gdb.py, mc-block) -----------------------------------------------
+
+std::string minicuda::gpu::sm::BlockRun::describe() const {
+  static constexpr const char* kStates[] = {"runnable", "at a barrier", "at a warp operation", "done"};
+  const uint3 b = sm_block_idx;
+  std::string out = fmt::format("kernel {} block ({},{},{}) of grid ({},{},{}), {} threads, {}\n", launch_->kernel_name,
+                                b.x, b.y, b.z, launch_->grid.x, launch_->grid.y, launch_->grid.z, threads_,
+                                region_mode_ ? "in regions (a block function)"
+                                             : fiber_mode_ ? "on fibers" : "in the loop (no barrier reached yet)");
+  if (region_mode_) {
+    const uint3 t = running_thread();
+    return out + fmt::format("  the region loop is at thread ({},{},{})\n", t.x, t.y, t.z);
+  }
+  if (!fiber_mode_) {
+    return out + fmt::format("  thread ({},{},{}) is running; {} finished\n", threadIdx.x, threadIdx.y, threadIdx.z, exited_);
+  }
+  // Runs of threads in one state, one line each; the running thread on a line of its own.
+  for (unsigned first = 0; first < threads_;) {
+    unsigned last = first;
+    while (last + 1 < threads_ && first != current_ && last + 1 != current_ &&
+           slots_[last + 1].state == slots_[first].state)
+      ++last;
+    const uint3 a = slots_[first].index, z = slots_[last].index;
+    const char* state = kStates[static_cast<int>(slots_[first].state)];
+    if (first == last)
+      out += fmt::format("  thread ({},{},{}): {}{}\n", a.x, a.y, a.z, state, first == current_ ? " (running)" : "");
+    else
+      out += fmt::format("  threads ({},{},{}) .. ({},{},{}): {}\n", a.x, a.y, a.z, z.x, z.y, z.z, state);
+    first = last + 1;
+  }
+  return out;
+}
+
+// The block that the calling host thread runs, as BlockRun::describe says it, or a line saying
+// that this thread runs none. Called by the debugger in a stopped program, never by minicuda.
+extern "C" [[gnu::used]] const char* minicuda_gdb_block() {
+  thread_local std::string text;
+  const minicuda::gpu::sm::BlockRun* block = minicuda::gpu::sm::t_block;
+  text = block != nullptr ? block->describe() : "this thread runs no thread block (select an SM's thread: info threads)\n";
+  return text.c_str();
+}
+

@@ -6,6 +6,7 @@
 #include <boost/context/detail/fcontext.hpp>
 #include <csetjmp>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "sm.h"
@@ -124,6 +125,8 @@ class BlockRun {
   // threadIdx with a local) the thread its region loop last announced (fission.h at_thread).
   uint3 running_thread() const { return region_mode_ ? thread_index(t_region_thread) : threadIdx; }
   bool region_mode() const { return region_mode_; }
+  // For gdb (mc-block): the block, its mode and each CUDA thread's state, one per line.
+  std::string describe() const;
 
  private:
   static void loop_main(fctx::transfer_t from);

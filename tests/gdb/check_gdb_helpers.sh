@@ -1,22 +1,28 @@
 #!/usr/bin/env bash
-# Usage: check_gdb_helpers.sh GDB_TARGET
+# Usage: check_gdb_helpers.sh GDB_TARGET REGIONS_TARGET
 # The gdb helpers (tools/gdb/minicuda_gdb.py), auto-loaded from the build tree: stops in the
 # first cudaMalloc's page-table write and after it, runs mc-stack, mc-rm, mc-mem and the
-# pretty-printers, and checks what each prints. Exit 77 (skipped) when gdb is not installed.
+# pretty-printers, then stops inside a kernel running on fibers (REGIONS_TARGET's tree_sum with
+# MINICUDA_FISSION=0, where the thread keeps the alignment check on) and runs mc-block and the
+# pointer printer there; checks what each prints. Exit 77 (skipped) when gdb is not installed.
 set -euo pipefail
 target="$1"
+regions_target="$2"
 command -v gdb >/dev/null 2>&1 || { echo "gdb not installed: skipping"; exit 77; }
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-run_gdb() {  # gdb commands as arguments; the helpers load through .debug_gdb_scripts
-  local args=()
+run_gdb() {  # a program, then gdb commands; the helpers load through .debug_gdb_scripts
+  local program="$1" args=()
+  shift
   for command in "$@"; do args+=(-ex "$command"); done
   MINICUDA_TRACE=1 MINICUDA_TRACE_FILE=/dev/null gdb -batch -nx -iex 'set auto-load safe-path /' \
-    -ex 'set pagination off' "${args[@]}" -ex 'kill' --args "$target" >>"$out" 2>&1 || true
+    -ex 'set pagination off' "${args[@]}" -ex 'kill' --args "$program" >>"$out" 2>&1 || true
 }
-run_gdb 'break minicuda::gpu::Mmu::map_vidmem' 'run' 'mc-stack' 'mc-rm' 'print (CUresult)1' 'print (cudaError_t)700'
-run_gdb 'break gdb_target.cpp:10' 'run' 'mc-mem' 'print d_a' 'print d_a + 4' 'print (dim3){1, 2, 3}' \
+run_gdb "$target" 'break minicuda::gpu::Mmu::map_vidmem' 'run' 'mc-stack' 'mc-rm' 'print (CUresult)1' 'print (cudaError_t)700'
+run_gdb "$target" 'break gdb_target.cpp:10' 'run' 'mc-mem' 'print d_a' 'print d_a + 4' 'print (dim3){1, 2, 3}' \
   'print (NvHandle)0x5c000002'
+CUDA_LAUNCH_BLOCKING=1 MINICUDA_FISSION=0 run_gdb "$regions_target" 'break gdb_regions_target.cu:14 if threadIdx.x == 5' \
+  'run' 'mc-block' 'print in + 2'
 cat "$out"
 expect() {  # an extended regex that a line of the output must match
   grep -q -E -- "$1" "$out" || { echo "FAIL: no line matches: $1"; exit 1; }
@@ -39,4 +45,12 @@ expect '^\$[0-9]+ = \(int \*\) 0x580000000000 <device: \+0x0 in the 1024 B alloc
 expect '^\$[0-9]+ = \(int \*\) 0x580000000010 <device: \+0x10 in the 1024 B allocation at 0x580000000000>$'
 expect '^\$[0-9]+ = \(1, 2, 3\)$'
 expect '^\$[0-9]+ = 0x5c000002 NV20_SUBDEVICE_0, parent 0x5c000001, client 0xc1d00001$'
-echo "PASS: mc-stack, mc-rm, mc-mem and the printers"
+# mc-block in a block on fibers, and the printers' calls there (the alignment check is set)
+expect 'hit Breakpoint 1(\.[0-9]+)?, tree_sum \(in=\(const int \*\) 0x580000000000 <device: \+0x0 in the 4096 B allocation at 0x580000000000>'
+expect '^kernel tree_sum block \(0,0,0\) of grid \(4,1,1\), 256 threads, on fibers$'
+expect '^  threads \(0,0,0\) \.\. \(4,0,0\): at a barrier$'
+expect '^  thread \(5,0,0\): runnable \(running\)$'
+expect '^  threads \(6,0,0\) \.\. \(255,0,0\): runnable$'
+expect '^\$[0-9]+ = \(const int \*\) 0x580000000008 <device: \+0x8 in the 4096 B allocation at 0x580000000000>$'
+if grep -q 'SIGBUS' "$out"; then echo "FAIL: a call the debugger made took SIGBUS"; exit 1; fi
+echo "PASS: mc-stack, mc-rm, mc-mem, mc-block and the printers"

@@ -11,6 +11,7 @@
 #   mc-stack   the call chain by layer, from the trace's open scopes (needs MINICUDA_TRACE)
 #   mc-rm      the RM object tree of every client
 #   mc-mem     the device allocations of every context
+#   mc-block   the thread block this host thread runs: its mode and each CUDA thread's state
 import gdb
 import gdb.printing
 
@@ -19,13 +20,30 @@ UVA_BASE = 0x580000000000
 UVA_SIZE = 512 << 30
 
 
+# The x86 flags' alignment-check bit: a thread that runs CUDA threads on fibers keeps it set (the
+# SM's check of misaligned accesses, sm_signals.cpp), and the C library's string functions, which
+# read unaligned words, would take SIGBUS inside a call the debugger makes.
+ALIGNMENT_CHECK = 1 << 18
+
+
 def _call_text(expression):
-    """Calls a minicuda_gdb_* function in the stopped program and returns its text, or None."""
+    """Calls a minicuda_gdb_* function in the stopped program and returns its text, or None.
+    The call runs with the alignment check off; the thread's flags are put back after it."""
+    flags = None
     try:
+        flags = int(gdb.parse_and_eval("$eflags"))
+        if flags & ALIGNMENT_CHECK:
+            gdb.execute(f"set $eflags = {flags & ~ALIGNMENT_CHECK}", to_string=True)
         value = gdb.parse_and_eval(expression)
         return value.string() if int(value) != 0 else None
     except gdb.error:
         return None
+    finally:
+        if flags is not None and flags & ALIGNMENT_CHECK:
+            try:
+                gdb.execute(f"set $eflags = {flags}", to_string=True)
+            except gdb.error:
+                pass
 
 
 class ErrorPrinter:
@@ -131,7 +149,18 @@ class MemCommand(Command):
         super().__init__("mc-mem", "minicuda_gdb_allocations", "mc-mem")
 
 
+class BlockCommand(Command):
+    """mc-block: the thread block the selected host thread runs (an SM's thread, or the program's
+with CUDA_LAUNCH_BLOCKING=1): the kernel, the block's index, whether it runs in the loop, on
+fibers or in regions, and each CUDA thread's state (runnable, at a barrier, at a warp operation,
+done)."""
+
+    def __init__(self):
+        super().__init__("mc-block", "minicuda_gdb_block", "mc-block")
+
+
 StackCommand()
 RmCommand()
 MemCommand()
+BlockCommand()
 gdb.printing.register_pretty_printer(gdb.current_objfile(), _lookup, replace=True)
