@@ -254,7 +254,7 @@ class coalesced_group : public thread_group, public details::lane_ops<coalesced_
 };
 
 // The lanes of the caller's warp that reach this call together (its branch), as __activemask().
-inline coalesced_group coalesced_threads(std::source_location at = std::source_location::current()) {
+inline coalesced_group coalesced_threads(minicuda::gpu::isa::CallSite at = minicuda::gpu::isa::CallSite::current()) {
   return coalesced_group(__activemask(at));
 }
 

@@ -21,15 +21,38 @@ inline int __any_sync(unsigned mask, int p) { return static_cast<int>(minicuda::
 inline int __all_sync(unsigned mask, int p) { return static_cast<int>(minicuda::gpu::isa::vote(mask, p, 2)); }
 
 namespace minicuda::gpu::isa {
+// The caller's place in the source, taken by a default argument (`CallSite at = CallSite::current()`):
+// std::source_location where the compiler can make one, else the same three facts from the
+// builtins it has (clang 14 with libstdc++ 12, the fuzz preset, lacks __builtin_source_location).
+#if defined(__has_builtin) && __has_builtin(__builtin_source_location)
+using CallSite = std::source_location;
+#else
+class CallSite {
+ public:
+  static constexpr CallSite current(const char* file = __builtin_FILE(), unsigned line = __builtin_LINE(),
+                                    unsigned column = __builtin_COLUMN()) {
+    CallSite site;
+    site.file_ = file, site.line_ = line, site.column_ = column;
+    return site;
+  }
+  constexpr const char* file_name() const { return file_; }
+  constexpr unsigned line() const { return line_; }
+  constexpr unsigned column() const { return column_; }
+
+ private:
+  const char* file_ = "";
+  unsigned line_ = 0, column_ = 0;
+};
+#endif
 // A call site as a number: the lanes of a warp that reach the same one together are its active mask.
-inline uint64_t site_of(const std::source_location& at) {
+inline uint64_t site_of(const CallSite& at) {
   return reinterpret_cast<uintptr_t>(at.file_name()) ^ (uint64_t{at.line()} << 40) ^ (uint64_t{at.column()} << 20);
 }
 }  // namespace minicuda::gpu::isa
 
 // The lanes of the warp that execute this call together: those of the same branch that have not
 // exited (the caller's call site tells the branches apart).
-inline unsigned __activemask(std::source_location at = std::source_location::current()) {
+inline unsigned __activemask(minicuda::gpu::isa::CallSite at = minicuda::gpu::isa::CallSite::current()) {
   return minicuda::gpu::isa::activemask(minicuda::gpu::isa::site_of(at));
 }
 
