@@ -39,8 +39,10 @@ LAYERS = {
     "syscall": {"paths": ["driver/kernel/os/uapi/"], "uses": ["support"]},
     "kernel": {"paths": ["driver/kernel/os/", "driver/kernel/nvidia_ko/"],
                "uses": ["syscall", "uapi", "device_sim", "bus", "hw", "device_code", "trace", "fault", "support"]},
+    # libcuda's PTX JIT compiler (docs/ptx.md): PTX text to the simulator's SASS (hw/nv_sass.h).
+    "jit": {"paths": ["driver/ptx/"], "uses": ["hw", "trace", "support"]},
     "libcuda": {"paths": ["driver/user/"],
-                "uses": ["syscall", "uapi", "bus", "hw", "device_code", "trace", "fault", "support"]},
+                "uses": ["jit", "syscall", "uapi", "bus", "hw", "device_code", "trace", "fault", "support"]},
     "libc": {"paths": ["runtime/libc/", "runtime/include/minicuda/libc.h"],
              "uses": ["syscall", "trace", "support"]},
     "runtime": {"paths": ["runtime/"],
@@ -52,7 +54,7 @@ LAYERS = {
 PASSES_ON = {
     "support": [], "trace": [], "fault": [],
     "hw": ["support"], "bus": [], "device_code": [], "device_sim": [],
-    "uapi": ["hw"], "syscall": ["kernel"], "kernel": [], "libcuda": ["device_code"],
+    "uapi": ["hw"], "syscall": ["kernel"], "jit": [], "kernel": [], "libcuda": ["device_code"],
     "libc": [], "runtime": ["libcuda"],
 }
 
@@ -61,7 +63,7 @@ TARGETS = {
     "minicuda_support": "support", "minicuda_trace": "trace", "minicuda_fault": "fault",
     "minicuda_hw": "hw", "minicuda_bus": "bus", "minicuda_device_code": "device_code", "minicuda_device": "device_sim",
     "minicuda_uapi": "uapi", "minicuda_syscall": "syscall", "minicuda_kernel": "kernel", "minicuda_cuda": "libcuda",
-    "minicuda_libc": "libc", "minicuda_cudart": "runtime",
+    "minicuda_libc": "libc", "minicuda_cudart": "runtime", "minicuda_ptx": "jit",
 }
 
 # Where an #include "x" is looked for after the including file's own folder: every include
@@ -69,7 +71,7 @@ TARGETS = {
 INCLUDE_ROOTS = [
     "support/include", "trace/include", "trace/src", "fault/include", "fault/src",
     "hw/include", "device_sim/bus/include", "device_sim/include", "device_sim/src", "driver/uapi/include",
-    "driver/kernel/os/uapi", "driver/kernel/os/include", "driver/kernel/os/src", "driver/kernel/nvidia_ko/src", "driver/user/include",
+    "driver/ptx/include", "driver/ptx/src", "driver/kernel/os/uapi", "driver/kernel/os/include", "driver/kernel/os/src", "driver/kernel/nvidia_ko/src", "driver/user/include",
     "driver/user/src", "runtime/include", "runtime/src", "runtime/libc",
 ]
 
