@@ -68,10 +68,15 @@ TEST_F(LaunchTest, ImagesThatAreNotMinicudaFatbinaries) {
   ASSERT_EQ(cuLibraryLoadData(&l, garbage, nullptr, nullptr, 0, nullptr, nullptr, 0), CUDA_SUCCESS);
   EXPECT_EQ(cuLibraryGetKernel(&k, l, "scale"), CUDA_ERROR_INVALID_IMAGE);
   EXPECT_EQ(cuLibraryUnload(l), CUDA_SUCCESS);
-  Fatbin ptx;  // a fatbinary holding only PTX: real GPU code minicuda cannot run
+  Fatbin sass;  // a fatbinary holding only SASS (ELF): NVIDIA machine code the simulator cannot run
+  sass.bin.entry.kind = fatbin::kFatbinKindElf;
+  ASSERT_EQ(cuLibraryLoadData(&l, &sass.bin, nullptr, nullptr, 0, nullptr, nullptr, 0), CUDA_SUCCESS);
+  EXPECT_EQ(cuLibraryGetKernel(&k, l, "scale"), CUDA_ERROR_NO_BINARY_FOR_GPU);
+  EXPECT_EQ(cuLibraryUnload(l), CUDA_SUCCESS);
+  Fatbin ptx;  // a "PTX" entry whose payload is not PTX text (no .version): not an image
   ptx.bin.entry.kind = fatbin::kFatbinKindPtx;
   ASSERT_EQ(cuLibraryLoadData(&l, &ptx.bin, nullptr, nullptr, 0, nullptr, nullptr, 0), CUDA_SUCCESS);
-  EXPECT_EQ(cuLibraryGetKernel(&k, l, "scale"), CUDA_ERROR_NO_BINARY_FOR_GPU);
+  EXPECT_EQ(cuLibraryGetKernel(&k, l, "scale"), CUDA_ERROR_INVALID_IMAGE);
   EXPECT_EQ(cuLibraryUnload(l), CUDA_SUCCESS);
 }
 

@@ -78,25 +78,33 @@ struct FatbinHeader {
   uint64_t fat_size;     // bytes of entries after the header
 };
 inline constexpr uint32_t kFatbinMagic = 0xBA55ED50;
+// One entry: its header, then its payload. The fields as nvcc 13 writes them were read off the
+// H200 recordings (tests/data/h200/module/img/fatbin_hexdump.txt); minicuda's own entry fills
+// only kind, header_size, payload_size, sm_version and bit_width.
 struct FatbinEntry {
   uint16_t kind;  // kFatbinKindPtx, kFatbinKindElf, or minicuda's kFatbinKindHostCode
-  uint16_t version;
-  uint32_t header_size;  // 64: the payload follows
-  uint32_t padded_payload_size;
-  uint32_t unknown0;
-  uint32_t payload_size;
-  uint32_t unknown1, unknown2;
-  uint32_t sm_version;  // 90
-  uint32_t bit_width;
+  uint16_t version;      // 0x0101 in nvcc's entries
+  uint32_t header_size;  // 64 (ELF, minicuda's) or 80 (PTX: 16 bytes of options follow): the payload follows
+  uint32_t padded_payload_size;       // the payload's bytes in the container (low half of a 64-bit size)
+  uint32_t padded_payload_size_high;  // its high half (0)
+  uint32_t payload_size;  // nvcc: the compressed payload's bytes (0: stored as is); minicuda's: the payload's bytes
+  uint32_t options_offset;  // nvcc's PTX: 64, where the options follow in this header (0: none)
+  uint16_t minor;  // PTX: the .version's minor, ELF: the ELF ABI's
+  uint16_t major;  // PTX: the .version's major (9)
+  uint32_t sm_version;  // the compute capability the code is for, major*10+minor (90)
+  uint32_t bit_width;   // nvcc: an offset of the object's name (0); minicuda's: 64
   uint32_t unknown3;
-  uint64_t flags;
+  uint64_t flags;  // kFatbinFlag*
   uint64_t unknown4;
-  uint64_t uncompressed_size;
+  uint64_t uncompressed_size;  // a compressed payload's size once decompressed
 };
 static_assert(sizeof(FatbinEntry) == 64);
 inline constexpr uint16_t kFatbinKindPtx = 1;
 inline constexpr uint16_t kFatbinKindElf = 2;
 inline constexpr uint16_t kFatbinKindHostCode = 0x4D43;  // minicuda's: a ModuleImage
+inline constexpr uint64_t kFatbinFlag64Bit = 0x1;             // 64-bit addresses
+inline constexpr uint64_t kFatbinFlagLinux = 0x10;            // built for a Linux host
+inline constexpr uint64_t kFatbinFlagCompressedZstd = 0x8000; // the payload is a zstd frame
 // One translation unit's fatbinary, as crt/host_runtime.h lays it out.
 struct MinicudaFatbin {
   FatbinHeader header;

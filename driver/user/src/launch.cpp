@@ -10,6 +10,7 @@
 
 #include "channel.h"
 #include "host_clock.h"
+#include "jit.h"
 #include "libcuda.h"
 #include "minicuda/round_up.h"
 #include "minicuda/trace.h"
@@ -32,6 +33,31 @@ NvSmLimits sm_limits(CUctx_st& ctx) {
                     static_cast<NvU32>(attribute(ctx, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR)),
                     static_cast<NvU64>(attribute(ctx, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR)),
                     static_cast<NvU64>(attribute(ctx, CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK))};
+}
+
+// cuFuncGetAttribute of a PTX kernel: what the JIT measured of it.
+CUresult ptx_attribute(const CUfunc_st& f, CUfunction_attribute attrib, int* pi) {
+  const ptx::CompiledKernel& k = *f.ptx;
+  const ptx::CompileResult& m = f.library->jit->result;
+  switch (attrib) {
+    case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *pi = k.max_ntid != 0 ? static_cast<int>(k.max_ntid) : 1024; break;
+    case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *pi = static_cast<int>(k.static_shared_bytes); break;
+    case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: {
+      uint64_t bytes = 0;
+      for (const ptx::CompiledGlobal& g : m.globals) bytes += g.constant ? g.size : 0;
+      *pi = static_cast<int>(bytes);
+      break;
+    }
+    case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *pi = static_cast<int>(k.local_bytes); break;
+    case CU_FUNC_ATTRIBUTE_NUM_REGS: *pi = static_cast<int>(k.num_regs); break;
+    case CU_FUNC_ATTRIBUTE_PTX_VERSION: *pi = m.ptx_version_major * 10 + m.ptx_version_minor; break;
+    case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *pi = f.library->jit->target_sm; break;
+    case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: *pi = 0; break;
+    case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *pi = f.max_dynamic_shared; break;
+    case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *pi = f.carveout; break;
+    default: return CUDA_ERROR_INVALID_VALUE;
+  }
+  return CUDA_SUCCESS;
 }
 
 // The launch-configuration checks of CUDA 13 (probe.txt launch.*): every failure is
@@ -124,6 +150,10 @@ CUresult launch_kernel(const char* api, DefaultStream mode, CUfunction f, const 
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   CUfunc_st* fn = find_function(f);
   if (fn == nullptr) return done(scope, CUDA_ERROR_INVALID_HANDLE);
+  if (extra != nullptr && kernelParams != nullptr) {  // both ways of passing parameters: the H200's answer
+    trace::note(trace::Layer::Libcuda, "launch refused: kernelParams and extra both given");
+    return done(scope, CUDA_ERROR_INVALID_VALUE);
+  }
   if (extra != nullptr) {
     trace::note(trace::Layer::Libcuda, "cuLaunchKernel: the `extra` parameter buffer is not supported by minicuda");
     return done(scope, CUDA_ERROR_NOT_SUPPORTED);
@@ -192,6 +222,7 @@ CUresult cuFuncGetAttribute(int* pi, CUfunction_attribute attrib, CUfunction hfu
   if (pi == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
   CUfunc_st* f = find_function(hfunc);
   if (f == nullptr) return done(scope, CUDA_ERROR_INVALID_HANDLE);
+  if (f->ptx != nullptr) return done(scope, ptx_attribute(*f, attrib, pi));
   switch (attrib) {
     case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *pi = 1024; break;
     case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *pi = 0; break;  // static __shared__ is not measured
@@ -205,6 +236,18 @@ CUresult cuFuncGetAttribute(int* pi, CUfunction_attribute attrib, CUfunction hfu
     case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *pi = f->carveout; break;
     default: return done(scope, CUDA_ERROR_INVALID_VALUE);
   }
+  return done(scope, CUDA_SUCCESS);
+}
+
+// Contract: *name = the function's name. NULL name or an unknown (or NULL) function:
+// CUDA_ERROR_INVALID_VALUE, as on the H200 (probe_module.txt func_get_name).
+CUresult cuFuncGetName(const char** name, CUfunction hfunc) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuFuncGetName(hfunc={})", static_cast<void*>(hfunc));
+  std::lock_guard lock(driver_mutex());
+  if (name == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  CUfunc_st* f = find_function(hfunc);
+  if (f == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  *name = f->image->name;
   return done(scope, CUDA_SUCCESS);
 }
 

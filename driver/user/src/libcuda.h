@@ -223,6 +223,13 @@ struct CUctx_st {
   minicuda::libcuda::StreamAttributes null_stream_attributes;  // the NULL stream's (stream_attributes.cpp)
 };
 
+namespace minicuda::libcuda {
+struct JitModule;
+}
+namespace minicuda::ptx {
+struct CompiledKernel;
+}
+
 // A kernel as libcuda knows it: its image in a loaded library and, per context, where its code
 // record sits in the GPU's memory. A CUkernel is usable wherever a CUfunction is (cuLaunchKernel
 // takes both), so both handles point at one of these.
@@ -234,6 +241,9 @@ struct CUfunc_st {
   int max_dynamic_shared = 48 << 10;  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
   int carveout = -1;                  // CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT
   CUfunc_cache cache_config = CU_FUNC_CACHE_PREFER_NONE;  // cuFuncSetCacheConfig (recorded)
+  // A PTX kernel (its image has no host entry): what the JIT made of it (owned by the library's
+  // JitModule, jit.h); null for a C++ kernel.
+  const minicuda::ptx::CompiledKernel* ptx = nullptr;
   struct Loaded {
     uint64_t epoch = 0;    // the context's build the record belongs to
     uint64_t code_va = 0;  // its GPU address
@@ -249,6 +259,10 @@ struct CUlib_st {
   // its parse gave (CUDA_ERROR_INVALID_IMAGE, ...) is what cuLibraryGetKernel returns.
   CUresult image_error = CUDA_SUCCESS;
   std::vector<std::unique_ptr<CUkern_st>> kernels;
+  // Made by cuModuleLoad* (a CUmodule handle) rather than cuLibraryLoad*.
+  bool is_module = false;
+  // A module from PTX: the JIT's result and the images made of it (`module` points into it).
+  std::shared_ptr<minicuda::libcuda::JitModule> jit;
   // The module's __device__ and __constant__ variables in each context (module_globals.cpp).
   struct Globals {
     uint64_t epoch = 0;                // the context's build the segment belongs to
@@ -256,6 +270,10 @@ struct CUlib_st {
   };
   std::map<CUctx_st*, Globals> globals;
 };
+
+// A CUmodule is a CUlib_st (reinterpret_cast both ways; cuModuleLoad* sets is_module): CUmod_st
+// is only the handle's name.
+struct CUmod_st;
 
 // A stream: an ordered queue of work on one channel of the context's pool (channels.cpp), in
 // submission order; it remembers the fence of its last work there, to wait for it alone.
@@ -280,6 +298,9 @@ struct CUevent_st {
 
 namespace minicuda::libcuda {
 
+// Reads a module file (module_load.cpp): CUDA_ERROR_FILE_NOT_FOUND (missing),
+// CUDA_ERROR_OUT_OF_MEMORY (unreadable: a directory), else the bytes with a NUL after them.
+CUresult read_image_file(const char* path, std::string* out);
 // A live CUfunction/CUkernel of this process, or null (launch.cpp).
 CUfunc_st* find_function(const void* handle);
 // *code_va = the GPU address of f's code record in ctx, uploading it there at first use

@@ -6,6 +6,8 @@
 #include <cstring>
 
 #include "channel.h"
+#include "image.h"
+#include "jit.h"
 #include "libcuda.h"
 #include "minicuda/trace.h"
 
@@ -33,6 +35,12 @@ CUresult function_code(CUctx_st& ctx, CUfunc_st& f, uint64_t* code_va) {
   // instantiated there: every loaded library's globals are placed in this context first.
   for (CUlib_st* lib : driver().libraries)
     if (CUresult r = load_globals(ctx, *lib); r != CUDA_SUCCESS) return r;
+  if (f.ptx != nullptr) {
+    // The SM's executor of the JIT's SASS is not on this branch: a PTX kernel cannot run yet.
+    trace::note(trace::Layer::Libcuda, "module: {} is a PTX kernel; the SMs cannot run the JIT's SASS yet "
+                "(CUDA_ERROR_NOT_SUPPORTED)", f.image->name);
+    return CUDA_ERROR_NOT_SUPPORTED;
+  }
   NvMinicudaKernelCode code{};
   code.magic = NV_MINICUDA_KERNEL_CODE_MAGIC;
   code.param_bytes = f.image->param_bytes;
@@ -52,70 +60,71 @@ CUresult function_code(CUctx_st& ctx, CUfunc_st& f, uint64_t* code_va) {
 }  // namespace minicuda::libcuda
 
 namespace {
-// The ModuleImage of a fatbinary, or the error cuLibraryLoadData returns.
-CUresult parse_fatbin(const void* code, const fatbin::ModuleImage** out) {
-  const auto* header = static_cast<const fatbin::FatbinHeader*>(code);
-  if (header->magic != fatbin::kFatbinMagic || header->header_size != sizeof(fatbin::FatbinHeader))
-    return CUDA_ERROR_INVALID_IMAGE;
-  const auto* at = reinterpret_cast<const uint8_t*>(header) + header->header_size;
-  const auto* end = at + header->fat_size;
-  bool gpu_code = false;
-  while (at + sizeof(fatbin::FatbinEntry) <= end) {
-    const auto* entry = reinterpret_cast<const fatbin::FatbinEntry*>(at);
-    const uint8_t* payload = at + entry->header_size;
-    if (entry->kind == fatbin::kFatbinKindHostCode && entry->payload_size >= sizeof(fatbin::ModuleImage)) {
-      const auto* module = reinterpret_cast<const fatbin::ModuleImage*>(payload);
-      if (module->magic != fatbin::kModuleMagic || module->version != 1) return CUDA_ERROR_INVALID_IMAGE;
-      *out = module;
-      return CUDA_SUCCESS;
-    }
-    gpu_code |= entry->kind == fatbin::kFatbinKindPtx || entry->kind == fatbin::kFatbinKindElf;
-    uint32_t size = entry->padded_payload_size > entry->payload_size ? entry->padded_payload_size : entry->payload_size;
-    if (entry->header_size == 0) break;
-    at = payload + size;
-  }
-  return gpu_code ? CUDA_ERROR_NO_BINARY_FOR_GPU : CUDA_ERROR_INVALID_IMAGE;
-}
-
 CUlib_st* find_library(CUlibrary library) {
   return library != nullptr && driver().libraries.count(library) ? library : nullptr;
 }
-}  // namespace
 
-// Contract: parses the fatbinary at code into a library (*library); the JIT and library options
-// are accepted and ignored. NULL arguments: CUDA_ERROR_INVALID_VALUE. An image that does not
-// parse: under lazy loading (the default) the library still loads, as CUDA 13 does on an H200
-// (probe_bad_input.txt: a zero-filled image loads, cuLibraryGetKernel then answers
-// CUDA_ERROR_INVALID_IMAGE, and it unloads); with CUDA_MODULE_LOADING=EAGER the load itself
-// fails with the parse's error.
-CUresult cuLibraryLoadData(CUlibrary* library, const void* code, CUjit_option*, void**, unsigned int, CUlibraryOption*,
-                           void**, unsigned int) {
-  trace::Scope scope(trace::Layer::Libcuda, "cuLibraryLoadData(code={})", code);
-  std::lock_guard lock(driver_mutex());
+// cuLibraryLoadData and cuLibraryLoadFromFile, once the image is in memory.
+CUresult load_library(trace::Scope& scope, CUlibrary* library, const void* code, CUjit_option* options, void** values,
+                      unsigned n) {
   if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
   if (library == nullptr || code == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
-  const fatbin::ModuleImage* module = nullptr;
+  const DeviceInfo* dev = device_info(0);
+  JitOptions jit;
+  if (CUresult r = read_jit_options(n, options, values, dev ? dev->major * 10 + dev->minor : 90, &jit);
+      r != CUDA_SUCCESS)
+    return done(scope, r);
   auto lib = std::make_unique<CUlib_st>();
-  if (CUresult r = parse_fatbin(code, &module); r != CUDA_SUCCESS) {
+  std::string error_log, info_log;
+  CUresult r = load_image(code, jit, *lib, &error_log, &info_log);
+  if (n != 0) write_jit_logs(jit, values, error_log, info_log, 0.0f);
+  if (r != CUDA_SUCCESS) {
     if (driver().loading_mode == CU_MODULE_EAGER_LOADING) return done(scope, r);
     trace::note(trace::Layer::Libcuda, "module: not an image minicuda can run ({}); lazy loading reports it at "
                 "the first cuLibraryGetKernel", result_name(r));
+    lib = std::make_unique<CUlib_st>();
     lib->image_error = r;
-    *library = lib.get();
-    driver().libraries.insert(lib.release());
-    return done(scope, CUDA_SUCCESS);
+  } else {
+    trace::note(trace::Layer::Libcuda, "module: library of {} with {} kernel(s)", lib->module->source,
+                lib->module->kernel_count);
   }
-  lib->module = module;
-  for (uint32_t i = 0; i < module->kernel_count; ++i) {
-    auto k = std::make_unique<CUkern_st>();
-    k->image = &module->kernels[i];
-    k->library = lib.get();
-    lib->kernels.push_back(std::move(k));
-  }
-  trace::note(trace::Layer::Libcuda, "module: library of {} with {} kernel(s)", module->source, module->kernel_count);
   *library = lib.get();
   driver().libraries.insert(lib.release());
   return done(scope, CUDA_SUCCESS);
+}
+}  // namespace
+
+// Contract: reads the image at code into a library (*library): minicuda's fatbinary (C++ kernels),
+// or PTX - as text, in a real fatbinary, or in minicuda's linked ELF - compiled by the JIT
+// (jit.cpp) with jitOptions; the library options are accepted and ignored. NULL arguments:
+// CUDA_ERROR_INVALID_VALUE. An image that does not load: under lazy loading (the default) the
+// library still loads, as CUDA 13 does on an H200 (probe_bad_input.txt: a zero-filled image loads,
+// cuLibraryGetKernel then answers CUDA_ERROR_INVALID_IMAGE; probe_module.txt library.bad_ptx:
+// bad PTX loads too), and its error is what cuLibraryGetKernel returns; with
+// CUDA_MODULE_LOADING=EAGER the load itself fails with it.
+CUresult cuLibraryLoadData(CUlibrary* library, const void* code, CUjit_option* jitOptions, void** jitOptionsValues,
+                           unsigned int numJitOptions, CUlibraryOption*, void**, unsigned int) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuLibraryLoadData(code={})", code);
+  std::lock_guard lock(driver_mutex());
+  return load_library(scope, library, code, jitOptions, jitOptionsValues, numJitOptions);
+}
+
+// Contract: as cuLibraryLoadData, from a file. NULL arguments: CUDA_ERROR_INVALID_VALUE; a missing
+// file: CUDA_ERROR_FILE_NOT_FOUND; a directory: CUDA_ERROR_OUT_OF_MEMORY (cuModuleLoad's answers).
+CUresult cuLibraryLoadFromFile(CUlibrary* library, const char* fileName, CUjit_option* jitOptions,
+                               void** jitOptionsValues, unsigned int numJitOptions, CUlibraryOption*, void**,
+                               unsigned int) {
+  trace::Scope scope(trace::Layer::Libcuda, "cuLibraryLoadFromFile(fileName={})", fileName ? fileName : "(null)");
+  std::lock_guard lock(driver_mutex());
+  if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
+  if (library == nullptr || fileName == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  std::string bytes;
+  if (CUresult r = read_image_file(fileName, &bytes); r != CUDA_SUCCESS) return done(scope, r);
+  if (image::select(bytes.data(), 90).host != nullptr) {
+    trace::note(trace::Layer::Libcuda, "module: minicuda's fatbinary holds host pointers: it cannot come from a file");
+    return done(scope, CUDA_ERROR_INVALID_IMAGE);
+  }
+  return load_library(scope, library, bytes.data(), jitOptions, jitOptionsValues, numJitOptions);
 }
 
 // Contract: forgets the library and its kernels (their handles become invalid). Unknown

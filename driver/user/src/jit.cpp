@@ -1,0 +1,175 @@
+// The JIT at the libcuda layer: the options of a load, the image's code chosen (image.h), PTX
+// compiled by minicuda::ptx (driver/ptx), and what it returns turned into a module's kernels and
+// variables - the same images (fatbinary.h) a C++ module has, so launches, globals and attributes
+// take one path. A PTX kernel's image has no host entry; its code is the JIT's SASS.
+#include "jit.h"
+
+#include <chrono>
+#include <cstring>
+#include <memory>
+
+#include "image.h"
+#include "libcuda.h"
+#include "minicuda/trace.h"
+
+namespace minicuda::libcuda {
+namespace {
+
+std::string without_trailing_newlines(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
+  return s;
+}
+
+// The CUresult the real driver returns for the JIT's status (probe_module.txt).
+CUresult result_of(ptx::Status status) {
+  switch (status) {
+    case ptx::Status::Ok: return CUDA_SUCCESS;
+    case ptx::Status::ParseError: return CUDA_ERROR_INVALID_PTX;
+    case ptx::Status::UnsupportedVersion: return CUDA_ERROR_UNSUPPORTED_PTX_VERSION;
+    // ptx.target_sm_100 and ptx.target_bogus: a .target the device cannot take is ptxas' fatal
+    // error, so CUDA_ERROR_INVALID_PTX, not NO_BINARY_FOR_GPU.
+    case ptx::Status::UnsupportedTarget: return CUDA_ERROR_INVALID_PTX;
+    case ptx::Status::InvalidImage: return CUDA_ERROR_INVALID_IMAGE;
+    case ptx::Status::NotSupported: return CUDA_ERROR_NOT_SUPPORTED;
+    case ptx::Status::OutOfResources: return CUDA_ERROR_INVALID_PTX;
+  }
+  return CUDA_ERROR_INVALID_PTX;
+}
+
+uintptr_t value_of(void* const* values, unsigned i) { return reinterpret_cast<uintptr_t>(values[i]); }
+
+}  // namespace
+
+CUresult read_jit_options(unsigned n, const CUjit_option* options, void* const* values, int context_sm,
+                          JitOptions* out) {
+  out->compile.target_sm = context_sm;
+  if (n == 0) return CUDA_SUCCESS;
+  if (options == nullptr || values == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  for (unsigned i = 0; i < n; ++i) {
+    switch (options[i]) {
+      case CU_JIT_ERROR_LOG_BUFFER: out->error_log = static_cast<char*>(values[i]); break;
+      case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES:
+        out->error_size = value_of(values, i);
+        out->error_size_index = static_cast<int>(i);
+        break;
+      case CU_JIT_INFO_LOG_BUFFER: out->info_log = static_cast<char*>(values[i]); break;
+      case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES:
+        out->info_size = value_of(values, i);
+        out->info_size_index = static_cast<int>(i);
+        break;
+      case CU_JIT_LOG_VERBOSE: out->verbose = value_of(values, i) != 0; break;
+      case CU_JIT_WALL_TIME: out->wall_time_index = static_cast<int>(i); break;
+      case CU_JIT_OPTIMIZATION_LEVEL:
+        if (value_of(values, i) > 4) return CUDA_ERROR_INVALID_VALUE;
+        out->compile.opt_level = static_cast<int>(value_of(values, i));
+        break;
+      case CU_JIT_MAX_REGISTERS: out->compile.max_registers = static_cast<int>(value_of(values, i)); break;
+      case CU_JIT_GENERATE_LINE_INFO: out->compile.generate_line_info = value_of(values, i) != 0; break;
+      case CU_JIT_TARGET_FROM_CUCONTEXT: out->target_from_context = true; out->compile.target_sm = context_sm; break;
+      case CU_JIT_TARGET:  // a CUjit_target: CU_TARGET_COMPUTE_90 is 90
+        out->target_from_context = false;
+        out->compile.target_sm = static_cast<int>(value_of(values, i));
+        break;
+      default:
+        if (options[i] < 0 || options[i] >= CU_JIT_NUM_OPTIONS) return CUDA_ERROR_INVALID_VALUE;
+        break;  // a real option with no effect on the simulator
+    }
+  }
+  return CUDA_SUCCESS;
+}
+
+void write_jit_logs(const JitOptions& o, void** values, const std::string& error_log, const std::string& info_log,
+                    float wall_ms) {
+  auto put = [values](char* buf, size_t cap, int index, const std::string& text) {
+    if (index < 0) return;
+    size_t written = 0;
+    if (buf != nullptr && cap > 0) {
+      const size_t n = std::min(text.size(), cap - 1);
+      std::memcpy(buf, text.data(), n);
+      buf[n] = '\0';
+      // The H200 writes back the log's length, or the buffer's size when the log filled it
+      // (probe_module.txt: 244 for a 244-character log, 16 for a 16-byte buffer).
+      written = text.size() < cap ? text.size() : cap;
+    }
+    values[index] = reinterpret_cast<void*>(static_cast<uintptr_t>(written));
+  };
+  put(o.error_log, o.error_size, o.error_size_index, error_log);
+  put(o.info_log, o.info_size, o.info_size_index, info_log);
+  if (o.wall_time_index >= 0) {
+    void* slot = nullptr;
+    std::memcpy(&slot, &wall_ms, sizeof wall_ms);  // the float in the value's low bytes, as the real driver does
+    values[o.wall_time_index] = slot;
+  }
+}
+
+void add_kernels(CUlib_st& lib, const fatbin::ModuleImage* module) {
+  lib.module = module;
+  for (uint32_t i = 0; i < module->kernel_count; ++i) {
+    auto k = std::make_unique<CUkern_st>();
+    k->image = &module->kernels[i];
+    k->library = &lib;
+    if (lib.jit) k->ptx = &lib.jit->result.kernels[i];
+    lib.kernels.push_back(std::move(k));
+  }
+}
+
+CUresult jit_compile(const std::string& ptx_text, const JitOptions& options, ptx::CompileResult* result) {
+  trace::note(trace::Layer::Libcuda, "JIT: compiling {} bytes of PTX for sm_{}", ptx_text.size(),
+              options.compile.target_sm);
+  *result = ptx::compile(ptx_text, options.compile);
+  CUresult r = result_of(result->status);
+  if (r != CUDA_SUCCESS)
+    trace::note(trace::Layer::Libcuda, "JIT: {} ({})", ptx::status_name(result->status),
+                without_trailing_newlines(result->error_log));
+  return r;
+}
+
+CUresult load_image(const void* data, const JitOptions& options, CUlib_st& lib, std::string* error_log,
+                    std::string* info_log) {
+  image::Code code = image::select(data, options.compile.target_sm);
+  trace::note(trace::Layer::Libcuda, "module: image is {}", code.why);
+  if (code.error != CUDA_SUCCESS) {
+    if (code.error == CUDA_ERROR_INVALID_IMAGE) *error_log = image::kUnrecognizedImageLog;
+    return code.error;
+  }
+  if (code.host != nullptr) {
+    add_kernels(lib, code.host);
+    return CUDA_SUCCESS;
+  }
+  auto jit = std::make_shared<JitModule>();
+  CUresult r = jit_compile(code.ptx, options, &jit->result);
+  if (r == CUDA_ERROR_INVALID_IMAGE) {
+    *error_log = image::kUnrecognizedImageLog;
+    return r;
+  }
+  *error_log = without_trailing_newlines(jit->result.error_log);
+  if (options.verbose) *info_log = without_trailing_newlines(jit->result.info_log);
+  if (r != CUDA_SUCCESS) return r;
+  JitModule& m = *jit;
+  m.target_sm = options.compile.target_sm;
+  for (const ptx::CompiledKernel& k : m.result.kernels) {
+    fatbin::KernelImage img{};
+    img.name = k.name.c_str();
+    img.param_count = static_cast<uint32_t>(k.param_offsets.size());
+    img.param_bytes = k.param_bytes;
+    img.param_offsets = k.param_offsets.data();
+    img.param_sizes = k.param_sizes.data();
+    img.num_regs = k.num_regs;
+    m.kernels.push_back(img);
+  }
+  m.slots.assign(m.result.globals.size(), nullptr);
+  for (size_t i = 0; i < m.result.globals.size(); ++i) {
+    ptx::CompiledGlobal& g = m.result.globals[i];
+    if (g.initializer.size() < g.size) g.initializer.resize(g.size, 0);  // zero-filled storage
+    m.variables.push_back(fatbin::VariableImage{g.name.c_str(), g.size, g.constant ? 1u : 0u,
+                                                g.initializer.data(), &m.slots[i]});
+  }
+  m.module = fatbin::ModuleImage{fatbin::kModuleMagic, 1, "PTX module", static_cast<uint32_t>(m.kernels.size()),
+                                 m.kernels.data(), static_cast<uint32_t>(m.variables.size()), m.variables.data()};
+  lib.jit = std::move(jit);
+  add_kernels(lib, &lib.jit->module);
+  trace::note(trace::Layer::Libcuda, "module: {} PTX kernel(s), {} variable(s)", m.kernels.size(), m.variables.size());
+  return CUDA_SUCCESS;
+}
+
+}  // namespace minicuda::libcuda

@@ -1,0 +1,63 @@
+// Private to libcuda: loading an image into a library or module (jit.cpp), through minicuda's PTX
+// JIT (driver/ptx, minicuda::ptx::compile) when the image's code is PTX, and the JIT options of
+// cuModuleLoadDataEx, cuLibraryLoadData and the linker.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cuda.h"
+#include "fatbinary.h"
+#include "minicuda/ptx/ptx.h"
+
+struct CUlib_st;
+
+namespace minicuda::libcuda {
+
+// What the JIT options of a call asked for.
+struct JitOptions {
+  char* error_log = nullptr;   // CU_JIT_ERROR_LOG_BUFFER
+  size_t error_size = 0;       // CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES
+  int error_size_index = -1;   // where its value is (the bytes written go back there)
+  char* info_log = nullptr;    // CU_JIT_INFO_LOG_BUFFER
+  size_t info_size = 0;
+  int info_size_index = -1;
+  int wall_time_index = -1;    // CU_JIT_WALL_TIME: the milliseconds the load took go back there (a float)
+  bool verbose = false;        // CU_JIT_LOG_VERBOSE: the info log gets the JIT's resource lines
+  bool target_from_context = true;  // CU_JIT_TARGET_FROM_CUCONTEXT (the default) or CU_JIT_TARGET
+  ptx::CompileOptions compile;      // target, optimisation level, max registers, line info
+};
+
+// Reads numOptions options. A NULL array with numOptions > 0, or an option outside CUjit_option:
+// CUDA_ERROR_INVALID_VALUE. `context_sm` is the compute capability a target from the context means.
+CUresult read_jit_options(unsigned numOptions, const CUjit_option* options, void* const* values, int context_sm,
+                          JitOptions* out);
+// Writes the logs into the caller's buffers (truncated to fit, NUL-terminated) and, into the size
+// options' values, the log's length (the buffer's size when it was truncated); and the wall time. As the H200 does, the logs are written on success and on failure alike.
+void write_jit_logs(const JitOptions& options, void** values, const std::string& error_log, const std::string& info_log,
+                    float wall_ms);
+
+// A library's kernels and variables made from PTX: the JIT's result and the images that the rest
+// of libcuda reads (CUlib_st::module points at `module`).
+struct JitModule {
+  ptx::CompileResult result;
+  std::vector<fatbin::KernelImage> kernels;
+  std::vector<fatbin::VariableImage> variables;
+  std::vector<void*> slots;  // each variable's device address in the context it is loaded in
+  fatbin::ModuleImage module{};
+  int target_sm = 90;  // the SM it was compiled for (CU_FUNC_ATTRIBUTE_BINARY_VERSION)
+};
+
+// Loads `image` (see image.h: PTX, a fatbinary, minicuda's ELF) into lib for a device of compute
+// capability options.compile.target_sm. CUDA_SUCCESS; CUDA_ERROR_INVALID_IMAGE (with the driver's
+// log line in *error_log), CUDA_ERROR_NO_BINARY_FOR_GPU, CUDA_ERROR_INVALID_PTX (218),
+// CUDA_ERROR_UNSUPPORTED_PTX_VERSION (222), CUDA_ERROR_NOT_SUPPORTED (PTX the JIT cannot lower
+// yet). *error_log and *info_log get the JIT's logs (ptxas' words) either way.
+CUresult load_image(const void* image, const JitOptions& options, CUlib_st& lib, std::string* error_log,
+                    std::string* info_log);
+// Compiles PTX text: the JIT, through the JIT cache (jit_cache.h). The CUresult of its status.
+CUresult jit_compile(const std::string& ptx, const JitOptions& options, ptx::CompileResult* result);
+// Fills lib's kernels from the module image (a C++ module or one JitModule made).
+void add_kernels(CUlib_st& lib, const fatbin::ModuleImage* module);
+
+}  // namespace minicuda::libcuda

@@ -1,0 +1,310 @@
+// Modules at the Driver API (driver/user/src/module_load.cpp, jit.cpp, image.cpp): cuModuleLoad*
+// of PTX, cubins and fatbinaries, the JIT's log buffers, lookups in a module, and the error
+// paths - each answer as the H200 recorded it (tests/data/h200/module/probe_module.txt), read
+// from the recording itself by key.
+#include <cstring>
+#include <string>
+
+#include "crt/kernel_image.h"
+#include "driver_fixtures.h"
+#include "fatbinary.h"
+#include "image.h"
+#include "minicuda/trace.h"
+#include "module_probe.h"
+
+namespace minicuda::testing {
+namespace {
+
+namespace image = minicuda::libcuda::image;
+const CUmodule kSentinel = reinterpret_cast<CUmodule>(uintptr_t{0x5a5a});
+
+// cuModuleLoadDataEx with both log buffers, as the probe's load_ex does.
+struct LoadEx {
+  CUresult result = CUDA_SUCCESS;
+  CUmodule module = kSentinel;
+  std::string error_log, info_log;
+  size_t error_size_back = 0, info_size_back = 0;
+};
+LoadEx load_ex(const void* image, unsigned buf_size = 4096, bool verbose = true) {
+  static char err[8192], info[8192];
+  std::memset(err, 0, sizeof err);
+  std::memset(info, 0, sizeof info);
+  CUjit_option opt[5] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, CU_JIT_INFO_LOG_BUFFER,
+                         CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, CU_JIT_LOG_VERBOSE};
+  void* val[5] = {err, reinterpret_cast<void*>(uintptr_t{buf_size}), info, reinterpret_cast<void*>(uintptr_t{buf_size}),
+                  reinterpret_cast<void*>(uintptr_t{verbose ? 1u : 0u})};
+  LoadEx out;
+  out.result = cuModuleLoadDataEx(&out.module, image, 5, opt, val);
+  out.error_log = err;
+  out.info_log = info;
+  out.error_size_back = reinterpret_cast<uintptr_t>(val[1]);
+  out.info_size_back = reinterpret_cast<uintptr_t>(val[3]);
+  return out;
+}
+
+// Checks a load against the probe's lines for `key`: the code, *module left as it was on failure,
+// both logs and the sizes written back.
+void expect_recorded(const std::string& key, const LoadEx& got) {
+  SCOPED_TRACE(key);
+  EXPECT_EQ(static_cast<int>(got.result), recorded_code(key));
+  EXPECT_EQ(got.module == kSentinel, recorded(key + ".module_is_sentinel") == "1");
+  EXPECT_EQ(got.error_log, recorded_log(key + ".error.log"));
+  EXPECT_EQ(std::to_string(got.error_size_back), recorded(key + ".error.log_size_back"));
+  EXPECT_EQ(got.info_log, recorded_log(key + ".info.log"));
+  EXPECT_EQ(std::to_string(got.info_size_back), recorded(key + ".info.log_size_back"));
+}
+
+// Does a recording of `events` have a note containing `text`?
+bool noted(const trace::Recorder& recorder, const std::string& text) {
+  for (const trace::Event& e : recorder.events())
+    if (e.kind == trace::Kind::Note && e.text.find(text) != std::string::npos) return true;
+  return false;
+}
+
+void twice(float* data, int n) {
+  int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i < n) data[i] *= 2;
+}
+
+// minicuda's own fatbinary, as crt/host_runtime.h lays one out: one kernel and one variable.
+struct HostFatbin {
+  fatbin::KernelImage kernels[1] = {crt::kernel_image<&twice>("twice")};
+  int init = 41;
+  void* slot = nullptr;
+  fatbin::VariableImage vars[1] = {{"g_value", sizeof(int), 0, &init, &slot}};
+  fatbin::MinicudaFatbin bin{};
+  HostFatbin() {
+    bin.header = {fatbin::kFatbinMagic, 1, sizeof(fatbin::FatbinHeader),
+                  sizeof(fatbin::FatbinEntry) + sizeof(fatbin::ModuleImage)};
+    bin.entry.kind = fatbin::kFatbinKindHostCode;
+    bin.entry.header_size = sizeof(fatbin::FatbinEntry);
+    bin.entry.payload_size = sizeof(fatbin::ModuleImage);
+    bin.module = {fatbin::kModuleMagic, 1, "test_module.cpp", 1, kernels, 1, vars};
+  }
+};
+
+using ModuleLoad = Ready;
+
+TEST(ModuleLoadOrder, BeforeInitAndWithoutContext) {
+  auto process = kernel::spawn_process();
+  kernel::ProcessScope scope(*process);
+  std::string ptx = image_file("vadd.ptx");
+  CUmodule m = kSentinel;
+  EXPECT_EQ(static_cast<int>(cuModuleLoadData(&m, ptx.data())), recorded_code("before_init.load_data"));
+  ASSERT_EQ(cuInit(0), CUDA_SUCCESS);
+  EXPECT_EQ(static_cast<int>(cuModuleLoadData(&m, ptx.data())), recorded_code("no_ctx.load_data"));
+  EXPECT_EQ(m, kSentinel);
+}
+
+TEST_F(ModuleLoad, ImagesThatAreNotCodeGetTheDriversLog) {
+  static const unsigned char garbage[64] = {0xde, 0xad, 0xbe, 0xef, 1, 2, 3, 4, 5, 6, 7, 8};
+  static const unsigned char zeros[256] = {};
+  expect_recorded("image.empty_string", load_ex(""));
+  expect_recorded("image.garbage", load_ex(garbage));
+  expect_recorded("image.zeros", load_ex(zeros));
+  std::string no_version = image_file("vadd.ptx");
+  no_version.replace(no_version.find(".version 9.0"), 12, "");
+  expect_recorded("ptx.no_version", load_ex(no_version.c_str()));
+  CUmodule m = kSentinel;
+  EXPECT_EQ(static_cast<int>(cuModuleLoadData(&m, nullptr)), recorded_code("image.null"));
+  EXPECT_EQ(static_cast<int>(cuModuleLoadData(nullptr, "x")), recorded_code("load_data.null_module"));
+  EXPECT_EQ(static_cast<int>(cuModuleLoadFatBinary(&m, garbage)), recorded_code("fatbin.load_fat_binary.garbage"));
+  EXPECT_EQ(m, kSentinel);
+}
+
+TEST_F(ModuleLoad, ALogBufferTooSmallIsTruncatedAndItsSizeWrittenBack) {
+  LoadEx got = load_ex("", 16);
+  EXPECT_EQ(got.result, CUDA_ERROR_INVALID_IMAGE);
+  EXPECT_EQ(got.error_log, std::string(image::kUnrecognizedImageLog).substr(0, 15));
+  EXPECT_EQ(got.error_size_back, 16u);  // as ptx.small_log_buffer: the buffer's size
+}
+
+TEST_F(ModuleLoad, SassOnlyImagesHaveNoBinaryForTheSimulatedGpu) {
+  std::string sm80 = image_file("vadd_sm80.cubin"), fat80 = image_file("vadd_sm80only.fatbin");
+  expect_recorded("cubin.sm80", load_ex(sm80.data()));
+  expect_recorded("fatbin.sm80_only", load_ex(fat80.data()));
+  // The H200 runs its sm_90 SASS (cubin.sm90 = 0); the simulator cannot, and says why.
+  trace::Recorder recorder;
+  std::string sm90 = image_file("vadd_sm90.cubin");
+  LoadEx got = load_ex(sm90.data());
+  EXPECT_EQ(got.result, CUDA_ERROR_NO_BINARY_FOR_GPU);
+  EXPECT_EQ(got.module, kSentinel);
+  EXPECT_EQ(got.error_size_back, 0u);
+  EXPECT_TRUE(noted(recorder, "an NVIDIA cubin (SASS for sm_90): NVIDIA SASS cannot run on the simulator"));
+  // A cubin cut to its first 64 bytes crashed the real driver (cubin.truncated_64.child); here
+  // only the ELF header is read.
+  EXPECT_EQ(load_ex(sm90.substr(0, 64).data()).result, CUDA_ERROR_NO_BINARY_FOR_GPU);
+}
+
+TEST_F(ModuleLoad, FilesMissingUnreadableOrNull) {
+  CUmodule m = kSentinel;
+  EXPECT_EQ(static_cast<int>(cuModuleLoad(&m, "/nonexistent/x.ptx")), recorded_code("load.missing_file"));
+  EXPECT_EQ(static_cast<int>(cuModuleLoad(&m, "/tmp")), recorded_code("load.directory"));
+  EXPECT_EQ(static_cast<int>(cuModuleLoad(&m, nullptr)), recorded_code("load.null_path"));
+  EXPECT_EQ(m, kSentinel);
+  CUlibrary lib = nullptr;
+  EXPECT_EQ(static_cast<int>(cuLibraryLoadFromFile(&lib, "/nonexistent/x.ptx", nullptr, nullptr, 0, nullptr, nullptr, 0)),
+            recorded_code("library.from_missing_file"));
+}
+
+TEST_F(ModuleLoad, AFatbinarysPtxIsDecompressedAndItsSassSkipped) {
+  std::string fat = image_file("vadd.fatbin"), ptx_only = image_file("vadd_ptxonly.fatbin");
+  image::Code both = image::select(fat.data(), 90);
+  ASSERT_EQ(both.error, CUDA_SUCCESS) << both.why;
+  EXPECT_EQ(both.ptx.size(), 2008u);  // uncompressed_size 2009, its NUL dropped
+  EXPECT_NE(both.ptx.find(".version 9.0\n.target sm_90\n"), std::string::npos);
+  EXPECT_NE(both.ptx.find(".visible .entry big_shared("), std::string::npos);
+  EXPECT_EQ(both.why, "the fatbinary's compute_90 PTX (zstd, decompressed); its sm_90 SASS skipped: NVIDIA SASS "
+                      "cannot run on the simulator");
+  EXPECT_EQ(image::select(ptx_only.data(), 90).ptx, both.ptx);
+  // For an sm_80 device the compute_90 PTX is too new.
+  EXPECT_EQ(image::select(ptx_only.data(), 80).error, CUDA_ERROR_NO_BINARY_FOR_GPU);
+  // Through a wrapper (what __cudaRegisterFatBinary gets) the same entry is found.
+  fatbin::FatbinWrapper wrapper{fatbin::kFatbinWrapperMagic, 1, ptx_only.data(), nullptr};
+  EXPECT_EQ(image::select(&wrapper, 90).ptx, both.ptx);
+}
+
+TEST_F(ModuleLoad, FatbinarySizesThatDoNotFitAreRefused) {
+  std::string fat = image_file("vadd_ptxonly.fatbin");
+  const auto* bytes = reinterpret_cast<const uint8_t*>(fat.data());
+  const size_t size = fat.size() - 1;
+  ASSERT_EQ(image::select_fatbin(bytes, size, 90).error, CUDA_SUCCESS);
+  for (size_t cut : {size_t{8}, size_t{20}, size_t{100}, size - 1})
+    EXPECT_EQ(image::select_fatbin(bytes, cut, 90).error, CUDA_ERROR_INVALID_IMAGE) << cut;
+  std::string bad = fat;
+  bad[16 + 8] = '\x7f';  // the entry's padded size: past the container
+  EXPECT_EQ(image::select_fatbin(reinterpret_cast<const uint8_t*>(bad.data()), size, 90).error, CUDA_ERROR_INVALID_IMAGE);
+  bad = fat;
+  bad[16 + 80 + 5] ^= 0x55;  // the zstd frame: corrupt
+  EXPECT_EQ(image::select_fatbin(reinterpret_cast<const uint8_t*>(bad.data()), size, 90).error, CUDA_ERROR_INVALID_IMAGE);
+}
+
+TEST_F(ModuleLoad, AModuleOfCxxKernelsLaunchesAndHasGlobals) {
+  HostFatbin fat;
+  CUmodule m = kSentinel;
+  ASSERT_EQ(cuModuleLoadData(&m, &fat.bin), CUDA_SUCCESS);
+  CUfunction f = nullptr;
+  ASSERT_EQ(cuModuleGetFunction(&f, m, "twice"), CUDA_SUCCESS);
+  unsigned count = 0;
+  EXPECT_EQ(cuModuleGetFunctionCount(&count, m), CUDA_SUCCESS);
+  EXPECT_EQ(count, 1u);
+  CUfunction all[1] = {};
+  EXPECT_EQ(cuModuleEnumerateFunctions(all, 1, m), CUDA_SUCCESS);
+  EXPECT_EQ(all[0], f);
+  const char* name = nullptr;
+  EXPECT_EQ(cuFuncGetName(&name, f), CUDA_SUCCESS);
+  EXPECT_STREQ(name, "twice");
+
+  CUdeviceptr d = 0;
+  float host[64];
+  for (int i = 0; i < 64; ++i) host[i] = static_cast<float>(i);
+  ASSERT_EQ(cuMemAlloc(&d, sizeof host), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyHtoD(d, host, sizeof host), CUDA_SUCCESS);
+  int n = 64;
+  void* args[] = {&d, &n};
+  ASSERT_EQ(cuLaunchKernel(f, 2, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyDtoH(host, d, sizeof host), CUDA_SUCCESS);
+  EXPECT_EQ(host[63], 126.0f);
+  EXPECT_EQ(static_cast<int>(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, nullptr, args, args)),
+            recorded_code("launch.both_params_and_extra"));
+
+  CUdeviceptr g = 0;
+  size_t bytes = 0;
+  ASSERT_EQ(cuModuleGetGlobal(&g, &bytes, m, "g_value"), CUDA_SUCCESS);
+  EXPECT_EQ(bytes, sizeof(int));
+  int value = 0;
+  ASSERT_EQ(cuMemcpyDtoH(&value, g, sizeof value), CUDA_SUCCESS);
+  EXPECT_EQ(value, 41);
+  EXPECT_EQ(static_cast<int>(cuModuleGetGlobal(&g, &bytes, m, "nope")), recorded_code("get_global.missing"));
+  EXPECT_EQ(static_cast<int>(cuModuleGetGlobal(nullptr, nullptr, m, "g_value")), recorded_code("get_global.null_outs"));
+  EXPECT_EQ(static_cast<int>(cuModuleGetGlobal(&g, &bytes, m, nullptr)), recorded_code("get_global.null_name"));
+  EXPECT_EQ(cuMemFree(d), CUDA_SUCCESS);
+  EXPECT_EQ(static_cast<int>(cuModuleUnload(m)), recorded_code("unload.good"));
+  EXPECT_EQ(static_cast<int>(cuModuleUnload(m)), recorded_code("unload.good_again"));
+  EXPECT_EQ(static_cast<int>(cuModuleGetFunction(&f, m, "twice")), recorded_code("get_function.after_unload"));
+}
+
+TEST_F(ModuleLoad, LookupErrorsAsRecorded) {
+  HostFatbin fat;
+  CUmodule m = nullptr;
+  ASSERT_EQ(cuModuleLoadData(&m, &fat.bin), CUDA_SUCCESS);
+  CUfunction f = reinterpret_cast<CUfunction>(uintptr_t{0x5a5a});
+  EXPECT_EQ(static_cast<int>(cuModuleGetFunction(&f, m, "nope")), recorded_code("get_function.missing"));
+  EXPECT_EQ(f == nullptr, recorded("get_function.missing.hfunc_is_null") == "1");
+  EXPECT_EQ(static_cast<int>(cuModuleGetFunction(&f, m, nullptr)), recorded_code("get_function.null_name"));
+  EXPECT_EQ(static_cast<int>(cuModuleGetFunction(nullptr, m, "twice")), recorded_code("get_function.null_hfunc"));
+  EXPECT_EQ(static_cast<int>(cuModuleGetFunction(&f, nullptr, "twice")), recorded_code("get_function.null_module"));
+  // With the NULL function the missing lookup left (the probe's func_attr.* lines).
+  int attr = -1;
+  EXPECT_EQ(static_cast<int>(cuFuncGetAttribute(&attr, CU_FUNC_ATTRIBUTE_NUM_REGS, f)), recorded_code("func_attr.num_regs"));
+  EXPECT_EQ(std::to_string(attr), recorded("func_attr.num_regs.value"));
+  const char* name = nullptr;
+  EXPECT_EQ(static_cast<int>(cuFuncGetName(&name, f)), recorded_code("func_get_name"));
+  EXPECT_EQ(static_cast<int>(cuLaunchKernel(nullptr, 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr, nullptr)),
+            recorded_code("launch.null_function"));
+  EXPECT_EQ(cuModuleUnload(m), CUDA_SUCCESS);
+}
+
+TEST_F(ModuleLoad, JitOptions) {
+  CUmodule m = kSentinel;
+  CUjit_option bogus[1] = {static_cast<CUjit_option>(99)};
+  void* values[1] = {nullptr};
+  EXPECT_EQ(cuModuleLoadDataEx(&m, "", 1, bogus, values), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuModuleLoadDataEx(&m, "", 1, nullptr, nullptr), CUDA_ERROR_INVALID_VALUE);
+  // The wall time is written back as a float, even for a load that fails.
+  CUjit_option wall[1] = {CU_JIT_WALL_TIME};
+  float sentinel = -1.0f;
+  std::memcpy(&values[0], &sentinel, sizeof sentinel);
+  EXPECT_EQ(cuModuleLoadDataEx(&m, "", 1, wall, values), CUDA_ERROR_INVALID_IMAGE);
+  float ms = -1.0f;
+  std::memcpy(&ms, &values[0], sizeof ms);
+  EXPECT_GE(ms, 0.0f);
+  EXPECT_EQ(m, kSentinel);
+}
+
+// The PTX loads below need the JIT (driver/ptx) to lower the recorded kernels; while it cannot,
+// the load is CUDA_ERROR_NOT_SUPPORTED and they are skipped, saying so.
+class PtxModule : public Ready {
+ protected:
+  void SetUp() override {
+    Ready::SetUp();
+    ptx = image_file("vadd.ptx");
+    CUmodule m = nullptr;
+    CUresult r = cuModuleLoadData(&m, ptx.data());
+    if (r == CUDA_ERROR_NOT_SUPPORTED) GTEST_SKIP() << "the PTX JIT cannot lower vadd.ptx yet";
+    ASSERT_EQ(r, CUDA_SUCCESS);
+    cuModuleUnload(m);
+  }
+  std::string with(const std::string& from, const std::string& to) {
+    std::string s = ptx;
+    s.replace(s.find(from), from.size(), to);
+    return s;
+  }
+  std::string ptx;
+};
+
+TEST_F(PtxModule, GoodPtxLoadsAndItsFunctionsAreFound) {
+  LoadEx got = load_ex(ptx.data(), 4096, false);
+  expect_recorded("ptx.not_verbose_good", got);
+  CUfunction f = nullptr;
+  EXPECT_EQ(static_cast<int>(cuModuleGetFunction(&f, got.module, "vadd")), recorded_code("get_function.vadd"));
+  EXPECT_EQ(static_cast<int>(cuModuleGetFunction(&f, got.module, "_Z4vaddPKfS0_Pfi")),
+            recorded_code("get_function.mangled_name_of_extern_c"));
+  CUdeviceptr g = 0;
+  size_t bytes = 0;
+  EXPECT_EQ(cuModuleGetGlobal(&g, &bytes, got.module, "c_scale"), CUDA_SUCCESS);
+  EXPECT_EQ(std::to_string(bytes), recorded("get_global.c_scale.bytes"));
+  EXPECT_EQ(cuModuleUnload(got.module), CUDA_SUCCESS);
+}
+
+TEST_F(PtxModule, BadPtxAsRecorded) {
+  expect_recorded("ptx.bad_opcode", load_ex(with("ld.param.u64", "ld.parm.u64").c_str()));
+  expect_recorded("ptx.version_99", load_ex(with(".version 9.0", ".version 99.0").c_str()));
+  expect_recorded("ptx.version_9_2", load_ex(with(".version 9.0", ".version 9.2").c_str()));
+  expect_recorded("ptx.target_sm_100", load_ex(with(".target sm_90", ".target sm_100").c_str()));
+  expect_recorded("ptx.target_bogus", load_ex(with(".target sm_90", ".target sm_bogus").c_str()));
+  expect_recorded("ptx.small_log_buffer", load_ex(with("ld.param.u64", "ld.parm.u64").c_str(), 16));
+}
+
+}  // namespace
+}  // namespace minicuda::testing
