@@ -6,6 +6,7 @@
 
 #include "ast.h"
 #include "layout.h"
+#include "lower.h"
 #include "parser.h"
 #include "verify.h"
 
@@ -102,13 +103,41 @@ CompileResult compile(std::string_view ptx_text, const CompileOptions& options) 
                                                                 : Status::ParseError;
     return result;
   }
+  auto lines = std::make_shared<std::vector<std::string>>();
+  for (size_t at = 0; at <= ptx_text.size();) {
+    size_t nl = ptx_text.find('\n', at);
+    if (nl == std::string_view::npos) nl = ptx_text.size();
+    lines->emplace_back(ptx_text.substr(at, nl - at));
+    at = nl + 1;
+  }
+  std::vector<CompiledKernel> kernels;
   for (const auto& f : m.functions) {
     if (!f.is_entry || !f.has_body) continue;
     CompiledKernel k;
     k.name = f.name;
     layout_kernel(m, f, k);
-    result.kernels.push_back(std::move(k));
+    if (!lower_kernel(m, f, options, lines, k, diags)) {
+      write_log(diags, result.error_log);
+      result.status = Status::NotSupported;
+      return result;
+    }
+    if (options.max_registers > 0 && k.num_regs > static_cast<uint32_t>(options.max_registers)) {
+      // minicuda does not spill: a kernel over the limit is refused, naming both counts.
+      result.error_log += "ptxas error   : Entry function '" + k.name + "' uses " + std::to_string(k.num_regs) +
+                          " registers, more than the limit of " + std::to_string(options.max_registers) +
+                          " (minicuda's JIT does not spill)\n";
+      result.status = Status::OutOfResources;
+      return result;
+    }
+    result.info_log += "ptxas info    : Compiling entry function '" + k.name + "' for 'sm_" +
+                       std::to_string(options.target_sm) + "'\n";
+    result.info_log += "ptxas info    : Used " + std::to_string(k.num_regs) + " registers, " +
+                       std::to_string(k.param_bytes) + " bytes of parameters, " +
+                       std::to_string(k.static_shared_bytes) + " bytes smem, " +
+                       std::to_string(k.local_bytes) + " bytes lmem\n";
+    kernels.push_back(std::move(k));
   }
+  result.kernels = std::move(kernels);
   result.globals = layout_globals(m);
   result.status = Status::Ok;
   return result;
