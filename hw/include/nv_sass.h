@@ -15,7 +15,11 @@
 //   values live as their IEEE bits in the low 32 bits, f64 as all 64.
 // - Predicates: each thread has `predicate_count` one-bit predicates, a file of their own.
 // - operand[0] is the destination of every instruction that produces a value; the sources follow
-//   in PTX order. The comment of each opcode below gives its exact operand list.
+//   in PTX order. Below, d = operand[0], a = operand[1], b = operand[2], c = operand[3] and
+//   e = operand[4] for such instructions; those that produce no value (st, red, bar.*,
+//   __assertfail) list their operands by index.
+// - Loads of signed sub-word types (ld.s8, ld.s16, ld.s32) sign-extend to 64 bits; every other
+//   write zero-extends.
 // - Addresses: memory instructions take their address from `addr`, not from the operands.
 //   Its value is (base register, symbol or nothing) + offset, interpreted per `space`:
 //     GENERIC, GLOBAL, CONST: a device address (device pointers are what the SM dereferences;
@@ -32,7 +36,6 @@
 #include "nvtypes.h"
 
 // --- operations -------------------------------------------------------------------------------
-// d = operand[0], a = operand[1], b = operand[2], c = operand[3], e = operand[4].
 enum NvSassOpcode : NvU16 {
   NV_SASS_OP_NOP = 0,
   // Data movement.
@@ -41,8 +44,9 @@ enum NvSassOpcode : NvU16 {
   NV_SASS_OP_UNPACK,     // {d (low), a} = b, or {d,a,b,c} = e; type = element type
   NV_SASS_OP_CVTA,       // d = a converted: mode TO (generic -> space) or FROM (space -> generic)
   NV_SASS_OP_CVT,        // d (type) = a (stype), with rounding, SAT and FTZ
-  NV_SASS_OP_LD,         // d..d+vec-1 operands = [addr]; space, vec, cache, flags VOLATILE/NC
-  NV_SASS_OP_ST,         // [addr] = operand[0..vec-1]
+  NV_SASS_OP_LD,         // operand[0..vec-1] = [addr] (registers; NONE for a "_" sink); space,
+                         // vec, cache, flags VOLATILE/NC
+  NV_SASS_OP_ST,         // [addr] = operand[0..vec-1] (registers or immediates)
   NV_SASS_OP_LDU,        // as LD (a uniform load)
   NV_SASS_OP_PREFETCH,   // a hint: no effect
   NV_SASS_OP_ISSPACEP,   // d (pred) = address a is in window `space`
@@ -103,17 +107,19 @@ enum NvSassOpcode : NvU16 {
   NV_SASS_OP_TRAP,       // the grid stops with cudaErrorLaunchFailure (719)
   NV_SASS_OP_BRKPT,      // as TRAP
   NV_SASS_OP_PRINTF,     // call vprintf: d = a (format, generic address), b (argument buffer)
-  NV_SASS_OP_ASSERTFAIL, // call __assertfail: a (message), b (file), c (line), e (function)
+  NV_SASS_OP_ASSERTFAIL, // call __assertfail: operand[0..3] = message, file (generic addresses),
+                         // line, function (generic address)
   // Barriers and memory ordering.
-  NV_SASS_OP_BAR_SYNC,   // wait until `b` threads (NONE: all of the block) reach barrier a
-  NV_SASS_OP_BAR_ARRIVE, // arrive at barrier a (expecting b threads) without waiting
+  NV_SASS_OP_BAR_SYNC,   // operand[0] = barrier id, operand[1] = thread count (NONE: every
+                         // thread of the block that has not exited); waits until they arrive
+  NV_SASS_OP_BAR_ARRIVE, // operands as BAR_SYNC: arrives without waiting
   NV_SASS_OP_BAR_RED,    // bar.red: d = reduction (atom: POPC / AND / OR) of predicate c over
                          // the block at barrier a (b threads, NONE: all)
-  NV_SASS_OP_BAR_WARP_SYNC, // wait for the lanes of membermask a
+  NV_SASS_OP_BAR_WARP_SYNC, // operand[0] = membermask: waits for its lanes
   NV_SASS_OP_MEMBAR,     // membar / fence; scope
   // Atomics: space GLOBAL, SHARED or GENERIC; atom = the operation; type = its type.
   NV_SASS_OP_ATOM,       // d = old [addr]; [addr] = old op a (CAS: old == a ? b : old)
-  NV_SASS_OP_RED,        // [addr] = old op a
+  NV_SASS_OP_RED,        // [addr] = old op operand[0]
   // Warp-synchronous operations; the last operand is the membermask.
   NV_SASS_OP_SHFL,       // d = a from the lane chosen by mode, b (lane/delta), c (clamp/segment
                          // mask), e = membermask; `pred_dst` = the source lane was in range
