@@ -3,6 +3,7 @@
 // their binding, immediates in the operand's type, .loc lines, and a golden listing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -240,7 +241,7 @@ TEST(PtxLowering, InfoLogNamesEachEntry) {
 }
 
 TEST(PtxLowering, EveryCorpusKernelIsLowered) {
-  for (const char* name : {"vector_add", "matmul_tiled", "reduction", "scan", "histogram", "transpose", "divergence", "math_mix"}) {
+  for (const char* name : {"vector_add", "matmul_tiled", "reduction", "scan", "histogram", "transpose", "divergence", "math_mix", "printf_assert"}) {
     ptx::CompileResult r = ptx::compile(read(std::string("corpus/") + name + ".ptx"), {});
     ASSERT_EQ(r.status, ptx::Status::Ok) << name << "\n" << r.error_log;
     for (const auto& k : r.kernels) {
@@ -249,6 +250,39 @@ TEST(PtxLowering, EveryCorpusKernelIsLowered) {
       EXPECT_FALSE(ptx::disassemble(k).empty());
     }
   }
+}
+
+}  // namespace
+
+namespace {
+
+TEST(PtxLowering, PrintfAndAssertBecomeTheirOwnInstructions) {
+  ptx::CompileResult r = ptx::compile(read("corpus/printf_assert.ptx"), {});
+  ASSERT_EQ(r.status, ptx::Status::Ok) << r.error_log;
+  const ptx::CompiledKernel& k = r.kernels.at(0);
+  const NvSassInstruction* printf_op = nullptr;
+  const NvSassInstruction* assert_op = nullptr;
+  for (NvU32 n = 0; n < program(k).instruction_count; ++n) {
+    if (at(k, n).opcode == NV_SASS_OP_PRINTF) printf_op = &at(k, n);
+    if (at(k, n).opcode == NV_SASS_OP_ASSERTFAIL) assert_op = &at(k, n);
+    EXPECT_NE(at(k, n).opcode, NV_SASS_OP_CALL);  // no call of an external function remains
+  }
+  ASSERT_NE(printf_op, nullptr);
+  ASSERT_NE(assert_op, nullptr);
+  EXPECT_EQ(printf_op->operand_count, 3);
+  EXPECT_EQ(printf_op->operand[1].kind, NV_SASS_OPND_REG);
+  EXPECT_EQ(assert_op->operand_count, 4);
+  EXPECT_EQ(k.local_bytes, 8u);  // the printf argument buffer
+  // The format string is a module variable with its bytes and a zero fill to its declared size.
+  bool found = false;
+  for (const auto& g : r.globals) {
+    if (g.name != "$str$2") continue;
+    found = true;
+    ASSERT_EQ(g.initializer.size(), 14u);
+    EXPECT_EQ(std::string(reinterpret_cast<const char*>(g.initializer.data())), "v[0]=%d n=%d\n");
+  }
+  EXPECT_TRUE(found);
+  EXPECT_NE(std::find(k.symbols.begin(), k.symbols.end(), "$str$2"), k.symbols.end());
 }
 
 }  // namespace

@@ -303,10 +303,13 @@ bool Lowerer::lower_call(const Instruction& in, NvSassInstruction i) {
   if (callee->name == "vprintf" || callee->name == "__assertfail") {
     bool printf = callee->name == "vprintf";
     i.opcode = printf ? NV_SASS_OP_PRINTF : NV_SASS_OP_ASSERTFAIL;
-    i.operand_count = printf ? 3 : 5;
+    // vprintf: d = status, a = format, b = argument buffer. __assertfail: operand[0..3] =
+    // message, file, line, function (its fifth argument, the char size, is dropped).
+    i.operand_count = printf ? 3 : 4;
     if (printf && !rets.empty() && !slot_of(rets[0], i.operand[0])) return false;
-    for (size_t k = 0; k < args.size() && k + 1 < i.operand_count; ++k)
-      if (!slot_of(args[k], i.operand[k + 1])) return false;
+    size_t first = printf ? 1 : 0;
+    for (size_t k = 0; k < args.size() && k + first < i.operand_count; ++k)
+      if (!slot_of(args[k], i.operand[k + first])) return false;
     emit(i);
     return true;
   }
