@@ -2,6 +2,14 @@
 // lowering, and turns their diagnostics into the ptxas-style logs the driver hands back.
 #include "minicuda/ptx/ptx.h"
 
+#include <cstdlib>
+
+#include "ast.h"
+#include "layout.h"
+#include "lower.h"
+#include "parser.h"
+#include "verify.h"
+
 namespace minicuda::ptx {
 
 const char* status_name(Status status) {
@@ -26,6 +34,38 @@ uint64_t hash_ptx(std::string_view bytes) {
   return h;
 }
 
+namespace {
+
+// The name ptxas gives PTX the driver hands it (its messages say "ptxas application ptx input,
+// line N; ...").
+constexpr const char* kInputName = "application ptx input";
+
+void write_log(const std::vector<Diagnostic>& diags, std::string& log) {
+  for (const auto& d : diags) {
+    const char* sev = d.severity == Diagnostic::Severity::Fatal ? "fatal   : " : "error   : ";
+    if (d.line > 0)
+      log += std::string("ptxas ") + kInputName + ", line " + std::to_string(d.line) + "; " + sev + d.message + "\n";
+    else
+      log += std::string("ptxas ") + sev + d.message + "\n";
+  }
+  if (!diags.empty()) log += "ptxas fatal   : Ptx assembly aborted due to errors\n";
+}
+
+// "sm_90", "sm_90a", "compute_90" -> 90; -1 for anything else.
+int target_number(const std::string& t) {
+  size_t us = t.find('_');
+  if (us == std::string::npos) return -1;
+  std::string kind = t.substr(0, us);
+  if (kind != "sm" && kind != "compute") return -1;
+  const char* digits = t.c_str() + us + 1;
+  char* end = nullptr;
+  long v = std::strtol(digits, &end, 10);
+  if (end == digits || (*end != 0 && std::string(end) != "a" && std::string(end) != "f")) return -1;
+  return static_cast<int>(v);
+}
+
+}  // namespace
+
 CompileResult compile(std::string_view ptx_text, const CompileOptions& options) {
   CompileResult result;
   result.ptx_hash = hash_ptx(ptx_text);
@@ -34,9 +74,72 @@ CompileResult compile(std::string_view ptx_text, const CompileOptions& options) 
     result.error_log = "ptxas fatal   : empty PTX input\n";
     return result;
   }
-  // The front end lands in the next commits; until then every image is refused by name.
-  result.status = Status::NotSupported;
-  result.error_log = "minicuda::ptx::compile: the PTX front end is not built yet\n";
+  Module m;
+  std::vector<Diagnostic> diags;
+  ParseOutcome outcome = parse(ptx_text, kInputName, m, diags);
+  result.ptx_version_major = m.version_major;
+  result.ptx_version_minor = m.version_minor;
+  if (outcome == ParseOutcome::Ok) {
+    result.target_sm = target_number(m.target);
+    if (result.target_sm < 0) {
+      diags.push_back({Diagnostic::Severity::Fatal, 0, "Unknown target '" + m.target + "'"});
+      write_log(diags, result.error_log);
+      result.status = Status::UnsupportedTarget;
+      return result;
+    }
+    if (result.target_sm > options.target_sm) {
+      // ptxas's words when .target is above the architecture it compiles for; it adds no
+      // "aborted" line after this one.
+      result.error_log = "ptxas fatal   : SM version specified by .target is higher than default SM version assumed\n";
+      result.status = Status::UnsupportedTarget;
+      return result;
+    }
+    verify(m, diags);
+  }
+  if (!diags.empty()) {
+    write_log(diags, result.error_log);
+    result.status = outcome == ParseOutcome::UnsupportedVersion ? Status::UnsupportedVersion
+                    : outcome == ParseOutcome::MissingVersion   ? Status::InvalidImage
+                                                                : Status::ParseError;
+    return result;
+  }
+  auto lines = std::make_shared<std::vector<std::string>>();
+  for (size_t at = 0; at <= ptx_text.size();) {
+    size_t nl = ptx_text.find('\n', at);
+    if (nl == std::string_view::npos) nl = ptx_text.size();
+    lines->emplace_back(ptx_text.substr(at, nl - at));
+    at = nl + 1;
+  }
+  std::vector<CompiledKernel> kernels;
+  for (const auto& f : m.functions) {
+    if (!f.is_entry || !f.has_body) continue;
+    CompiledKernel k;
+    k.name = f.name;
+    layout_kernel(m, f, k);
+    if (!lower_kernel(m, f, options, lines, k, diags)) {
+      write_log(diags, result.error_log);
+      result.status = Status::NotSupported;
+      return result;
+    }
+    if (options.max_registers > 0 && k.num_regs > static_cast<uint32_t>(options.max_registers)) {
+      // minicuda does not spill: a kernel over the limit is refused, naming both counts.
+      result.error_log += "ptxas error   : Entry function '" + k.name + "' uses " + std::to_string(k.num_regs) +
+                          " registers, more than the limit of " + std::to_string(options.max_registers) +
+                          " (minicuda's JIT does not spill)\n";
+      result.status = Status::OutOfResources;
+      return result;
+    }
+    result.info_log += "ptxas info    : Compiling entry function '" + k.name + "' for 'sm_" +
+                       std::to_string(options.target_sm) + "'\n";
+    result.info_log += "ptxas info    : Used " + std::to_string(k.num_regs) + " registers, " +
+                       std::to_string(k.param_bytes) + " bytes of parameters, " +
+                       std::to_string(k.static_shared_bytes) + " bytes smem, " +
+                       std::to_string(k.local_bytes) + " bytes lmem\n";
+    kernels.push_back(std::move(k));
+  }
+  result.kernels = std::move(kernels);
+  result.globals = layout_globals(m);
+  result.status = Status::Ok;
   return result;
 }
 

@@ -50,16 +50,22 @@ struct CompileOptions {
 // One lowered .entry.
 struct CompiledKernel {
   std::string name;                      // the entry's (mangled) name, as cuModuleGetFunction takes it
-  // The kernel's code in the simulator's SASS: points to a minicuda::sass program of
-  // hw/include/nv_sass.h (null until the lowering exists for this kernel).
+  // The kernel's code in the simulator's SASS: a `const NvSassProgram*` (hw/include/nv_sass.h)
+  // that stays valid while this pointer (or a copy) lives. Its symbol table holds zeros until
+  // the loader binds the module variables' device addresses (bind_symbols).
   std::shared_ptr<const void> sass;
+  // The module variables the code names, in the order of the program's symbol table
+  // (NV_SASS_OPND_SYMBOL index i is symbols[i]).
+  std::vector<std::string> symbols;
   uint32_t param_bytes = 0;              // size of the parameter block (cbank 0 user params)
   std::vector<uint32_t> param_offsets;   // per parameter, in declaration order, CUDA param ABI
   std::vector<uint32_t> param_sizes;
   std::vector<uint32_t> param_aligns;
   uint32_t static_shared_bytes = 0;      // .shared declared in the entry or used from module scope
   uint32_t local_bytes = 0;              // .local per thread
-  uint32_t num_regs = 0;                 // 32-bit registers per thread after allocation
+  uint32_t num_regs = 0;                 // 32-bit registers per thread after allocation (a 64-bit
+                                         // PTX register counts 2), as ptxas's "Used N registers"
+  uint32_t max_call_depth = 0;           // nested .func calls (0: none)
   uint32_t max_ntid = 0;                 // .maxntid product (0: none)
   uint32_t req_ntid[3] = {0, 0, 0};      // .reqntid (0: none)
   uint32_t min_ctas_per_sm = 0;          // .minnctapersm (0: none)
@@ -92,6 +98,15 @@ inline constexpr int kPtxIsaMinor = 0;
 // Parses, verifies and lowers `ptx_text`. Never throws on bad input; status and error_log say
 // what was wrong, kernels/globals are empty unless status is Ok.
 CompileResult compile(std::string_view ptx_text, const CompileOptions& options);
+
+// A copy of `kernel.sass` whose symbol table holds `addresses` (one device address per entry of
+// kernel.symbols, in order): what the module loader launches after placing the module's
+// variables. Returns null when the counts differ or the kernel has no code.
+std::shared_ptr<const void> bind_symbols(const CompiledKernel& kernel, const std::vector<uint64_t>& addresses);
+
+// The kernel's SASS as text, one instruction a line with its index, beside the PTX line it came
+// from and the .loc source line: minicuda's `cuobjdump -sass`. Empty when the kernel has no code.
+std::string disassemble(const CompiledKernel& kernel);
 
 // The name of a Status value ("Ok", "ParseError", ...).
 const char* status_name(Status status);

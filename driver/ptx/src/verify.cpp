@@ -1,0 +1,175 @@
+// The PTX verifier (verify.h).
+#include "verify.h"
+
+#include <map>
+#include <set>
+#include <string>
+
+namespace minicuda::ptx {
+
+namespace {
+
+const char* const kSpecials[] = {
+    "%tid", "%ntid", "%ctaid", "%nctaid", "%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid",
+    "%gridid", "%clock", "%clock_hi", "%clock64", "%globaltimer", "%globaltimer_lo",
+    "%globaltimer_hi", "%lanemask_eq", "%lanemask_le", "%lanemask_lt", "%lanemask_ge",
+    "%lanemask_gt", "%dynamic_smem_size", "%total_smem_size", "%aggr_smem_size",
+    "%is_explicit_cluster", "%clusterid", "%nclusterid", "%cluster_ctaid", "%cluster_nctaid",
+    "%cluster_ctarank", "%cluster_nctarank", "%current_graph_exec"};
+
+// The special registers that are vectors (read with .x/.y/.z).
+bool is_vector_special(const std::string& n) {
+  return n == "%tid" || n == "%ntid" || n == "%ctaid" || n == "%nctaid" || n == "%clusterid" ||
+         n == "%nclusterid" || n == "%cluster_ctaid" || n == "%cluster_nctaid";
+}
+
+// The instructions whose register operands all have the instruction type's size (the destination
+// of a .wide form twice that): ptxas's "Arguments mismatch" check, kept to the families where
+// that rule holds without exception.
+bool is_uniform_alu(const std::string& op) {
+  static const std::set<std::string> ops = {"add", "sub", "mul", "mad", "min", "max", "and", "or",
+                                            "xor", "not", "neg", "abs", "mov", "div", "rem"};
+  return ops.count(op) > 0;
+}
+
+std::string instruction_type(const Instruction& in) {
+  for (auto it = in.modifiers.rbegin(); it != in.modifiers.rend(); ++it)
+    if (type_size(*it) > 0) return *it;
+  return {};
+}
+
+struct Scope {
+  std::map<std::string, std::string> regs;  // name -> type
+  std::set<std::string> symbols;            // params, variables, functions, prototypes
+  std::set<std::string> labels;
+};
+
+class Verifier {
+ public:
+  Verifier(const Module& m, std::vector<Diagnostic>& d) : m_(m), d_(d) {}
+
+  void run() {
+    std::set<std::string> module_symbols;
+    for (const auto& g : m_.globals) module_symbols.insert(g.name);
+    for (const auto& f : m_.functions) module_symbols.insert(f.name);
+    for (const auto& f : m_.functions) {
+      if (!f.has_body) continue;
+      Scope s;
+      s.symbols = module_symbols;
+      for (const auto& p : f.params) declare(s, p);
+      for (const auto& p : f.returns) declare(s, p);
+      for (const auto& st : f.body) {
+        if (st.kind == Statement::Kind::Decl) declare(s, st.decl);
+        if (st.kind == Statement::Kind::Label) { s.labels.insert(st.label); s.symbols.insert(st.label); }
+      }
+      for (const auto& st : f.body)
+        if (st.kind == Statement::Kind::Instr) instruction(s, st.instr);
+    }
+  }
+
+ private:
+  void error(int line, std::string msg) { d_.push_back({Diagnostic::Severity::Error, line, std::move(msg)}); }
+
+  static void declare(Scope& s, const VarDecl& v) {
+    if (v.space != "reg") { s.symbols.insert(v.name); return; }
+    if (!v.is_range) { s.regs[v.name] = v.type; return; }
+    for (uint32_t i = 0; i < v.range; ++i) s.regs[v.name + std::to_string(i)] = v.type;
+  }
+
+  // Collects the names of `o` (and its elements) that nothing declares.
+  void unknowns(const Scope& s, const Operand& o, std::vector<std::string>& out, bool& in_address) const {
+    switch (o.kind) {
+      case Operand::Kind::Register:
+        if (!s.regs.count(o.name) && !is_special_register(o.name)) out.push_back(o.name);
+        if (!o.second.empty() && !s.regs.count(o.second)) out.push_back(o.second);
+        break;
+      case Operand::Kind::Symbol:
+        if (!s.symbols.count(o.name)) out.push_back(o.name);
+        break;
+      case Operand::Kind::Address:
+        if (o.name.empty()) break;
+        if (o.name[0] == '%' ? !s.regs.count(o.name) : !s.symbols.count(o.name)) {
+          out.push_back(o.name);
+          in_address = true;
+        }
+        break;
+      case Operand::Kind::Vector:
+        for (const auto& e : o.elements) unknowns(s, e, out, in_address);
+        break;
+      default:
+        break;
+    }
+  }
+
+  void instruction(const Scope& s, const Instruction& in) {
+    std::string shown = in.opcode + (in.has("wide") ? ".wide" : "");
+    std::vector<std::string> missing;
+    bool in_address = false;
+    if (!in.guard.empty() && !s.regs.count(in.guard)) {
+      error(in.line, "Predicate expression expected");
+      missing.push_back(in.guard);
+    }
+    for (const auto& o : in.operands) unknowns(s, o, missing, in_address);
+    for (const auto& o : in.operands) {
+      if (o.kind == Operand::Kind::Register && is_vector_special(o.name) && !o.component.empty() &&
+          o.component != "x" && o.component != "y" && o.component != "z") {
+        error(in.line, "Unknown vector selector: '" + o.component + "'");
+        return;
+      }
+    }
+    if (in.opcode == "bra" && !in.operands.empty() && in.operands[0].kind == Operand::Kind::Symbol &&
+        s.symbols.count(in.operands[0].name) && !s.labels.count(in.operands[0].name)) {
+      error(in.line, "Label expected for argument 0 of instruction 'bra'");
+      error(in.line, "Argument 0 of instruction 'bra': must be register");
+      return;
+    }
+    if (!missing.empty()) {
+      bool reg_missing = false;
+      for (const auto& n : missing) reg_missing |= n[0] == '%' && n != in.guard;
+      if (reg_missing && in.opcode != "bra" && in.opcode != "call")
+        error(in.line, (in_address ? "Illegal operand type to instruction '" : "Arguments mismatch for instruction '") + shown + "'");
+      for (const auto& n : missing) error(in.line, "Unknown symbol '" + n + "'");
+      return;
+    }
+    if (!is_uniform_alu(in.opcode)) return;
+    std::string type = instruction_type(in);
+    uint32_t size = type_size(type);
+    if (size == 0) return;
+    bool wide = in.has("wide");
+    bool integer = type[0] != 'f';
+    for (size_t i = 0; i < in.operands.size(); ++i) {
+      const Operand& o = in.operands[i];
+      uint32_t want = size;
+      if (wide && (i == 0 || (in.opcode == "mad" && i == 3))) want = size * 2;
+      bool bad = false;
+      if (o.kind == Operand::Kind::Register && o.component.empty() && !is_special_register(o.name)) {
+        auto it = s.regs.find(o.name);
+        bad = it != s.regs.end() && type_size(it->second) != want;
+      } else if (o.kind == Operand::Kind::FloatImmediate) {
+        bad = integer && !(o.fimm_single && want == 4) && !(!o.fimm_single && o.fbits && want == 8);
+      }
+      if (bad) {
+        error(in.line, "Arguments mismatch for instruction '" + shown + "'");
+        return;
+      }
+    }
+  }
+
+  const Module& m_;
+  std::vector<Diagnostic>& d_;
+};
+
+}  // namespace
+
+bool is_special_register(const std::string& name) {
+  for (const char* s : kSpecials)
+    if (name == s) return true;
+  if (name.rfind("%envreg", 0) == 0 || name.rfind("%pm", 0) == 0 || name.rfind("%reserved_smem", 0) == 0) return true;
+  return false;
+}
+
+void verify(const Module& module, std::vector<Diagnostic>& diags) {
+  Verifier(module, diags).run();
+}
+
+}  // namespace minicuda::ptx

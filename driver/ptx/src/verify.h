@@ -1,0 +1,19 @@
+// The PTX verifier: what ptxas checks after parsing. Every register an instruction names is
+// declared (or is a special register), every symbol is a label, parameter, variable or function,
+// a branch targets a label, and the simple arithmetic instructions get operands of their type's
+// size. Each problem becomes a Diagnostic with ptxas's wording.
+#pragma once
+
+#include <vector>
+
+#include "ast.h"
+#include "parser.h"
+
+namespace minicuda::ptx {
+
+void verify(const Module& module, std::vector<Diagnostic>& diags);
+
+// True for %tid, %ctaid, %laneid, %clock64, ... (the special registers the front end knows).
+bool is_special_register(const std::string& name);
+
+}  // namespace minicuda::ptx
