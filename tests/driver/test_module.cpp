@@ -2,8 +2,10 @@
 // of PTX, cubins and fatbinaries, the JIT's log buffers, lookups in a module, and the error
 // paths - each answer as the H200 recorded it (tests/data/h200/module/probe_module.txt), read
 // from the recording itself by key.
+#include <cstdio>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "crt/kernel_image.h"
 #include "driver_fixtures.h"
@@ -16,6 +18,12 @@ namespace minicuda::testing {
 namespace {
 
 namespace image = minicuda::libcuda::image;
+// A float as the probe prints it (%g).
+std::string fmt_float(float v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", static_cast<double>(v));
+  return buf;
+}
 const CUmodule kSentinel = reinterpret_cast<CUmodule>(uintptr_t{0x5a5a});
 
 // cuModuleLoadDataEx with both log buffers, as the probe's load_ex does.
@@ -298,12 +306,81 @@ TEST_F(PtxModule, GoodPtxLoadsAndItsFunctionsAreFound) {
 }
 
 TEST_F(PtxModule, BadPtxAsRecorded) {
-  expect_recorded("ptx.bad_opcode", load_ex(with("ld.param.u64", "ld.parm.u64").c_str()));
-  expect_recorded("ptx.version_99", load_ex(with(".version 9.0", ".version 99.0").c_str()));
-  expect_recorded("ptx.version_9_2", load_ex(with(".version 9.0", ".version 9.2").c_str()));
+  // The probe's edits of vadd.ptx (probe_module.cu), each loaded with both log buffers.
+  expect_recorded("ptx.garbage_line", load_ex(with(".address_size 64", ".address_size 64\n@@@ garbage here").c_str()));
+  expect_recorded("ptx.undeclared_register", load_ex(with("mov.u32", "mov.u32 %r999, %r1;\n\tmov.u32").c_str()));
+  expect_recorded("ptx.type_mismatch", load_ex(with("mov.u32", "mov.f64 %r1, %r2;\n\tmov.u32").c_str()));
+  expect_recorded("ptx.undefined_label", load_ex(with("ret;", "bra $L__nowhere;\n\tret;").c_str()));
   expect_recorded("ptx.target_sm_100", load_ex(with(".target sm_90", ".target sm_100").c_str()));
-  expect_recorded("ptx.target_bogus", load_ex(with(".target sm_90", ".target sm_bogus").c_str()));
-  expect_recorded("ptx.small_log_buffer", load_ex(with("ld.param.u64", "ld.parm.u64").c_str(), 16));
+  expect_recorded("ptx.truncated", load_ex(ptx.substr(0, (ptx.size() - 1) / 2).c_str()));
+  // A newer .version: the code and *module as recorded (the log's wording is the JIT's:
+  // tests/conformance/test_conformance_module.cpp lists how it differs).
+  LoadEx v99 = load_ex(with(".version 9.0", ".version 99.0").c_str());
+  EXPECT_EQ(static_cast<int>(v99.result), recorded_code("ptx.version_99"));
+  EXPECT_EQ(v99.module, kSentinel);
+  // A 16-byte buffer gets the log's first 15 characters and 16 written back (ptx.small_log_buffer).
+  LoadEx small = load_ex(with("mov.u32", "mov.f64 %r1, %r2;\n\tmov.u32").c_str(), 16);
+  EXPECT_EQ(small.error_log, recorded_log("ptx.small_log_buffer.error.log"));
+  EXPECT_EQ(std::to_string(small.error_size_back), recorded("ptx.small_log_buffer.error.log_size_back"));
+}
+
+TEST_F(PtxModule, AttributesOfAPtxFunction) {
+  CUmodule m = nullptr;
+  ASSERT_EQ(cuModuleLoadData(&m, ptx.data()), CUDA_SUCCESS);
+  CUfunction f = nullptr;
+  ASSERT_EQ(cuModuleGetFunction(&f, m, "vadd"), CUDA_SUCCESS);
+  int v = -1;
+  EXPECT_EQ(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_PTX_VERSION, f), CUDA_SUCCESS);
+  EXPECT_EQ(v, 90);  // .version 9.0
+  EXPECT_EQ(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_BINARY_VERSION, f), CUDA_SUCCESS);
+  EXPECT_EQ(v, 90);  // compiled for the context's sm_90
+  EXPECT_EQ(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f), CUDA_SUCCESS);
+  EXPECT_EQ(v, 1024);
+  EXPECT_EQ(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_NUM_REGS, f), CUDA_SUCCESS);
+  EXPECT_GT(v, 0);
+  EXPECT_EQ(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES, f), CUDA_SUCCESS);
+  EXPECT_EQ(std::to_string(v), recorded("get_global.c_scale.bytes"));  // the module's .const c_scale
+  EXPECT_EQ(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, f), CUDA_SUCCESS);
+  EXPECT_EQ(v, 0);
+  const char* name = nullptr;
+  EXPECT_EQ(cuFuncGetName(&name, f), CUDA_SUCCESS);
+  EXPECT_STREQ(name, "vadd");
+  EXPECT_EQ(cuModuleUnload(m), CUDA_SUCCESS);
+}
+
+TEST_F(PtxModule, APtxKernelRunsAndReadsItsModulesVariables) {
+  CUmodule m = nullptr;
+  ASSERT_EQ(cuModuleLoadData(&m, ptx.data()), CUDA_SUCCESS);
+  CUfunction vadd = nullptr, bump = nullptr;
+  ASSERT_EQ(cuModuleGetFunction(&vadd, m, "vadd"), CUDA_SUCCESS);
+  ASSERT_EQ(cuModuleGetFunction(&bump, m, "bump"), CUDA_SUCCESS);
+  const int n = 1024;
+  CUdeviceptr a = 0, b = 0, c = 0;
+  std::vector<float> ha(n), hb(n), hc(n);
+  for (int i = 0; i < n; ++i) ha[i] = static_cast<float>(i), hb[i] = static_cast<float>(2 * i);
+  ASSERT_EQ(cuMemAlloc(&a, n * 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemAlloc(&b, n * 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemAlloc(&c, n * 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyHtoD(a, ha.data(), n * 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyHtoD(b, hb.data(), n * 4), CUDA_SUCCESS);
+  int count = n;
+  void* args[] = {&a, &b, &c, &count};
+  ASSERT_EQ(cuLaunchKernel(vadd, 4, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr), CUDA_SUCCESS);
+  ASSERT_EQ(cuCtxSynchronize(), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyDtoH(hc.data(), c, n * 4), CUDA_SUCCESS);
+  EXPECT_EQ(fmt_float(hc[1000]), recorded("launch.good.c[1000]"));  // a + b * c_scale[0]
+  // bump: atomicAdd on g_counter (7), then thread 0 writes it: 32 threads later it is 39.
+  void* bargs[] = {&c};
+  ASSERT_EQ(cuLaunchKernel(bump, 1, 1, 1, 32, 1, 1, 0, nullptr, bargs, nullptr), CUDA_SUCCESS);
+  ASSERT_EQ(cuCtxSynchronize(), CUDA_SUCCESS);
+  CUdeviceptr g = 0;
+  size_t bytes = 0;
+  ASSERT_EQ(cuModuleGetGlobal(&g, &bytes, m, "g_counter"), CUDA_SUCCESS);
+  int counter = 0;
+  ASSERT_EQ(cuMemcpyDtoH(&counter, g, 4), CUDA_SUCCESS);
+  EXPECT_EQ(counter, 7 + 32);
+  cuMemFree(a), cuMemFree(b), cuMemFree(c);
+  EXPECT_EQ(cuModuleUnload(m), CUDA_SUCCESS);
 }
 
 }  // namespace

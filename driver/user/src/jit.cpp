@@ -7,8 +7,11 @@
 #include <chrono>
 #include <cstring>
 #include <memory>
+#include <optional>
 
 #include "image.h"
+#include "jit_cache.h"
+#include "nv_sass.h"
 #include "libcuda.h"
 #include "minicuda/trace.h"
 
@@ -102,6 +105,27 @@ void write_jit_logs(const JitOptions& o, void** values, const std::string& error
   }
 }
 
+namespace {
+// A kernel's program with its own symbol table, and what keeps the instructions alive.
+struct BoundProgram {
+  NvSassProgram program{};
+  std::vector<NvU64> symbols;
+  std::shared_ptr<const void> base;
+};
+}  // namespace
+
+std::shared_ptr<const void> bind_program(const ptx::CompiledKernel& kernel, const std::vector<uint64_t>& addresses) {
+  const auto* program = static_cast<const NvSassProgram*>(kernel.sass.get());
+  if (program == nullptr || program->magic != NV_SASS_PROGRAM_MAGIC || program->symbol_count != addresses.size())
+    return nullptr;
+  auto bound = std::make_shared<BoundProgram>();
+  bound->program = *program;
+  bound->symbols.assign(addresses.begin(), addresses.end());
+  bound->program.symbols = reinterpret_cast<NvU64>(bound->symbols.data());
+  bound->base = kernel.sass;
+  return std::shared_ptr<const void>(bound, &bound->program);
+}
+
 void add_kernels(CUlib_st& lib, const fatbin::ModuleImage* module) {
   lib.module = module;
   for (uint32_t i = 0; i < module->kernel_count; ++i) {
@@ -113,15 +137,36 @@ void add_kernels(CUlib_st& lib, const fatbin::ModuleImage* module) {
   }
 }
 
-CUresult jit_compile(const std::string& ptx_text, const JitOptions& options, ptx::CompileResult* result) {
-  trace::note(trace::Layer::Libcuda, "JIT: compiling {} bytes of PTX for sm_{}", ptx_text.size(),
-              options.compile.target_sm);
+CUresult jit_compile(const std::string& ptx_text, const JitOptions& options, ptx::CompileResult* result, bool* hit) {
+  if (hit != nullptr) *hit = false;
+  const jit_cache::Settings cache = jit_cache::settings();
+  const uint64_t key = jit_cache::key_of(ptx_text, options.compile);
+  const std::string entry = jit_cache::entry_path(key);
+  if (cache.disabled) {
+    trace::note(trace::Layer::Libcuda, "JIT cache disabled: compiling {} bytes of PTX for sm_{}", ptx_text.size(),
+                options.compile.target_sm);
+  } else if (cache.force_jit) {
+    trace::note(trace::Layer::Libcuda, "JIT cache bypassed (CUDA_FORCE_PTX_JIT=1): compiling {} bytes of PTX for sm_{}",
+                ptx_text.size(), options.compile.target_sm);
+  } else if (std::optional<ptx::CompileResult> cached = jit_cache::lookup(cache, key)) {
+    trace::note(trace::Layer::Libcuda, "JIT cache hit: loading {}/{} ({} kernel(s) for sm_{})", cache.path, entry,
+                cached->kernels.size(), options.compile.target_sm);
+    *result = std::move(*cached);
+    if (hit != nullptr) *hit = true;
+    return CUDA_SUCCESS;
+  } else {
+    trace::note(trace::Layer::Libcuda, "JIT cache miss: compiling {} bytes of PTX for sm_{} (entry {}/{})",
+                ptx_text.size(), options.compile.target_sm, cache.path, entry);
+  }
   *result = ptx::compile(ptx_text, options.compile);
   CUresult r = result_of(result->status);
-  if (r != CUDA_SUCCESS)
+  if (r != CUDA_SUCCESS) {
     trace::note(trace::Layer::Libcuda, "JIT: {} ({})", ptx::status_name(result->status),
                 without_trailing_newlines(result->error_log));
-  return r;
+    return r;
+  }
+  if (!cache.disabled) jit_cache::store(cache, key, *result);
+  return CUDA_SUCCESS;
 }
 
 CUresult load_image(const void* data, const JitOptions& options, CUlib_st& lib, std::string* error_log,
@@ -137,13 +182,15 @@ CUresult load_image(const void* data, const JitOptions& options, CUlib_st& lib, 
     return CUDA_SUCCESS;
   }
   auto jit = std::make_shared<JitModule>();
-  CUresult r = jit_compile(code.ptx, options, &jit->result);
+  bool hit = false;
+  CUresult r = jit_compile(code.ptx, options, &jit->result, &hit);
   if (r == CUDA_ERROR_INVALID_IMAGE) {
     *error_log = image::kUnrecognizedImageLog;
     return r;
   }
   *error_log = without_trailing_newlines(jit->result.error_log);
-  if (options.verbose) *info_log = without_trailing_newlines(jit->result.info_log);
+  // A hit writes no info log, as on the H200 (cache_run2.txt): nothing was compiled.
+  if (options.verbose && !hit) *info_log = without_trailing_newlines(jit->result.info_log);
   if (r != CUDA_SUCCESS) return r;
   JitModule& m = *jit;
   m.target_sm = options.compile.target_sm;

@@ -3,6 +3,7 @@
 // cuModuleLoadDataEx, cuLibraryLoadData and the linker.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -55,8 +56,15 @@ struct JitModule {
 // yet). *error_log and *info_log get the JIT's logs (ptxas' words) either way.
 CUresult load_image(const void* image, const JitOptions& options, CUlib_st& lib, std::string* error_log,
                     std::string* info_log);
-// Compiles PTX text: the JIT, through the JIT cache (jit_cache.h). The CUresult of its status.
-CUresult jit_compile(const std::string& ptx, const JitOptions& options, ptx::CompileResult* result);
+// Compiles PTX text: the JIT, through the JIT cache (jit_cache.h): a hit loads the entry (*hit
+// set), a miss compiles and stores it. The CUresult of the JIT's status.
+CUresult jit_compile(const std::string& ptx, const JitOptions& options, ptx::CompileResult* result,
+                     bool* hit = nullptr);
+// A copy of kernel's program (an NvSassProgram, nv_sass.h, from the JIT or the cache) whose symbol
+// table holds `addresses` (the device addresses of kernel.symbols, in order), sharing its
+// instructions: the program a code record points at. Null when the kernel has no program or the
+// count differs.
+std::shared_ptr<const void> bind_program(const ptx::CompiledKernel& kernel, const std::vector<uint64_t>& addresses);
 // Fills lib's kernels from the module image (a C++ module or one JitModule made).
 void add_kernels(CUlib_st& lib, const fatbin::ModuleImage* module);
 

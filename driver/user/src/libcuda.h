@@ -131,6 +131,7 @@ struct Driver {
   unsigned max_connections = 8;       // CUDA_DEVICE_MAX_CONNECTIONS at cuInit (1-32): channels per context
   bool memcheck = false;              // MINICUDA_MEMCHECK=1 at cuInit: memcheck mode (memcheck.h)
   std::set<CUlib_st*> libraries;      // loaded libraries (module.cpp); owned
+  std::set<CUlinkState_st*> links;    // links in progress (link.cpp); owned
   std::set<CUcontext> created;        // contexts of cuCtxCreate (context.cpp); owned
 };
 // The driver state of the calling thread's simulated process (libcuda is per process).
@@ -247,6 +248,7 @@ struct CUfunc_st {
   struct Loaded {
     uint64_t epoch = 0;    // the context's build the record belongs to
     uint64_t code_va = 0;  // its GPU address
+    std::shared_ptr<const void> sass;  // a PTX kernel's program, its symbols bound for the context
   };
   std::map<CUctx_st*, Loaded> loaded;
 };

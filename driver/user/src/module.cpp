@@ -35,13 +35,26 @@ CUresult function_code(CUctx_st& ctx, CUfunc_st& f, uint64_t* code_va) {
   // instantiated there: every loaded library's globals are placed in this context first.
   for (CUlib_st* lib : driver().libraries)
     if (CUresult r = load_globals(ctx, *lib); r != CUDA_SUCCESS) return r;
-  if (f.ptx != nullptr) {
-    // The SM's executor of the JIT's SASS is not on this branch: a PTX kernel cannot run yet.
-    trace::note(trace::Layer::Libcuda, "module: {} is a PTX kernel; the SMs cannot run the JIT's SASS yet "
-                "(CUDA_ERROR_NOT_SUPPORTED)", f.image->name);
-    return CUDA_ERROR_NOT_SUPPORTED;
-  }
   NvMinicudaKernelCode code{};
+  if (f.ptx != nullptr) {
+    // A PTX kernel: its SASS with the module variables' addresses in this context bound into the
+    // program's symbol table; the SM's SIMT executor runs it.
+    const CUlib_st& lib = *f.library;
+    const auto& globals = lib.jit->result.globals;
+    std::vector<uint64_t> addresses;
+    for (const std::string& name : f.ptx->symbols) {
+      uint64_t va = 0;
+      for (size_t i = 0; i < globals.size(); ++i)
+        if (globals[i].name == name) va = lib.globals.at(&ctx).address[i];
+      addresses.push_back(va);
+    }
+    loaded.sass = bind_program(*f.ptx, addresses);
+    if (loaded.sass == nullptr) {
+      trace::note(trace::Layer::Libcuda, "module: {} has no SASS the SMs can run", f.image->name);
+      return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    code.sass = reinterpret_cast<NvU64>(loaded.sass.get());
+  }
   code.magic = NV_MINICUDA_KERNEL_CODE_MAGIC;
   code.param_bytes = f.image->param_bytes;
   code.entry = reinterpret_cast<NvU64>(f.image->entry);
