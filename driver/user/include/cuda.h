@@ -16,9 +16,8 @@
  *                  cuMemFreeHost, cuMemGetAddressRange_v2, cuPointerGetAttribute(s)
  *   copies         cuMemcpy{HtoD,DtoH,DtoD}_v2, cuMemcpy, cuMemsetD{8,16,32}_v2, and their *Async
  *   streams/events cuStream*, cuEvent*, cuLaunchHostFunc
- *   modules        cuModuleLoad(Data,DataEx,FatBinary), cuModuleUnload, cuModuleGetFunction(Count),
- *                  cuModuleEnumerateFunctions, cuModuleGetGlobal_v2, cuLink* (the PTX JIT: docs/layers/libcuda.md)
- *   kernels        cuLibraryLoadData, cuLibraryLoadFromFile, cuLibraryGetModule, cuFuncGetName, cuLibraryUnload, cuLibraryGetKernel, cuLibraryGetGlobal, cuKernelGetName,
+ *   modules        cuModuleLoad*, cuModuleGet*, cuLink*, cuLibraryLoadFromFile, cuFuncGetName (cuda_modules.h)
+ *   kernels        cuLibraryLoadData, cuLibraryUnload, cuLibraryGetKernel, cuLibraryGetGlobal, cuKernelGetName,
  *                  cuKernelGetFunction, cuFuncGet/SetAttribute, cuLaunchKernel,
  *                  cuOccupancyMaxActiveBlocksPerMultiprocessor
  *   errors         cuGetErrorName, cuGetErrorString
@@ -597,68 +596,8 @@ typedef enum CUmoduleLoadingMode_enum MINICUDA_ENUM_INT {
 } CUmoduleLoadingMode;
 /* *mode = the loading mode chosen by CUDA_MODULE_LOADING at cuInit. NULL: CUDA_ERROR_INVALID_VALUE. */
 CUresult CUDAAPI cuModuleGetLoadingMode(CUmoduleLoadingMode* mode);
-/* The JIT's options (cuModuleLoadDataEx, cuLinkCreate, cuLinkAddData): the real numbering. The
- * ones minicuda's JIT reads are listed by cuModuleLoadDataEx below; the rest are accepted and
- * have no effect on the simulator; a value outside the enumeration: CUDA_ERROR_INVALID_VALUE. */
-typedef enum CUjit_option_enum MINICUDA_ENUM_INT {
-  CU_JIT_MAX_REGISTERS = 0, CU_JIT_THREADS_PER_BLOCK = 1, CU_JIT_WALL_TIME = 2, CU_JIT_INFO_LOG_BUFFER = 3,
-  CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4, CU_JIT_ERROR_LOG_BUFFER = 5, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
-  CU_JIT_OPTIMIZATION_LEVEL = 7, CU_JIT_TARGET_FROM_CUCONTEXT = 8, CU_JIT_TARGET = 9, CU_JIT_FALLBACK_STRATEGY = 10,
-  CU_JIT_GENERATE_DEBUG_INFO = 11, CU_JIT_LOG_VERBOSE = 12, CU_JIT_GENERATE_LINE_INFO = 13, CU_JIT_CACHE_MODE = 14,
-  CU_JIT_NEW_SM3X_OPT = 15, CU_JIT_FAST_COMPILE = 16, CU_JIT_GLOBAL_SYMBOL_NAMES = 17,
-  CU_JIT_GLOBAL_SYMBOL_ADDRESSES = 18, CU_JIT_GLOBAL_SYMBOL_COUNT = 19, CU_JIT_LTO = 20, CU_JIT_FTZ = 21,
-  CU_JIT_PREC_DIV = 22, CU_JIT_PREC_SQRT = 23, CU_JIT_FMA = 24, CU_JIT_REFERENCED_KERNEL_NAMES = 25,
-  CU_JIT_REFERENCED_KERNEL_COUNT = 26, CU_JIT_REFERENCED_VARIABLE_NAMES = 27, CU_JIT_REFERENCED_VARIABLE_COUNT = 28,
-  CU_JIT_OPTIMIZE_UNUSED_DEVICE_VARIABLES = 29, CU_JIT_POSITION_INDEPENDENT_CODE = 30, CU_JIT_MIN_CTA_PER_SM = 31,
-  CU_JIT_MAX_THREADS_PER_BLOCK = 32, CU_JIT_OVERRIDE_DIRECTIVE_VALUES = 33, CU_JIT_SPLIT_COMPILE = 34,
-  CU_JIT_NUM_OPTIONS
-} CUjit_option;
-/* What a cuLinkAddData / cuLinkAddFile input is. */
-typedef enum CUjitInputType_enum MINICUDA_ENUM_INT {
-  CU_JIT_INPUT_CUBIN = 0, CU_JIT_INPUT_PTX = 1, CU_JIT_INPUT_FATBINARY = 2, CU_JIT_INPUT_OBJECT = 3,
-  CU_JIT_INPUT_LIBRARY = 4, CU_JIT_INPUT_NVVM = 5, CU_JIT_NUM_INPUT_TYPES = 6
-} CUjitInputType;
-typedef struct CUlinkState_st* CUlinkState; /* a link in progress (cuLinkCreate) */
-
-/* Loads a module from an image in memory: PTX text (compiled by minicuda's JIT, through the JIT
- * cache), a real fatbinary (its PTX for the device's compute capability; NVIDIA's SASS cannot run
- * on the simulator, so an image with SASS alone: CUDA_ERROR_NO_BINARY_FOR_GPU), minicuda's own
- * fatbinary, or the ELF cuLinkComplete makes. Bad PTX: CUDA_ERROR_INVALID_PTX (218); a newer
- * .version: CUDA_ERROR_UNSUPPORTED_PTX_VERSION (222); anything else: CUDA_ERROR_INVALID_IMAGE (200).
- * On failure *module is left as it was. */
-CUresult CUDAAPI cuModuleLoadData(CUmodule* module, const void* image);
-/* As cuModuleLoadData, with JIT options: CU_JIT_ERROR_LOG_BUFFER / CU_JIT_INFO_LOG_BUFFER and their
- * _SIZE_BYTES (the bytes written, NUL included, are written back into the size's value),
- * CU_JIT_LOG_VERBOSE, CU_JIT_OPTIMIZATION_LEVEL, CU_JIT_TARGET, CU_JIT_TARGET_FROM_CUCONTEXT,
- * CU_JIT_MAX_REGISTERS, CU_JIT_GENERATE_LINE_INFO, CU_JIT_WALL_TIME (milliseconds written back). */
-CUresult CUDAAPI cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned int numOptions, CUjit_option* options,
-                                    void** optionValues);
-/* As cuModuleLoadData, from a file. Missing: CUDA_ERROR_FILE_NOT_FOUND; unreadable (a directory):
- * CUDA_ERROR_OUT_OF_MEMORY, as the H200 answers. */
-CUresult CUDAAPI cuModuleLoad(CUmodule* module, const char* fname);
-/* As cuModuleLoadData. */
-CUresult CUDAAPI cuModuleLoadFatBinary(CUmodule* module, const void* fatCubin);
-/* Unloads a module (its functions' handles become invalid). Unknown: CUDA_ERROR_INVALID_HANDLE. */
-CUresult CUDAAPI cuModuleUnload(CUmodule hmod);
-/* *hfunc = the module's function called name. Not found: CUDA_ERROR_NOT_FOUND, *hfunc = NULL. */
-CUresult CUDAAPI cuModuleGetFunction(CUfunction* hfunc, CUmodule hmod, const char* name);
-CUresult CUDAAPI cuModuleGetFunctionCount(unsigned int* count, CUmodule mod);
-CUresult CUDAAPI cuModuleEnumerateFunctions(CUfunction* functions, unsigned int numFunctions, CUmodule mod);
-/* A module-scope variable's device address and size in the current context (either may be NULL,
- * not both). Not found: CUDA_ERROR_NOT_FOUND. */
-CUresult CUDAAPI cuModuleGetGlobal_v2(CUdeviceptr* dptr, size_t* bytes, CUmodule hmod, const char* name);
-/* The linker: PTX inputs joined into one ELF of minicuda's (the PTX it links, which
- * cuModuleLoadData accepts back). NVIDIA cubins cannot run on the simulator:
- * CUDA_ERROR_NO_BINARY_FOR_GPU. */
-CUresult CUDAAPI cuLinkCreate_v2(unsigned int numOptions, CUjit_option* options, void** optionValues,
-                                 CUlinkState* stateOut);
-CUresult CUDAAPI cuLinkAddData_v2(CUlinkState state, CUjitInputType type, void* data, size_t size, const char* name,
-                                  unsigned int numOptions, CUjit_option* options, void** optionValues);
-CUresult CUDAAPI cuLinkAddFile_v2(CUlinkState state, CUjitInputType type, const char* path, unsigned int numOptions,
-                                  CUjit_option* options, void** optionValues);
-CUresult CUDAAPI cuLinkComplete(CUlinkState state, void** cubinOut, size_t* sizeOut);
-CUresult CUDAAPI cuLinkDestroy(CUlinkState state);
 typedef enum CUlibraryOption_enum MINICUDA_ENUM_INT { CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE = 0 } CUlibraryOption;
+#include "cuda_modules.h" /* the JIT options, cuModuleLoad*, cuLink* */
 typedef enum CUfunction_attribute_enum MINICUDA_ENUM_INT {
   CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
   CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES = 2, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3, CU_FUNC_ATTRIBUTE_NUM_REGS = 4,
@@ -672,13 +611,6 @@ CUresult CUDAAPI cuLibraryLoadData(CUlibrary* library, const void* code, CUjit_o
                                    void** jitOptionsValues, unsigned int numJitOptions, CUlibraryOption* libraryOptions,
                                    void** libraryOptionValues, unsigned int numLibraryOptions);
 CUresult CUDAAPI cuLibraryUnload(CUlibrary library);
-/* As cuLibraryLoadData, from a file. Missing: CUDA_ERROR_FILE_NOT_FOUND. */
-CUresult CUDAAPI cuLibraryLoadFromFile(CUlibrary* library, const char* fileName, CUjit_option* jitOptions,
-                                       void** jitOptionsValues, unsigned int numJitOptions,
-                                       CUlibraryOption* libraryOptions, void** libraryOptionValues,
-                                       unsigned int numLibraryOptions);
-/* The module of the library in the current context. */
-CUresult CUDAAPI cuLibraryGetModule(CUmodule* pMod, CUlibrary library);
 /* A kernel of the library by name; unknown name: CUDA_ERROR_NOT_FOUND. */
 CUresult CUDAAPI cuLibraryGetKernel(CUkernel* pKernel, CUlibrary library, const char* name);
 CUresult CUDAAPI cuKernelGetName(const char** name, CUkernel hfunc);
@@ -689,8 +621,6 @@ CUresult CUDAAPI cuLibraryGetGlobal(CUdeviceptr* dptr, size_t* bytes, CUlibrary 
 /* The kernel's function in the current context (its code record uploaded there on first use). */
 CUresult CUDAAPI cuKernelGetFunction(CUfunction* pFunc, CUkernel kernel);
 CUresult CUDAAPI cuFuncGetAttribute(int* pi, CUfunction_attribute attrib, CUfunction hfunc);
-/* *name = the function's name. NULL name or function: CUDA_ERROR_INVALID_VALUE. */
-CUresult CUDAAPI cuFuncGetName(const char** name, CUfunction hfunc);
 /* Only MAX_DYNAMIC_SHARED_SIZE_BYTES (<= optin - static) and the carveout (0..100) can be set. */
 CUresult CUDAAPI cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value);
 /* Launches f (a CUfunction, or a CUkernel cast to one) on hStream: a QMD, two methods on the compute

@@ -107,12 +107,15 @@ Code select_fatbin(const uint8_t* data, size_t size, int sm) {
     if (extent > static_cast<size_t>(end - payload))
       return refuse(CUDA_ERROR_INVALID_IMAGE, "a fatbinary entry whose payload does not fit");
     if (e.kind == fatbin::kFatbinKindHostCode) {
-      if (e.payload_size < sizeof(fatbin::ModuleImage)) return refuse(CUDA_ERROR_INVALID_IMAGE, "a short minicuda entry");
-      const auto* module = reinterpret_cast<const fatbin::ModuleImage*>(payload);
-      if (module->magic != fatbin::kModuleMagic || module->version != 1)
+      if (e.payload_size < sizeof(fatbin::ModuleImage) || e.payload_size > static_cast<size_t>(end - payload))
+        return refuse(CUDA_ERROR_INVALID_IMAGE, "a minicuda entry whose size does not fit");
+      uint32_t magic_version[2];
+      std::memcpy(magic_version, payload, sizeof magic_version);  // payload may be unaligned in a bad image
+      if (magic_version[0] != fatbin::kModuleMagic || magic_version[1] != 1 ||
+          reinterpret_cast<uintptr_t>(payload) % alignof(fatbin::ModuleImage) != 0)
         return refuse(CUDA_ERROR_INVALID_IMAGE, "a minicuda entry of an unknown version");
       Code c;
-      c.host = module;
+      c.host = reinterpret_cast<const fatbin::ModuleImage*>(payload);
       c.why = "minicuda's fatbinary entry (C++ kernels)";
       return c;
     }

@@ -172,7 +172,8 @@ CUresult jit_compile(const std::string& ptx_text, const JitOptions& options, ptx
 CUresult load_image(const void* data, const JitOptions& options, CUlib_st& lib, std::string* error_log,
                     std::string* info_log) {
   image::Code code = image::select(data, options.compile.target_sm);
-  trace::note(trace::Layer::Libcuda, "module: image is {}", code.why);
+  // minicuda's own fatbinary (every .cu program's) loads as it always has: no note of its kind.
+  if (code.host == nullptr) trace::note(trace::Layer::Libcuda, "module: image is {}", code.why);
   if (code.error != CUDA_SUCCESS) {
     if (code.error == CUDA_ERROR_INVALID_IMAGE) *error_log = image::kUnrecognizedImageLog;
     return code.error;
