@@ -69,11 +69,6 @@ int target_number(const std::string& t) {
 CompileResult compile(std::string_view ptx_text, const CompileOptions& options) {
   CompileResult result;
   result.ptx_hash = hash_ptx(ptx_text);
-  if (ptx_text.find_first_not_of(" \t\r\n", 0) == std::string_view::npos) {
-    result.status = Status::InvalidImage;
-    result.error_log = "ptxas fatal   : empty PTX input\n";
-    return result;
-  }
   Module m;
   std::vector<Diagnostic> diags;
   ParseOutcome outcome = parse(ptx_text, kInputName, m, diags);

@@ -28,7 +28,8 @@ enum class Status : int {
   // A .target above the device's compute capability (or a target that is not an SM):
   // CUDA_ERROR_NO_BINARY_FOR_GPU (209).
   UnsupportedTarget = 3,
-  // Empty text, or bytes that are not PTX text at all (no .version first): CUDA_ERROR_INVALID_IMAGE (200).
+  // Empty text, or text that does not start with .version (bytes that are not PTX at all):
+  // CUDA_ERROR_INVALID_IMAGE (200).
   InvalidImage = 4,
   // Well-formed PTX that uses something the simulator's SASS cannot express yet (an instruction
   // or modifier parsed but not lowered): CUDA_ERROR_NOT_SUPPORTED (801). error_log names it.
