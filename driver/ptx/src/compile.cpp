@@ -98,6 +98,13 @@ CompileResult compile(std::string_view ptx_text, const CompileOptions& options) 
                                                                 : Status::ParseError;
     return result;
   }
+  // The loader allocates every module variable: one beyond 4 GiB (or whose size overflows) is refused.
+  for (const auto& g : m.globals) {
+    if (g.linkage == "extern" || decl_size(g) <= (uint64_t{1} << 32)) continue;
+    result.error_log = "ptxas error   : the variable '" + g.name + "' is larger than minicuda's JIT places (4 GiB)\n";
+    result.status = Status::OutOfResources;
+    return result;
+  }
   auto lines = std::make_shared<std::vector<std::string>>();
   for (size_t at = 0; at <= ptx_text.size();) {
     size_t nl = ptx_text.find('\n', at);

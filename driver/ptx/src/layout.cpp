@@ -13,10 +13,11 @@ uint64_t decl_size(const VarDecl& v) {
   for (uint64_t d : v.dims) {
     if (d == 0) {
       // int a[] = {...}: as many elements as the initializer gives (an extern [] is 0 bytes).
-      uint64_t per = n;
-      return v.init.empty() ? 0 : per * v.init.size();
+      uint64_t total = 0;
+      if (__builtin_mul_overflow(n, static_cast<uint64_t>(v.init.size()), &total)) return UINT64_MAX;
+      return total;
     }
-    n *= d;
+    if (__builtin_mul_overflow(n, d, &n)) return UINT64_MAX;
   }
   return n;
 }

@@ -1,6 +1,8 @@
 // The PTX verifier (verify.h).
 #include "verify.h"
 
+#include "registers.h"
+
 #include <map>
 #include <set>
 #include <string>
@@ -39,7 +41,7 @@ std::string instruction_type(const Instruction& in) {
 }
 
 struct Scope {
-  std::map<std::string, std::string> regs;  // name -> type
+  RegisterDecls regs;
   std::set<std::string> symbols;            // params, variables, functions, prototypes
   std::set<std::string> labels;
 };
@@ -72,23 +74,22 @@ class Verifier {
 
   static void declare(Scope& s, const VarDecl& v) {
     if (v.space != "reg") { s.symbols.insert(v.name); return; }
-    if (!v.is_range) { s.regs[v.name] = v.type; return; }
-    for (uint32_t i = 0; i < v.range; ++i) s.regs[v.name + std::to_string(i)] = v.type;
+    s.regs.declare(v);
   }
 
   // Collects the names of `o` (and its elements) that nothing declares.
   void unknowns(const Scope& s, const Operand& o, std::vector<std::string>& out, bool& in_address) const {
     switch (o.kind) {
       case Operand::Kind::Register:
-        if (!s.regs.count(o.name) && !is_special_register(o.name)) out.push_back(o.name);
-        if (!o.second.empty() && !s.regs.count(o.second)) out.push_back(o.second);
+        if (!s.regs.find(o.name) && !is_special_register(o.name)) out.push_back(o.name);
+        if (!o.second.empty() && !s.regs.find(o.second)) out.push_back(o.second);
         break;
       case Operand::Kind::Symbol:
         if (!s.symbols.count(o.name)) out.push_back(o.name);
         break;
       case Operand::Kind::Address:
         if (o.name.empty()) break;
-        if (o.name[0] == '%' ? !s.regs.count(o.name) : !s.symbols.count(o.name)) {
+        if (o.name[0] == '%' ? !s.regs.find(o.name) : !s.symbols.count(o.name)) {
           out.push_back(o.name);
           in_address = true;
         }
@@ -105,7 +106,7 @@ class Verifier {
     std::string shown = in.opcode + (in.has("wide") ? ".wide" : "");
     std::vector<std::string> missing;
     bool in_address = false;
-    if (!in.guard.empty() && !s.regs.count(in.guard)) {
+    if (!in.guard.empty() && !s.regs.find(in.guard)) {
       error(in.line, "Predicate expression expected");
       missing.push_back(in.guard);
     }
@@ -143,8 +144,8 @@ class Verifier {
       if (wide && (i == 0 || (in.opcode == "mad" && i == 3))) want = size * 2;
       bool bad = false;
       if (o.kind == Operand::Kind::Register && o.component.empty() && !is_special_register(o.name)) {
-        auto it = s.regs.find(o.name);
-        bad = it != s.regs.end() && type_size(it->second) != want;
+        const std::string* t = s.regs.find(o.name);
+        bad = t && type_size(*t) != want;
       } else if (o.kind == Operand::Kind::FloatImmediate) {
         bad = integer && !(o.fimm_single && want == 4) && !(!o.fimm_single && o.fbits && want == 8);
       }
