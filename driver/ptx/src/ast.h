@@ -82,6 +82,7 @@ struct Function {
 struct Module {
   int version_major = 0, version_minor = 0;
   std::string target;                    // "sm_90"
+  int target_line = 0;
   int address_size = 64;
   std::vector<std::pair<int, std::string>> files;  // .file index, name
   std::vector<VarDecl> globals;          // module-scope .global/.const/.shared

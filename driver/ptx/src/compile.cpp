@@ -48,7 +48,11 @@ void write_log(const std::vector<Diagnostic>& diags, std::string& log) {
     else
       log += std::string("ptxas ") + sev + d.message + "\n";
   }
-  if (!diags.empty()) log += "ptxas fatal   : Ptx assembly aborted due to errors\n";
+  // ptxas ends with "aborted" after errors tied to lines; a fatal without a line (an unresolved
+  // function) is its last word.
+  bool lined = false;
+  for (const auto& d : diags) lined |= d.line > 0;
+  if (lined) log += "ptxas fatal   : Ptx assembly aborted due to errors\n";
 }
 
 // "sm_90", "sm_90a", "compute_90" -> 90; -1 for anything else.
@@ -77,9 +81,10 @@ CompileResult compile(std::string_view ptx_text, const CompileOptions& options) 
   if (outcome == ParseOutcome::Ok) {
     result.target_sm = target_number(m.target);
     if (result.target_sm < 0) {
-      diags.push_back({Diagnostic::Severity::Fatal, 0, "Unknown target '" + m.target + "'"});
+      diags.push_back({Diagnostic::Severity::Fatal, m.target_line,
+                       std::string("Target architecture not defined at start of file '") + kInputName + "'"});
       write_log(diags, result.error_log);
-      result.status = Status::UnsupportedTarget;
+      result.status = Status::ParseError;
       return result;
     }
     if (result.target_sm > options.target_sm) {

@@ -90,7 +90,7 @@ class Parser {
       m_.version_minor = static_cast<int>(std::min(std::strtol(v.text.substr(dot + 1).c_str(), nullptr, 10), 100000L));
       version_line_ = v.line;
     } else if (d == "target") {
-      next();
+      m_.target_line = next().line;
       m_.target = ident();
       while (accept(',')) ident();
     } else if (d == "address_size") {

@@ -44,36 +44,68 @@ struct Scope {
   RegisterDecls regs;
   std::set<std::string> symbols;            // params, variables, functions, prototypes
   std::set<std::string> labels;
+  std::map<std::string, std::string> spaces;  // variable or parameter -> its state space
 };
+
+// The functions the driver provides to every module (device printf, assert): calls of them
+// need no body in the PTX.
+bool is_system_function(const std::string& name) { return name == "vprintf" || name == "__assertfail"; }
 
 class Verifier {
  public:
   Verifier(const Module& m, std::vector<Diagnostic>& d) : m_(m), d_(d) {}
 
   void run() {
-    std::set<std::string> module_symbols;
-    for (const auto& g : m_.globals) module_symbols.insert(g.name);
-    for (const auto& f : m_.functions) module_symbols.insert(f.name);
+    std::set<std::string> module_symbols, defined;
+    std::map<std::string, std::string> module_spaces;
+    for (const auto& g : m_.globals) {
+      module_symbols.insert(g.name);
+      module_spaces[g.name] = g.space;
+    }
+    for (const auto& f : m_.functions) {
+      module_symbols.insert(f.name);
+      if (f.has_body) defined.insert(f.name);
+    }
+    std::string unresolved;
     for (const auto& f : m_.functions) {
       if (!f.has_body) continue;
       Scope s;
       s.symbols = module_symbols;
+      s.spaces = module_spaces;
       for (const auto& p : f.params) declare(s, p);
       for (const auto& p : f.returns) declare(s, p);
       for (const auto& st : f.body) {
         if (st.kind == Statement::Kind::Decl) declare(s, st.decl);
         if (st.kind == Statement::Kind::Label) { s.labels.insert(st.label); s.symbols.insert(st.label); }
       }
-      for (const auto& st : f.body)
-        if (st.kind == Statement::Kind::Instr) instruction(s, st.instr);
+      for (const auto& st : f.body) {
+        if (st.kind != Statement::Kind::Instr) continue;
+        instruction(s, st.instr);
+        // ptxas links the module as a whole program: a called function needs a body.
+        const Instruction& in = st.instr;
+        if (in.opcode != "call" || !unresolved.empty()) continue;
+        for (const auto& o : in.operands) {
+          if (o.kind == Operand::Kind::Vector) continue;
+          if (o.kind == Operand::Kind::Symbol && module_symbols.count(o.name) && !defined.count(o.name) &&
+              !is_system_function(o.name))
+            unresolved = o.name;
+          break;
+        }
+      }
     }
+    if (!unresolved.empty() && d_.empty())
+      d_.push_back({Diagnostic::Severity::Fatal, 0, "Unresolved extern function '" + unresolved + "'"});
   }
 
  private:
   void error(int line, std::string msg) { d_.push_back({Diagnostic::Severity::Error, line, std::move(msg)}); }
 
   static void declare(Scope& s, const VarDecl& v) {
-    if (v.space != "reg") { s.symbols.insert(v.name); return; }
+    if (v.space != "reg") {
+      s.symbols.insert(v.name);
+      s.spaces[v.name] = v.space;
+      return;
+    }
     s.regs.declare(v);
   }
 
@@ -131,6 +163,21 @@ class Verifier {
         error(in.line, (in_address ? "Illegal operand type to instruction '" : "Arguments mismatch for instruction '") + shown + "'");
       for (const auto& n : missing) error(in.line, "Unknown symbol '" + n + "'");
       return;
+    }
+    if (in.opcode == "ld" || in.opcode == "ldu" || in.opcode == "st" || in.opcode == "atom" || in.opcode == "red") {
+      std::string space;
+      for (const auto& m : in.modifiers) {
+        std::string b = m.substr(0, m.find("::"));
+        if (b == "global" || b == "shared" || b == "local" || b == "const" || b == "param") space = b;
+      }
+      for (const auto& o : in.operands) {
+        if (o.kind != Operand::Kind::Address || o.name.empty() || o.name[0] == '%' || space.empty()) continue;
+        auto it = s.spaces.find(o.name);
+        if (it != s.spaces.end() && it->second != space) {
+          error(in.line, "State space mismatch between instruction and address in instruction '" + in.opcode + "'");
+          return;
+        }
+      }
     }
     if (!is_uniform_alu(in.opcode)) return;
     std::string type = instruction_type(in);
