@@ -9,6 +9,7 @@
 #include "layout.h"
 #include "lowerer.h"
 #include "minicuda/round_up.h"
+#include "regalloc.h"
 #include "verify.h"
 
 namespace minicuda::ptx {
@@ -358,8 +359,12 @@ bool Lowerer::run(const Function& entry, std::shared_ptr<const std::vector<std::
   }
   for (const auto& [at, callee] : call_fixups_) block_->data.code[at].target = function_start_.at(callee);
 
+  // -O0 (CU_JIT_OPTIMIZATION_LEVEL 0) keeps one register per PTX register, for reading the
+  // listing beside the PTX; above it, registers whose live ranges never meet are folded.
+  std::vector<uint32_t> registers =
+      opt_.opt_level > 0 ? allocate_registers(block_->data.code, slot_bytes_) : slot_bytes_;
   NvSassProgram& p = block_->head.program;
-  p.register_count = static_cast<NvU32>(slot_bytes_.size());
+  p.register_count = static_cast<NvU32>(registers.size());
   p.predicate_count = static_cast<NvU32>(preds_.size());
   p.param_bytes = k.param_bytes;
   p.shared_bytes = static_cast<NvU32>(shared_end_);
@@ -378,7 +383,7 @@ bool Lowerer::run(const Function& entry, std::shared_ptr<const std::vector<std::
   k.local_bytes = static_cast<uint32_t>(local_end_);
   k.max_call_depth = static_cast<uint32_t>(depth);
   uint32_t regs32 = 0;
-  for (uint32_t b : slot_bytes_) regs32 += b > 4 ? 2 : 1;
+  for (uint32_t b : registers) regs32 += b > 4 ? 2 : 1;
   k.num_regs = regs32;
   k.sass = sass_pointer(block_);
   return true;

@@ -43,7 +43,8 @@ enum class Status : int {
 // CU_JIT_OPTIMIZATION_LEVEL, CU_JIT_MAX_REGISTERS, CU_JIT_GENERATE_LINE_INFO).
 struct CompileOptions {
   int target_sm = 90;              // the device's compute capability, major*10+minor
-  int opt_level = 4;               // 0..4; accepted and recorded, the lowering does not optimise
+  int opt_level = 4;               // 0: one register per PTX register; 1..4: registers whose
+                                   // live ranges never meet share one (no other optimisation)
   int max_registers = 0;           // 0: no limit below the architecture's 255
   bool generate_line_info = true;  // keep .loc lines per instruction
 };
