@@ -68,6 +68,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"unresolved_extern", ptx::Status::ParseError},
                       Case{"unknown_target", ptx::Status::ParseError},
                       Case{"state_space_mismatch", ptx::Status::ParseError},
+                      Case{"param_space", ptx::Status::ParseError},
                       Case{"blank_lines", ptx::Status::InvalidImage}),
     [](const ::testing::TestParamInfo<Case>& info) { return std::string(info.param.name); });
 

@@ -2,6 +2,7 @@
 // lowering, and turns their diagnostics into the ptxas-style logs the driver hands back.
 #include "minicuda/ptx/ptx.h"
 
+#include <cstdio>
 #include <cstdlib>
 
 #include "ast.h"
@@ -68,6 +69,20 @@ int target_number(const std::string& t) {
   return static_cast<int>(v);
 }
 
+// The most parameter bytes a kernel may take on sm_70 and later (32764, ptxas's 0x7ffc).
+constexpr uint32_t kMaxParamBytes = 0x7ffc;
+
+// The bytes `f`'s parameters occupy, laid out by the param ABI, saturating instead of wrapping.
+uint64_t param_space(const Function& f) {
+  uint64_t offset = 0;
+  for (const auto& p : f.params) {
+    uint64_t size = decl_size(p), align = decl_align(p);
+    if (size > (uint64_t{1} << 40)) return UINT64_MAX;
+    offset = (offset + align - 1) / align * align + size;
+  }
+  return offset;
+}
+
 }  // namespace
 
 CompileResult compile(std::string_view ptx_text, const CompileOptions& options) {
@@ -122,7 +137,16 @@ CompileResult compile(std::string_view ptx_text, const CompileOptions& options) 
     if (!f.is_entry || !f.has_body) continue;
     CompiledKernel k;
     k.name = f.name;
-    layout_kernel(m, f, k);
+    layout_kernel(f, k);
+    if (param_space(f) > kMaxParamBytes) {
+      char msg[160];
+      std::snprintf(msg, sizeof msg, "Entry function '%s' uses too much parameter space (0x%llx bytes, 0x%x max).",
+                    f.name.c_str(), static_cast<unsigned long long>(param_space(f)), kMaxParamBytes);
+      diags.push_back({Diagnostic::Severity::Error, f.end_line, msg});
+      write_log(diags, result.error_log);
+      result.status = Status::ParseError;
+      return result;
+    }
     if (!lower_kernel(m, f, options, lines, k, diags)) {
       write_log(diags, result.error_log);
       result.status = Status::NotSupported;

@@ -24,7 +24,6 @@ class Lowerer {
   bool instruction(const Instruction& in);
 
  private:
-  friend struct OpsAccess;
   // Names and where they live.
   const Function* function_named(const std::string& name) const;
   const VarDecl* module_var(const std::string& name) const;

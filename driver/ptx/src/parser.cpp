@@ -226,7 +226,7 @@ class Parser {
     if (accept(';')) { m_.functions.push_back(std::move(f)); return; }
     if (!expect('{')) return;
     f.has_body = true;
-    body(f.body);
+    f.end_line = body(f.body);
     m_.functions.push_back(std::move(f));
   }
 
@@ -242,18 +242,19 @@ class Parser {
   }
 
   // Statements up to the function's closing brace; nested { } blocks are kept as markers.
-  void body(std::vector<Statement>& out) {
+  // Returns the line of the closing brace.
+  int body(std::vector<Statement>& out) {
     int depth = 1;
     int loc_file = 0, loc_line = 0;
     while (!failed_) {
       const Token& t = peek();
       Statement s;
       s.line = t.line;
-      if (t.kind == K::End) { syntax_error(); return; }
+      if (t.kind == K::End) { syntax_error(); return 0; }
       if (punct('{')) { next(); ++depth; s.kind = Statement::Kind::BlockOpen; out.push_back(s); continue; }
       if (punct('}')) {
-        next();
-        if (--depth == 0) return;
+        int line = next().line;
+        if (--depth == 0) return line;
         s.kind = Statement::Kind::BlockClose;
         out.push_back(s);
         continue;
@@ -304,6 +305,7 @@ class Parser {
       s.instr.loc_line = loc_line;
       out.push_back(std::move(s));
     }
+    return 0;
   }
 
   // [@[!]%p] opcode{.mod}* [operand {, operand}] ;
