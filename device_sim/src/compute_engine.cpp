@@ -172,13 +172,21 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
                      (uint64_t{nv_qmd_get(qmd, NVCBC0_QMDV03_00_PROGRAM_ADDRESS_UPPER)} << 32);
   NvMinicudaKernelCode code{};
   if (auto f = memory_.read(program, &code, sizeof code)) return mmu_fault(*f, "program");
-  if (code.magic != NV_MINICUDA_KERNEL_CODE_MAGIC || code.entry == 0) return bad("no kernel code at the program address");
+  if (code.magic != NV_MINICUDA_KERNEL_CODE_MAGIC || (code.entry == 0 && code.sass == 0))
+    return bad("no kernel code at the program address");
 
   GridLaunch grid;
   grid.kernel_name = reinterpret_cast<const char*>(code.name);
   grid.entry = reinterpret_cast<KernelEntry>(code.entry);
   grid.block_entry = reinterpret_cast<KernelBlockEntry>(code.block_entry);
   if (fission_mode() != FissionMode::Fibers) grid.region_entry = reinterpret_cast<KernelRegionEntry>(code.region_entry);
+  if (code.sass != 0) {  // a kernel compiled from PTX (nv_sass.h): the SIMT executor runs it
+    grid.sass = nv_p64_to_ptr<const NvSassProgram>(code.sass);
+    if (grid.sass->magic != NV_SASS_PROGRAM_MAGIC || grid.sass->version != NV_SASS_VERSION ||
+        grid.sass->instruction_count == 0)
+      return bad("the SASS program at the code record is not valid");
+    grid.entry = nullptr, grid.block_entry = nullptr, grid.region_entry = nullptr;
+  }
   grid.grid = dim3(nv_qmd_get(qmd, NVCBC0_QMDV03_00_CTA_RASTER_WIDTH), nv_qmd_get(qmd, NVCBC0_QMDV03_00_CTA_RASTER_HEIGHT),
                    nv_qmd_get(qmd, NVCBC0_QMDV03_00_CTA_RASTER_DEPTH));
   grid.block = dim3(nv_qmd_get(qmd, NVCBC0_QMDV03_00_CTA_THREAD_DIMENSION0),

@@ -1,5 +1,6 @@
 // sm: runs thread blocks (see sm.h for the model: loop mode, fiber mode, faults).
 #include "sm_block.h"
+#include "simt.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/asan_interface.h>
@@ -553,6 +554,10 @@ void called_outside_a_kernel(const char* what) {
 }  // namespace sm
 
 std::optional<BlockError> run_blocks(const GridLaunch& launch, BlockQueue& queue) {
+  if (launch.sass != nullptr) {  // a kernel compiled from PTX: the SIMT executor (simt.h)
+    thread_local simt::BlockExec exec;
+    return exec.run_blocks(launch, queue);
+  }
   // One of each per host thread, reused block after block (their vectors keep their capacity).
   thread_local sm::StackPool stacks;
   thread_local std::vector<uint8_t> shared;

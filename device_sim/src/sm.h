@@ -34,6 +34,7 @@
 
 #include "minicuda/device_code.h"
 #include "nv_kernel_code.h"
+#include "nv_sass.h"
 
 namespace minicuda::gpu {
 
@@ -86,6 +87,7 @@ struct GridLaunch {
   KernelEntry entry = nullptr;
   KernelBlockEntry block_entry = nullptr;  // optional: the loop-mode fast path
   KernelRegionEntry region_entry = nullptr;  // optional: the block as regions (cu2cxx fission)
+  const NvSassProgram* sass = nullptr;  // a kernel compiled from PTX: the SIMT executor runs it (simt.h)
   const void* params = nullptr;    // the parameter buffer (constant bank 0), host copy
   dim3 grid, block;
   uint32_t dynamic_shared = 0;     // bytes of extern __shared__ memory per block
@@ -168,5 +170,9 @@ std::optional<BlockError> run_blocks(const GridLaunch& launch, BlockQueue& queue
 
 // Is the calling host thread running kernel code right now?
 bool in_kernel();
+
+// Appends `length` bytes of device printf output to the launch's printf FIFO (constant bank 1),
+// or counts a dropped record when it does not fit. Thread-safe (the FIFO's offsets are atomic).
+void append_printf(const GridLaunch& launch, const char* text, uint32_t length);
 
 }  // namespace minicuda::gpu

@@ -94,8 +94,14 @@ int vprintf_device(const char* format, va_list args) {
   int n = std::vsnprintf(line, sizeof line, format, args);
   if (n < 0) return n;
   uint32_t length = std::min<uint32_t>(static_cast<uint32_t>(n), sizeof line - 1);
-  const GridLaunch& launch = t_block->launch();
-  if (launch.printf_buffer == nullptr) return n;
+  append_printf(t_block->launch(), line, length);
+  return n;
+}
+
+}  // namespace isa
+
+void append_printf(const GridLaunch& launch, const char* line, uint32_t length) {
+  if (launch.printf_buffer == nullptr) return;
   auto* fifo = reinterpret_cast<NvMinicudaPrintfFifo*>(launch.printf_buffer);
   uint32_t capacity = launch.printf_bytes - sizeof(NvMinicudaPrintfFifo);
   uint32_t at = __atomic_fetch_add(&fifo->write, length, __ATOMIC_RELAXED);
@@ -103,15 +109,16 @@ int vprintf_device(const char* format, va_list args) {
   // not wrap round to a small offset (it once did: a write past the FIFO, 4 GiB on).
   if (uint64_t{at} + length > capacity) {
     __atomic_fetch_add(&fifo->dropped, 1, __ATOMIC_RELAXED);
-    return n;
+    return;
   }
   std::memcpy(launch.printf_buffer + sizeof(NvMinicudaPrintfFifo) + at, line, length);
   uint32_t end = __atomic_load_n(&fifo->end, __ATOMIC_RELAXED);  // records before a full FIFO are
   while (end < at + length &&                                    // all written: end = the furthest
          !__atomic_compare_exchange_n(&fifo->end, &end, at + length, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
   }
-  return n;
 }
+
+namespace isa {
 
 int printf(const char* format, ...) {
   va_list args;

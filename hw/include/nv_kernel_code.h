@@ -8,7 +8,8 @@
 #include "nvtypes.h"
 
 // The code record: what PROGRAM_ADDRESS points at. The SM calls `entry` per thread (or
-// `block_entry` / `region_entry` per block); their types are in minicuda/kernel_entry.h.
+// `block_entry` / `region_entry` per block; their types are in minicuda/kernel_entry.h), or
+// executes `sass` when it is set.
 struct NvMinicudaKernelCode {
   NvU32 magic;        // NV_MINICUDA_KERNEL_CODE_MAGIC
   NvU32 param_bytes;  // the size of constant bank 0 the kernel expects
@@ -16,8 +17,10 @@ struct NvMinicudaKernelCode {
   NvU64 name;         // const char*, for fault reports
   NvU64 block_entry;  // minicuda::gpu::KernelBlockEntry (0: run threads through `entry`)
   NvU64 region_entry; // minicuda::gpu::KernelRegionEntry (0: the kernel has no block function)
+  NvU64 sass;         // const NvSassProgram* (nv_sass.h): a kernel compiled from PTX, which the
+                      // SM's SIMT executor runs; 0 for a C++ kernel (entry is then required)
 };
-static_assert(sizeof(NvMinicudaKernelCode) == 40);
+static_assert(sizeof(NvMinicudaKernelCode) == 48);
 inline constexpr NvU32 NV_MINICUDA_KERNEL_CODE_MAGIC = 0x4D53434Du;  // "MCSM"
 
 // Constant banks of a minicuda launch: 0 holds the kernel's parameters (as on the real GPU),

@@ -56,7 +56,9 @@ uint32_t parse_layers(const char* spec) {
   if (spec == nullptr || *spec == '\0') return 0;
   std::string_view s(spec);
   if (s == "0" || s == "off" || s == "none") return 0;
-  if (s == "1" || s == "all" || s == "on") return kAllLayers;
+  // Every layer but the warp trace, which prints a line per warp-instruction: it is on only
+  // when named (MINICUDA_TRACE=warp).
+  if (s == "1" || s == "all" || s == "on") return kAllLayers & ~(1u << static_cast<unsigned>(Layer::Warp));
   uint32_t mask = 0;
   while (!s.empty()) {
     size_t comma = s.find(',');
@@ -113,6 +115,7 @@ std::string_view layer_name(Layer layer) {
     case Layer::Nvidia: return "nvidia";
     case Layer::Uvm: return "uvm";
     case Layer::Gpu: return "gpu";
+    case Layer::Warp: return "warp";
     case Layer::Count: break;
   }
   return "?";

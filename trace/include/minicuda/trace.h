@@ -39,6 +39,7 @@ enum class Layer : uint8_t {
   Nvidia,   // driver/kernel/nvidia_ko: nvidia.ko, the resource manager (RM)
   Uvm,      // driver/kernel/nvidia_ko: nvidia-uvm.ko
   Gpu,      // device_sim/: the simulated GPU
+  Warp,     // device_sim/: the SIMT executor's per-warp instruction trace (only when named)
   Count
 };
 
@@ -53,6 +54,7 @@ constexpr Mode mode_of(Layer layer) {
     case Layer::Uvm:
       return Mode::Kernel;
     case Layer::Gpu:
+    case Layer::Warp:
       return Mode::Device;
     default:
       return Mode::User;
