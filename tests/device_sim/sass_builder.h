@@ -3,9 +3,9 @@
 // a chosen number of host threads, as the compute engine's SM workers do.
 #pragma once
 
-#include <gtest/gtest.h>
-
+#include <algorithm>
 #include <cstring>
+#include <mutex>
 #include <initializer_list>
 #include <map>
 #include <optional>
@@ -141,7 +141,7 @@ class SassBuilder {
 };
 
 // A grid of a SASS program, run as the compute engine runs one: blocks claimed from a shared
-// queue by `host_threads` threads; the error of the lowest block wins.
+// queue by `host_threads` threads (0: the calling thread alone); the error of the lowest block wins.
 struct SassGrid {
   dim3 grid{1, 1, 1}, block{32, 1, 1};
   std::vector<uint64_t> params;  // constant bank 0
@@ -169,6 +169,10 @@ struct SassGrid {
         if (!first || e->block < first->block) first = std::move(e);
       }
     };
+    if (host_threads == 0) {  // on the calling thread
+      worker();
+      return first;
+    }
     std::vector<std::thread> threads;
     for (unsigned t = 0; t < host_threads; ++t) threads.emplace_back(worker);
     for (std::thread& t : threads) t.join();

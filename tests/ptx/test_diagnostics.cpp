@@ -63,7 +63,13 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"unsupported_version", ptx::Status::UnsupportedVersion},
                       Case{"target_too_new", ptx::Status::UnsupportedTarget},
                       Case{"missing_version", ptx::Status::InvalidImage},
-                      Case{"garbage", ptx::Status::InvalidImage}),
+                      Case{"garbage", ptx::Status::InvalidImage},
+                      Case{"empty", ptx::Status::InvalidImage},
+                      Case{"unresolved_extern", ptx::Status::ParseError},
+                      Case{"unknown_target", ptx::Status::ParseError},
+                      Case{"state_space_mismatch", ptx::Status::ParseError},
+                      Case{"param_space", ptx::Status::ParseError},
+                      Case{"blank_lines", ptx::Status::InvalidImage}),
     [](const ::testing::TestParamInfo<Case>& info) { return std::string(info.param.name); });
 
 }  // namespace

@@ -77,11 +77,13 @@ struct Function {
   uint32_t reqntid[3] = {0, 0, 0};
   uint32_t minnctapersm = 0;
   int line = 0;
+  int end_line = 0;                      // the line of the body's closing brace
 };
 
 struct Module {
   int version_major = 0, version_minor = 0;
   std::string target;                    // "sm_90"
+  int target_line = 0;
   int address_size = 64;
   std::vector<std::pair<int, std::string>> files;  // .file index, name
   std::vector<VarDecl> globals;          // module-scope .global/.const/.shared

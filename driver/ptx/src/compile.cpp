@@ -2,6 +2,7 @@
 // lowering, and turns their diagnostics into the ptxas-style logs the driver hands back.
 #include "minicuda/ptx/ptx.h"
 
+#include <cstdio>
 #include <cstdlib>
 
 #include "ast.h"
@@ -48,7 +49,11 @@ void write_log(const std::vector<Diagnostic>& diags, std::string& log) {
     else
       log += std::string("ptxas ") + sev + d.message + "\n";
   }
-  if (!diags.empty()) log += "ptxas fatal   : Ptx assembly aborted due to errors\n";
+  // ptxas ends with "aborted" after errors tied to lines; a fatal without a line (an unresolved
+  // function) is its last word.
+  bool lined = false;
+  for (const auto& d : diags) lined |= d.line > 0;
+  if (lined) log += "ptxas fatal   : Ptx assembly aborted due to errors\n";
 }
 
 // "sm_90", "sm_90a", "compute_90" -> 90; -1 for anything else.
@@ -64,16 +69,25 @@ int target_number(const std::string& t) {
   return static_cast<int>(v);
 }
 
+// The most parameter bytes a kernel may take on sm_70 and later (32764, ptxas's 0x7ffc).
+constexpr uint32_t kMaxParamBytes = 0x7ffc;
+
+// The bytes `f`'s parameters occupy, laid out by the param ABI, saturating instead of wrapping.
+uint64_t param_space(const Function& f) {
+  uint64_t offset = 0;
+  for (const auto& p : f.params) {
+    uint64_t size = decl_size(p), align = decl_align(p);
+    if (size > (uint64_t{1} << 40)) return UINT64_MAX;
+    offset = (offset + align - 1) / align * align + size;
+  }
+  return offset;
+}
+
 }  // namespace
 
 CompileResult compile(std::string_view ptx_text, const CompileOptions& options) {
   CompileResult result;
   result.ptx_hash = hash_ptx(ptx_text);
-  if (ptx_text.find_first_not_of(" \t\r\n", 0) == std::string_view::npos) {
-    result.status = Status::InvalidImage;
-    result.error_log = "ptxas fatal   : empty PTX input\n";
-    return result;
-  }
   Module m;
   std::vector<Diagnostic> diags;
   ParseOutcome outcome = parse(ptx_text, kInputName, m, diags);
@@ -82,9 +96,10 @@ CompileResult compile(std::string_view ptx_text, const CompileOptions& options) 
   if (outcome == ParseOutcome::Ok) {
     result.target_sm = target_number(m.target);
     if (result.target_sm < 0) {
-      diags.push_back({Diagnostic::Severity::Fatal, 0, "Unknown target '" + m.target + "'"});
+      diags.push_back({Diagnostic::Severity::Fatal, m.target_line,
+                       std::string("Target architecture not defined at start of file '") + kInputName + "'"});
       write_log(diags, result.error_log);
-      result.status = Status::UnsupportedTarget;
+      result.status = Status::ParseError;
       return result;
     }
     if (result.target_sm > options.target_sm) {
@@ -103,6 +118,13 @@ CompileResult compile(std::string_view ptx_text, const CompileOptions& options) 
                                                                 : Status::ParseError;
     return result;
   }
+  // The loader allocates every module variable: one beyond 4 GiB (or whose size overflows) is refused.
+  for (const auto& g : m.globals) {
+    if (g.linkage == "extern" || decl_size(g) <= (uint64_t{1} << 32)) continue;
+    result.error_log = "ptxas error   : the variable '" + g.name + "' is larger than minicuda's JIT places (4 GiB)\n";
+    result.status = Status::OutOfResources;
+    return result;
+  }
   auto lines = std::make_shared<std::vector<std::string>>();
   for (size_t at = 0; at <= ptx_text.size();) {
     size_t nl = ptx_text.find('\n', at);
@@ -115,7 +137,16 @@ CompileResult compile(std::string_view ptx_text, const CompileOptions& options) 
     if (!f.is_entry || !f.has_body) continue;
     CompiledKernel k;
     k.name = f.name;
-    layout_kernel(m, f, k);
+    layout_kernel(f, k);
+    if (param_space(f) > kMaxParamBytes) {
+      char msg[160];
+      std::snprintf(msg, sizeof msg, "Entry function '%s' uses too much parameter space (0x%llx bytes, 0x%x max).",
+                    f.name.c_str(), static_cast<unsigned long long>(param_space(f)), kMaxParamBytes);
+      diags.push_back({Diagnostic::Severity::Error, f.end_line, msg});
+      write_log(diags, result.error_log);
+      result.status = Status::ParseError;
+      return result;
+    }
     if (!lower_kernel(m, f, options, lines, k, diags)) {
       write_log(diags, result.error_log);
       result.status = Status::NotSupported;

@@ -2,7 +2,6 @@
 #include "layout.h"
 
 #include <cstring>
-#include <set>
 
 #include "minicuda/round_up.h"
 
@@ -13,10 +12,11 @@ uint64_t decl_size(const VarDecl& v) {
   for (uint64_t d : v.dims) {
     if (d == 0) {
       // int a[] = {...}: as many elements as the initializer gives (an extern [] is 0 bytes).
-      uint64_t per = n;
-      return v.init.empty() ? 0 : per * v.init.size();
+      uint64_t total = 0;
+      if (__builtin_mul_overflow(n, static_cast<uint64_t>(v.init.size()), &total)) return UINT64_MAX;
+      return total;
     }
-    n *= d;
+    if (__builtin_mul_overflow(n, d, &n)) return UINT64_MAX;
   }
   return n;
 }
@@ -27,17 +27,7 @@ uint32_t decl_align(const VarDecl& v) {
   return a ? a : 1;
 }
 
-namespace {
-
-// Names an instruction of `f` mentions (operands, address bases, vector elements).
-void mentioned(const Operand& o, std::set<std::string>& out) {
-  if (!o.name.empty()) out.insert(o.name);
-  for (const auto& e : o.elements) mentioned(e, out);
-}
-
-}  // namespace
-
-void layout_kernel(const Module& m, const Function& f, CompiledKernel& k) {
+void layout_kernel(const Function& f, CompiledKernel& k) {
   uint64_t offset = 0;
   for (const auto& p : f.params) {
     uint32_t align = decl_align(p);
@@ -50,24 +40,6 @@ void layout_kernel(const Module& m, const Function& f, CompiledKernel& k) {
   }
   k.param_bytes = static_cast<uint32_t>(offset);
 
-  std::set<std::string> used;
-  for (const auto& st : f.body)
-    if (st.kind == Statement::Kind::Instr)
-      for (const auto& o : st.instr.operands) mentioned(o, used);
-  uint64_t shared = 0, local = 0;
-  for (const auto& g : m.globals) {
-    if (g.space != "shared" || g.linkage == "extern" || !used.count(g.name)) continue;
-    shared = round_up(shared, static_cast<uint64_t>(decl_align(g))) + decl_size(g);
-  }
-  for (const auto& st : f.body) {
-    if (st.kind != Statement::Kind::Decl) continue;
-    const VarDecl& v = st.decl;
-    if (v.space == "shared" && v.linkage != "extern")
-      shared = round_up(shared, static_cast<uint64_t>(decl_align(v))) + decl_size(v);
-    if (v.space == "local") local = round_up(local, static_cast<uint64_t>(decl_align(v))) + decl_size(v);
-  }
-  k.static_shared_bytes = static_cast<uint32_t>(shared);
-  k.local_bytes = static_cast<uint32_t>(local);
   k.max_ntid = f.maxntid[0] ? f.maxntid[0] * (f.maxntid[1] ? f.maxntid[1] : 1) * (f.maxntid[2] ? f.maxntid[2] : 1) : 0;
   for (int i = 0; i < 3; ++i) k.req_ntid[i] = f.reqntid[i];
   k.min_ctas_per_sm = f.minnctapersm;

@@ -17,9 +17,9 @@ uint64_t decl_size(const VarDecl& v);
 // The declaration's alignment: .align if written, else its element size.
 uint32_t decl_align(const VarDecl& v);
 
-// Fills param_offsets/sizes/aligns, param_bytes, static_shared_bytes, local_bytes and the
-// launch bounds of `kernel` from `f`.
-void layout_kernel(const Module& m, const Function& f, CompiledKernel& kernel);
+// Fills param_offsets/sizes/aligns, param_bytes and the launch bounds of `kernel` from `f`
+// (the lowering adds the shared and local sizes, which depend on the functions `f` calls).
+void layout_kernel(const Function& f, CompiledKernel& kernel);
 
 // The module-scope .global and .const variables (not .extern), with their initial bytes.
 std::vector<CompiledGlobal> layout_globals(const Module& m);

@@ -9,6 +9,7 @@
 #include "layout.h"
 #include "lowerer.h"
 #include "minicuda/round_up.h"
+#include "regalloc.h"
 #include "verify.h"
 
 namespace minicuda::ptx {
@@ -55,8 +56,9 @@ bool Lowerer::unsupported(int line, const std::string& what) {
 }
 
 bool Lowerer::is_pred(const std::string& r) const {
-  auto it = reg_types_.find(fn_->name + "/" + r);
-  return it != reg_types_.end() && it->second == "pred";
+  auto decls = reg_types_.find(fn_->name);
+  const std::string* t = decls == reg_types_.end() ? nullptr : decls->second.find(r);
+  return t && *t == "pred";
 }
 
 NvU32 Lowerer::reg(const std::string& name) {
@@ -64,8 +66,8 @@ NvU32 Lowerer::reg(const std::string& name) {
   auto it = regs_.find(key);
   if (it != regs_.end()) return it->second;
   NvU32 slot = static_cast<NvU32>(slot_bytes_.size());
-  auto t = reg_types_.find(key);
-  slot_bytes_.push_back(t == reg_types_.end() ? 8 : std::max<uint32_t>(type_size(t->second), 4));
+  const std::string* t = reg_types_[fn_->name].find(name);
+  slot_bytes_.push_back(t ? std::max<uint32_t>(type_size(*t), 4) : 8);
   regs_[key] = slot;
   return slot;
 }
@@ -257,8 +259,7 @@ void Lowerer::layout_memory(const Function& f) {
         local_[key] = local_end_;
         local_end_ += decl_size(v);
       } else if (v.space == "reg") {
-        if (!v.is_range) reg_types_[key] = v.type;
-        for (uint32_t r = 0; v.is_range && r < v.range; ++r) reg_types_[key + std::to_string(r)] = v.type;
+        reg_types_[f.name].declare(v);
       } else if (v.space == "param") {
         param_slot(f.name, v.name, static_cast<uint32_t>(decl_size(v)));
       }
@@ -343,7 +344,7 @@ bool Lowerer::run(const Function& entry, std::shared_ptr<const std::vector<std::
     for (const auto& r : f->returns) param_slot(f->name, r.name, static_cast<uint32_t>(decl_size(r)));
     if (f != &entry)
       for (const auto& p : f->params)
-        if (p.space == "reg") reg_types_[f->name + "/" + p.name] = p.type;
+        if (p.space == "reg") reg_types_[f->name].declare(p);
     layout_memory(*f);
   }
   uint64_t dynamic_base = round_up(shared_end_, 16);
@@ -358,8 +359,12 @@ bool Lowerer::run(const Function& entry, std::shared_ptr<const std::vector<std::
   }
   for (const auto& [at, callee] : call_fixups_) block_->data.code[at].target = function_start_.at(callee);
 
+  // -O0 (CU_JIT_OPTIMIZATION_LEVEL 0) keeps one register per PTX register, for reading the
+  // listing beside the PTX; above it, registers whose live ranges never meet are folded.
+  std::vector<uint32_t> registers =
+      opt_.opt_level > 0 ? allocate_registers(block_->data.code, slot_bytes_) : slot_bytes_;
   NvSassProgram& p = block_->head.program;
-  p.register_count = static_cast<NvU32>(slot_bytes_.size());
+  p.register_count = static_cast<NvU32>(registers.size());
   p.predicate_count = static_cast<NvU32>(preds_.size());
   p.param_bytes = k.param_bytes;
   p.shared_bytes = static_cast<NvU32>(shared_end_);
@@ -378,7 +383,7 @@ bool Lowerer::run(const Function& entry, std::shared_ptr<const std::vector<std::
   k.local_bytes = static_cast<uint32_t>(local_end_);
   k.max_call_depth = static_cast<uint32_t>(depth);
   uint32_t regs32 = 0;
-  for (uint32_t b : slot_bytes_) regs32 += b > 4 ? 2 : 1;
+  for (uint32_t b : registers) regs32 += b > 4 ? 2 : 1;
   k.num_regs = regs32;
   k.sass = sass_pointer(block_);
   return true;

@@ -189,6 +189,7 @@ bool Lowerer::instruction(const Instruction& in) {
     const Operand& a = in.operands[1];
     if (d.kind == Operand::Kind::Vector || a.kind == Operand::Kind::Vector) {
       const Operand& vec = d.kind == Operand::Kind::Vector ? d : a;
+      if (vec.elements.size() != 2 && vec.elements.size() != 4) return unsupported(in.line, "a vector of this size in 'mov'");
       i.opcode = d.kind == Operand::Kind::Vector ? NV_SASS_OP_UNPACK : NV_SASS_OP_PACK;
       uint32_t elem = type_size(types.empty() ? "" : types.back()) / static_cast<uint32_t>(vec.elements.size());
       i.type = elem == 1 ? NV_SASS_TYPE_B8 : elem == 2 ? NV_SASS_TYPE_B16 : elem == 4 ? NV_SASS_TYPE_B32 : NV_SASS_TYPE_B64;

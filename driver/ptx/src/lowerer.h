@@ -11,6 +11,7 @@
 #include "ast.h"
 #include "lower.h"
 #include "program.h"
+#include "registers.h"
 
 namespace minicuda::ptx {
 
@@ -23,7 +24,6 @@ class Lowerer {
   bool instruction(const Instruction& in);
 
  private:
-  friend struct OpsAccess;
   // Names and where they live.
   const Function* function_named(const std::string& name) const;
   const VarDecl* module_var(const std::string& name) const;
@@ -52,7 +52,7 @@ class Lowerer {
   std::shared_ptr<ProgramBlock> block_;
   const Function* fn_ = nullptr;                        // the function being lowered
   const Function* entry_ = nullptr;
-  std::map<std::string, std::string> reg_types_;        // "fn/%r1" -> type, every function's
+  std::map<std::string, RegisterDecls> reg_types_;      // function -> its register declarations
   std::map<std::string, NvU32> regs_;                   // "fn/%r1" -> slot
   std::vector<uint32_t> slot_bytes_;                    // per slot, the widest value it holds
   std::map<std::string, NvU16> preds_;                  // "fn/%p1" -> predicate

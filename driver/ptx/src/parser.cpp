@@ -2,6 +2,8 @@
 // operands. Grammar notes next to each function; the shapes are those nvcc 13 emits.
 #include "parser.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <utility>
 
 #include "lexer.h"
@@ -84,11 +86,11 @@ class Parser {
       const Token& v = next();
       size_t dot = v.text.find('.');
       if (v.kind != K::Float || dot == std::string::npos) { --p_; syntax_error(); return; }
-      m_.version_major = std::stoi(v.text.substr(0, dot));
-      m_.version_minor = std::stoi(v.text.substr(dot + 1));
+      m_.version_major = static_cast<int>(std::min(std::strtol(v.text.substr(0, dot).c_str(), nullptr, 10), 100000L));
+      m_.version_minor = static_cast<int>(std::min(std::strtol(v.text.substr(dot + 1).c_str(), nullptr, 10), 100000L));
       version_line_ = v.line;
     } else if (d == "target") {
-      next();
+      m_.target_line = next().line;
       m_.target = ident();
       while (accept(',')) ident();
     } else if (d == "address_size") {
@@ -170,10 +172,11 @@ class Parser {
     if (!one) expect(';');
   }
 
-  void initializer(std::vector<Operand>& out) {
+  void initializer(std::vector<Operand>& out, int depth = 0) {
+    if (depth > kMaxNesting) { syntax_error(); return; }
     if (accept('{')) {
       if (!punct('}')) {
-        do initializer(out); while (!failed_ && accept(','));
+        do initializer(out, depth + 1); while (!failed_ && accept(','));
       }
       expect('}');
       return;
@@ -223,7 +226,7 @@ class Parser {
     if (accept(';')) { m_.functions.push_back(std::move(f)); return; }
     if (!expect('{')) return;
     f.has_body = true;
-    body(f.body);
+    f.end_line = body(f.body);
     m_.functions.push_back(std::move(f));
   }
 
@@ -239,18 +242,19 @@ class Parser {
   }
 
   // Statements up to the function's closing brace; nested { } blocks are kept as markers.
-  void body(std::vector<Statement>& out) {
+  // Returns the line of the closing brace.
+  int body(std::vector<Statement>& out) {
     int depth = 1;
     int loc_file = 0, loc_line = 0;
     while (!failed_) {
       const Token& t = peek();
       Statement s;
       s.line = t.line;
-      if (t.kind == K::End) { syntax_error(); return; }
+      if (t.kind == K::End) { syntax_error(); return 0; }
       if (punct('{')) { next(); ++depth; s.kind = Statement::Kind::BlockOpen; out.push_back(s); continue; }
       if (punct('}')) {
-        next();
-        if (--depth == 0) return;
+        int line = next().line;
+        if (--depth == 0) return line;
         s.kind = Statement::Kind::BlockClose;
         out.push_back(s);
         continue;
@@ -301,6 +305,7 @@ class Parser {
       s.instr.loc_line = loc_line;
       out.push_back(std::move(s));
     }
+    return 0;
   }
 
   // [@[!]%p] opcode{.mod}* [operand {, operand}] ;
@@ -335,15 +340,16 @@ class Parser {
     return !failed_;
   }
 
-  Operand operand() {
+  Operand operand(int depth = 0) {
     Operand o;
+    if (depth > kMaxNesting) { syntax_error(); return o; }
     if (punct('{') || punct('(')) {
       char close = punct('{') ? '}' : ')';
       o.kind = Operand::Kind::Vector;
       o.name = peek().text;
       next();
       if (!punct(close)) {
-        do o.elements.push_back(operand()); while (!failed_ && accept(','));
+        do o.elements.push_back(operand(depth + 1)); while (!failed_ && accept(','));
       }
       expect(close);
       return o;
@@ -361,7 +367,7 @@ class Parser {
       return o;
     }
     if (accept('!')) {
-      o = operand();
+      o = operand(depth + 1);
       o.negated = true;
       return o;
     }
@@ -396,6 +402,8 @@ class Parser {
     return o;
   }
 
+  // Deeper nesting of braces or '!' than any PTX needs is a syntax error, not a deep recursion.
+  static constexpr int kMaxNesting = 32;
   std::vector<Token> t_;
   size_t p_ = 0;
   Module& m_;

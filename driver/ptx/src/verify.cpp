@@ -1,6 +1,8 @@
 // The PTX verifier (verify.h).
 #include "verify.h"
 
+#include "registers.h"
+
 #include <map>
 #include <set>
 #include <string>
@@ -39,56 +41,87 @@ std::string instruction_type(const Instruction& in) {
 }
 
 struct Scope {
-  std::map<std::string, std::string> regs;  // name -> type
+  RegisterDecls regs;
   std::set<std::string> symbols;            // params, variables, functions, prototypes
   std::set<std::string> labels;
+  std::map<std::string, std::string> spaces;  // variable or parameter -> its state space
 };
+
+// The functions the driver provides to every module (device printf, assert): calls of them
+// need no body in the PTX.
+bool is_system_function(const std::string& name) { return name == "vprintf" || name == "__assertfail"; }
 
 class Verifier {
  public:
   Verifier(const Module& m, std::vector<Diagnostic>& d) : m_(m), d_(d) {}
 
   void run() {
-    std::set<std::string> module_symbols;
-    for (const auto& g : m_.globals) module_symbols.insert(g.name);
-    for (const auto& f : m_.functions) module_symbols.insert(f.name);
+    std::set<std::string> module_symbols, defined;
+    std::map<std::string, std::string> module_spaces;
+    for (const auto& g : m_.globals) {
+      module_symbols.insert(g.name);
+      module_spaces[g.name] = g.space;
+    }
+    for (const auto& f : m_.functions) {
+      module_symbols.insert(f.name);
+      if (f.has_body) defined.insert(f.name);
+    }
+    std::string unresolved;
     for (const auto& f : m_.functions) {
       if (!f.has_body) continue;
       Scope s;
       s.symbols = module_symbols;
+      s.spaces = module_spaces;
       for (const auto& p : f.params) declare(s, p);
       for (const auto& p : f.returns) declare(s, p);
       for (const auto& st : f.body) {
         if (st.kind == Statement::Kind::Decl) declare(s, st.decl);
         if (st.kind == Statement::Kind::Label) { s.labels.insert(st.label); s.symbols.insert(st.label); }
       }
-      for (const auto& st : f.body)
-        if (st.kind == Statement::Kind::Instr) instruction(s, st.instr);
+      for (const auto& st : f.body) {
+        if (st.kind != Statement::Kind::Instr) continue;
+        instruction(s, st.instr);
+        // ptxas links the module as a whole program: a called function needs a body.
+        const Instruction& in = st.instr;
+        if (in.opcode != "call" || !unresolved.empty()) continue;
+        for (const auto& o : in.operands) {
+          if (o.kind == Operand::Kind::Vector) continue;
+          if (o.kind == Operand::Kind::Symbol && module_symbols.count(o.name) && !defined.count(o.name) &&
+              !is_system_function(o.name))
+            unresolved = o.name;
+          break;
+        }
+      }
     }
+    if (!unresolved.empty() && d_.empty())
+      d_.push_back({Diagnostic::Severity::Fatal, 0, "Unresolved extern function '" + unresolved + "'"});
   }
 
  private:
   void error(int line, std::string msg) { d_.push_back({Diagnostic::Severity::Error, line, std::move(msg)}); }
 
   static void declare(Scope& s, const VarDecl& v) {
-    if (v.space != "reg") { s.symbols.insert(v.name); return; }
-    if (!v.is_range) { s.regs[v.name] = v.type; return; }
-    for (uint32_t i = 0; i < v.range; ++i) s.regs[v.name + std::to_string(i)] = v.type;
+    if (v.space != "reg") {
+      s.symbols.insert(v.name);
+      s.spaces[v.name] = v.space;
+      return;
+    }
+    s.regs.declare(v);
   }
 
   // Collects the names of `o` (and its elements) that nothing declares.
   void unknowns(const Scope& s, const Operand& o, std::vector<std::string>& out, bool& in_address) const {
     switch (o.kind) {
       case Operand::Kind::Register:
-        if (!s.regs.count(o.name) && !is_special_register(o.name)) out.push_back(o.name);
-        if (!o.second.empty() && !s.regs.count(o.second)) out.push_back(o.second);
+        if (!s.regs.find(o.name) && !is_special_register(o.name)) out.push_back(o.name);
+        if (!o.second.empty() && !s.regs.find(o.second)) out.push_back(o.second);
         break;
       case Operand::Kind::Symbol:
         if (!s.symbols.count(o.name)) out.push_back(o.name);
         break;
       case Operand::Kind::Address:
         if (o.name.empty()) break;
-        if (o.name[0] == '%' ? !s.regs.count(o.name) : !s.symbols.count(o.name)) {
+        if (o.name[0] == '%' ? !s.regs.find(o.name) : !s.symbols.count(o.name)) {
           out.push_back(o.name);
           in_address = true;
         }
@@ -105,7 +138,7 @@ class Verifier {
     std::string shown = in.opcode + (in.has("wide") ? ".wide" : "");
     std::vector<std::string> missing;
     bool in_address = false;
-    if (!in.guard.empty() && !s.regs.count(in.guard)) {
+    if (!in.guard.empty() && !s.regs.find(in.guard)) {
       error(in.line, "Predicate expression expected");
       missing.push_back(in.guard);
     }
@@ -131,6 +164,21 @@ class Verifier {
       for (const auto& n : missing) error(in.line, "Unknown symbol '" + n + "'");
       return;
     }
+    if (in.opcode == "ld" || in.opcode == "ldu" || in.opcode == "st" || in.opcode == "atom" || in.opcode == "red") {
+      std::string space;
+      for (const auto& m : in.modifiers) {
+        std::string b = m.substr(0, m.find("::"));
+        if (b == "global" || b == "shared" || b == "local" || b == "const" || b == "param") space = b;
+      }
+      for (const auto& o : in.operands) {
+        if (o.kind != Operand::Kind::Address || o.name.empty() || o.name[0] == '%' || space.empty()) continue;
+        auto it = s.spaces.find(o.name);
+        if (it != s.spaces.end() && it->second != space) {
+          error(in.line, "State space mismatch between instruction and address in instruction '" + in.opcode + "'");
+          return;
+        }
+      }
+    }
     if (!is_uniform_alu(in.opcode)) return;
     std::string type = instruction_type(in);
     uint32_t size = type_size(type);
@@ -143,8 +191,8 @@ class Verifier {
       if (wide && (i == 0 || (in.opcode == "mad" && i == 3))) want = size * 2;
       bool bad = false;
       if (o.kind == Operand::Kind::Register && o.component.empty() && !is_special_register(o.name)) {
-        auto it = s.regs.find(o.name);
-        bad = it != s.regs.end() && type_size(it->second) != want;
+        const std::string* t = s.regs.find(o.name);
+        bad = t && type_size(*t) != want;
       } else if (o.kind == Operand::Kind::FloatImmediate) {
         bad = integer && !(o.fimm_single && want == 4) && !(!o.fimm_single && o.fbits && want == 8);
       }

@@ -11,6 +11,8 @@ mkdir -p corpus
 for cu in src/*.cu; do
   name=$(basename "$cu" .cu)
   "$NVCC" -ptx -arch=sm_90 -lineinfo "$cu" -o "corpus/$name.ptx"
+  # .file names the source by its absolute path; keep it relative to this folder.
+  sed -i "s|\"$(pwd)/|\"|" "corpus/$name.ptx"
 done
 # diag/NAME.ptx -> diag/NAME.log: ptxas's own messages, with the input named as the driver's JIT
 # names it ("application ptx input") so the tests compare the JIT's log line for line.

@@ -4,8 +4,8 @@
 // cuLinkAddData). compile() parses it as ptxas does (PTX ISA 9.x, what nvcc 13 emits), verifies
 // it, writes ptxas-style diagnostics to error_log, and lowers every .entry to the simulator's
 // SASS (hw/include/nv_sass.h): a decoded, register-allocated instruction stream per kernel.
-// The caller (libcuda's module loader) maps Status to CUresult; the mapping the real driver makes
-// is written next to each value.
+// The caller (libcuda's module loader) maps Status to the CUresult the real driver returns for
+// that kind of input; the codes named below are the usual ones, the loader's tests pin the rest.
 #ifndef MINICUDA_PTX_PTX_H
 #define MINICUDA_PTX_PTX_H
 
@@ -25,10 +25,11 @@ enum class Status : int {
   ParseError = 1,
   // A .version newer than this driver's PTX ISA (9.0): CUDA_ERROR_UNSUPPORTED_PTX_VERSION (222).
   UnsupportedVersion = 2,
-  // A .target above the device's compute capability (or a target that is not an SM):
-  // CUDA_ERROR_NO_BINARY_FOR_GPU (209).
+  // A .target above the device's compute capability (ptxas: "SM version specified by .target is
+  // higher than default SM version assumed").
   UnsupportedTarget = 3,
-  // Empty text, or bytes that are not PTX text at all (no .version first): CUDA_ERROR_INVALID_IMAGE (200).
+  // Empty text, or text that does not start with .version (bytes that are not PTX at all):
+  // CUDA_ERROR_INVALID_IMAGE (200).
   InvalidImage = 4,
   // Well-formed PTX that uses something the simulator's SASS cannot express yet (an instruction
   // or modifier parsed but not lowered): CUDA_ERROR_NOT_SUPPORTED (801). error_log names it.
@@ -42,7 +43,8 @@ enum class Status : int {
 // CU_JIT_OPTIMIZATION_LEVEL, CU_JIT_MAX_REGISTERS, CU_JIT_GENERATE_LINE_INFO).
 struct CompileOptions {
   int target_sm = 90;              // the device's compute capability, major*10+minor
-  int opt_level = 4;               // 0..4; accepted and recorded, the lowering does not optimise
+  int opt_level = 4;               // 0: one register per PTX register; 1..4: registers whose
+                                   // live ranges never meet share one (no other optimisation)
   int max_registers = 0;           // 0: no limit below the architecture's 255
   bool generate_line_info = true;  // keep .loc lines per instruction
 };
