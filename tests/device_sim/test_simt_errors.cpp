@@ -9,6 +9,8 @@
 
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "minicuda/trace.h"
 #include "sass_builder.h"
 
