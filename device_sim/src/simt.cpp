@@ -31,6 +31,38 @@ uint64_t uniform_value(const BlockExec& b, const Warp& w, const NvSassOperand& o
   return source(b, w, op, 1u << first, scratch)[first];
 }
 
+// Why `p` cannot run (an operand past the register or predicate file, a branch past the end, an
+// unknown opcode or special register), or an empty string. The executor indexes its register
+// files with the program's numbers, so a program is checked once before it runs.
+std::string check_program(const NvSassProgram& p) {
+  const NvSassInstruction* code = nv_sass_instructions(p);
+  auto operand_ok = [&](const NvSassOperand& o) {
+    switch (o.kind) {
+      case NV_SASS_OPND_REG: return o.index < p.register_count;
+      case NV_SASS_OPND_PRED: return o.index < p.predicate_count;
+      case NV_SASS_OPND_SREG: return o.index < NV_SASS_SR_COUNT;
+      default: return o.kind <= NV_SASS_OPND_SYMBOL;
+    }
+  };
+  for (uint32_t pc = 0; pc < p.instruction_count; ++pc) {
+    const NvSassInstruction& in = code[pc];
+    bool ok = in.opcode < NV_SASS_OP_COUNT && in.operand_count <= NV_SASS_MAX_OPERANDS &&
+              (in.guard == NV_SASS_PRED_TRUE || in.guard < p.predicate_count) &&
+              (in.pred_dst == NV_SASS_PRED_TRUE || in.pred_dst < p.predicate_count) &&
+              (in.addr.kind != NV_SASS_OPND_REG || in.addr.index < p.register_count) &&
+              ((in.opcode != NV_SASS_OP_BRA && in.opcode != NV_SASS_OP_CALL) || in.target < p.instruction_count);
+    for (unsigned i = 0; i < NV_SASS_MAX_OPERANDS && ok; ++i) ok = operand_ok(in.operand[i]);
+    // Every instruction that writes operand[0] as a register or predicate needs one there.
+    if (ok && in.operand_count == 0 && in.opcode != NV_SASS_OP_NOP && in.opcode != NV_SASS_OP_EXIT &&
+        in.opcode != NV_SASS_OP_RET && in.opcode != NV_SASS_OP_BRA && in.opcode != NV_SASS_OP_CALL &&
+        in.opcode != NV_SASS_OP_TRAP && in.opcode != NV_SASS_OP_BRKPT && in.opcode != NV_SASS_OP_MEMBAR &&
+        in.opcode != NV_SASS_OP_NANOSLEEP && in.opcode != NV_SASS_OP_PREFETCH)
+      ok = false;
+    if (!ok) return fmt::format("instruction {} ({}) is malformed", pc, disassemble(in));
+  }
+  return {};
+}
+
 bool is_warp_op(uint16_t opcode) {
   return opcode == NV_SASS_OP_SHFL || opcode == NV_SASS_OP_VOTE || opcode == NV_SASS_OP_MATCH ||
          opcode == NV_SASS_OP_REDUX || opcode == NV_SASS_OP_BAR_WARP_SYNC;
@@ -58,6 +90,13 @@ std::optional<BlockError> BlockExec::run_blocks(const GridLaunch& launch, BlockQ
   local_.assign(local_bytes_ * threads_, 0);
   tracing_ = trace::enabled(trace::Layer::Warp);
   error_.reset();
+  if (std::string why = check_program(*program_); !why.empty()) {  // before any register is touched
+    KernelError e;
+    e.kind = KernelErrorKind::IllegalInstruction;
+    e.message = fmt::format("the SASS program of {} cannot run: {}", nv_sass_name(*program_), why);
+    queue.stop();
+    return BlockError{0, std::move(e), false};
+  }
   install_signal_handlers();
   alignment_check(false);  // the executor checks alignment itself (simt_memory.cpp)
   uint64_t end = 0;

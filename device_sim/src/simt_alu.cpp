@@ -325,15 +325,22 @@ bool unary_arith(Warp& w, const NvSassInstruction& in, const Sources& src, uint3
   });
 }
 
+// and/or/xor/not on predicates.
+bool predicate_logic(Warp& w, const NvSassInstruction& in, uint32_t mask) {
+  const uint16_t op = in.opcode;
+  const uint32_t a = predicate_mask(w, in.operand[1], mask);
+  const uint32_t b = op == NV_SASS_OP_NOT ? 0 : predicate_mask(w, in.operand[2], mask);
+  switch (op) {
+    case NV_SASS_OP_AND: write_predicate(w, in.operand[0].index, a & b, mask); return true;
+    case NV_SASS_OP_OR: write_predicate(w, in.operand[0].index, a | b, mask); return true;
+    case NV_SASS_OP_XOR: write_predicate(w, in.operand[0].index, a ^ b, mask); return true;
+    case NV_SASS_OP_NOT: write_predicate(w, in.operand[0].index, ~a, mask); return true;
+    default: return false;
+  }
+}
+
 bool bits(Warp& w, const NvSassInstruction& in, const Sources& src, uint32_t mask) {
   const uint16_t op = in.opcode;
-  if (in.type == NV_SASS_TYPE_PRED) {  // and/or/xor/not on predicates
-    const uint32_t a = predicate_mask(w, in.operand[1], mask);
-    const uint32_t b = op == NV_SASS_OP_NOT ? 0 : predicate_mask(w, in.operand[2], mask);
-    const uint32_t r = op == NV_SASS_OP_AND ? a & b : op == NV_SASS_OP_OR ? a | b : op == NV_SASS_OP_XOR ? a ^ b : ~a;
-    write_predicate(w, in.operand[0].index, r, mask);
-    return true;
-  }
   uint64_t* d = dest(w, in.operand[0]);
   const uint64_t *a = src.s[0], *b = src.s[1], *c = src.s[2], *e = src.s[3];
   return with_int_type(in.type, [&]<class T>() {
@@ -481,7 +488,7 @@ bool execute_alu(BlockExec& b, Warp& w, const NvSassInstruction& in, uint32_t ma
       return execute_convert(b, w, in, mask);
   }
   // Predicate logic reads its predicates itself; every other instruction reads its sources here.
-  if (in.type == NV_SASS_TYPE_PRED) return bits(w, in, Sources(b, w, NvSassInstruction{}, 0), mask);
+  if (in.type == NV_SASS_TYPE_PRED) return predicate_logic(w, in, mask);
   const Sources src(b, w, in, mask);
   switch (in.opcode) {
     case NV_SASS_OP_ADD: return add_sub(w, in, src, mask, false);

@@ -9,6 +9,8 @@
 
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "minicuda/trace.h"
 #include "sass_builder.h"
 
@@ -129,6 +131,19 @@ TEST(SimtErrors, BarrierThatCanNeverOpenIsADeadlock) {
   ASSERT_TRUE(e.has_value());
   EXPECT_EQ(e->error.kind, KernelErrorKind::Trap);
   EXPECT_EQ(e->error.message.rfind("deadlock: 16 of 32 threads wait at bar.sync", 0), 0u) << e->error.message;
+}
+
+TEST(SimtErrors, AProgramNamingARegisterPastItsFileIsRefusedBeforeItRuns) {
+  SassBuilder b;
+  b.op(NV_SASS_OP_ADD, NV_SASS_TYPE_U32, {R(1), R(0), I(1)});
+  b.op(NV_SASS_OP_EXIT, NV_SASS_TYPE_NONE, {});
+  NvSassProgram program = b.finish();
+  program.register_count = 1;  // r1 is past the file
+  SassGrid g;
+  std::optional<BlockError> e = g.run(program);
+  ASSERT_TRUE(e.has_value());
+  EXPECT_EQ(e->error.kind, KernelErrorKind::IllegalInstruction);
+  EXPECT_EQ(e->error.message, "the SASS program of test_kernel cannot run: instruction 0 (add.u32 r1, r0, 1) is malformed");
 }
 
 TEST(SimtPrintf, VprintfFormatsEachLanesArgumentBuffer) {
