@@ -156,6 +156,40 @@ TEST_F(NvccPrograms, KernelProgramLaunchFailsCleanlyWithoutAKernelImage) {
   EXPECT_NE(r.output.find("= cudaErrorNoKernelImageForDevice"), std::string::npos) << r.output;
 }
 
+// Module variables before the PTX path: cudaMemcpyToSymbol loads the module and answers what
+// libcuda answers (209); host code still reads and writes the __managed__ variable, which
+// __cudaInitModule gave managed memory of its own (the trace says why), and does not crash.
+TEST_F(NvccPrograms, ManagedVariableProgramRunsItsHostCodeWithoutAKernelImage) {
+  const std::string exe = build("managed_symbols.cu", "-cudart shared");
+  ASSERT_FALSE(exe.empty());
+  CommandResult r = run_on_minicuda(exe, "MINICUDA_TRACE=cudart");
+  EXPECT_EQ(r.status, 1) << r.output;
+  auto v = key_values(r.output);
+  EXPECT_EQ(v["toSymbol"], "209 cudaErrorNoKernelImageForDevice");
+  EXPECT_EQ(v["managedBefore"], "5");
+  EXPECT_EQ(v["launch"], "209 cudaErrorNoKernelImageForDevice");
+  EXPECT_EQ(v["sync"], "0 cudaSuccess");
+  EXPECT_EQ(v["managedAfter"], "5");
+  EXPECT_NE(r.output.find("__cudaInitModule: the module has no managed_total (cudaErrorNoKernelImageForDevice)"),
+            std::string::npos)
+      << r.output;
+}
+
+// Waits for the same three pieces as DISABLED_KernelProgramComputesTheSum: 32 threads each add
+// increment (1, copied to the symbol) to managed_total (5, written by the host).
+TEST_F(NvccPrograms, DISABLED_ManagedVariableProgramComputesTheTotal) {
+  const std::string exe = build("managed_symbols.cu", "-cudart shared");
+  ASSERT_FALSE(exe.empty());
+  CommandResult r = run_on_minicuda(exe);
+  ASSERT_EQ(r.status, 0) << r.output;
+  auto v = key_values(r.output);
+  EXPECT_EQ(v["toSymbol"], "0 cudaSuccess");
+  EXPECT_EQ(v["managedBefore"], "5");
+  EXPECT_EQ(v["launch"], "0 cudaSuccess");
+  EXPECT_EQ(v["sync"], "0 cudaSuccess");
+  EXPECT_EQ(v["managedAfter"], "37");
+}
+
 // Waits for issue 15's PTX path: libcuda reading nvcc's fatbinary (branch module), the PTX JIT
 // (branch ptx) and the SIMT executor (branch simt). Enable it when the three are merged (and
 // retire the test above).

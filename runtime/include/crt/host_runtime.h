@@ -48,11 +48,11 @@ cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                                struct CUstream_st* stream);
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void** args,
                                     size_t sharedMem, struct CUstream_st* stream);
-/* Binds a __managed__ variable: *hostVarPtrAddress is pointed at its managed memory by
- * __cudaInitModule. */
+/* Records a __managed__ variable: __cudaInitModule points *hostVarPtrAddress at it. */
 void __cudaRegisterManagedVar(void** fatCubinHandle, void** hostVarPtrAddress, char* deviceAddress,
                               const char* deviceName, int ext, size_t size, int constant, int global);
-/* Loads the fatbinary's module now and binds its managed variables: nonzero when done. */
+/* Loads the fatbinary's module now and binds its managed variables: nonzero when the module
+ * loaded (when it did not, each managed variable gets managed memory of its own; returns 0). */
 char __cudaInitModule(void** fatCubinHandle);
 /* The per-thread launch-configuration stack of <<<>>>: push returns 0 on success. */
 unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0, struct CUstream_st* stream = 0);
