@@ -65,6 +65,21 @@ cudaError_t context_and_kernel(const void* func, CUkernel* kernel);
 // at first use. cudaErrorInvalidSymbol for anything else. The caller has made the context.
 cudaError_t symbol_of(const void* symbol, CUdeviceptr* dptr, size_t* size);
 
+// True when wrapper (what __cudaRegisterFatBinary received) holds minicuda's own fatbinary, a
+// ModuleImage of host code built by crt/host_runtime.h; false for a fatbinary nvcc built (PTX and
+// ELF entries), which libcuda's cuLibraryLoadData reads as it is.
+bool is_minicuda_fatbin(const void* wrapper);
+// Traces the entries of a fatbinary nvcc built, at its registration (nvcc_abi.cpp).
+void trace_nvcc_fatbin(const void* wrapper);
+// Whether func was registered with __cudaRegisterFunction, without loading anything: cudaSuccess,
+// cudaErrorInvalidDeviceFunction for NULL or an unregistered fatbinary's kernel,
+// cudaErrorInvalidResourceHandle for an unknown host function (launch.cpp).
+cudaError_t registered_kernel(const void* func);
+// The library of the fatbinary registered as handle in this process, loaded at first use
+// (cuLibraryLoadData); cudaErrorInvalidResourceHandle for an unknown or unregistered handle. The
+// caller has made the context (launch.cpp).
+cudaError_t library_of_module(void** handle, CUlibrary* library);
+
 // Which stream a stream-ordered call uses for stream 0 (and, for cudaMemcpy and cudaMemset, as
 // its implicit stream): the legacy default stream, or the calling thread's per-thread default
 // stream. The plain entry points use Legacy; their _ptds/_ptsz twins (cuda_runtime_api.h), which
@@ -73,5 +88,11 @@ cudaError_t symbol_of(const void* symbol, CUdeviceptr* dptr, size_t* size);
 // entry point by name - cuMemcpyHtoD_v2 or cuMemcpyHtoD_v2_ptds - as the real libcudart does; the
 // driver decides what its stream 0 means (libcuda's DefaultStream, the same two values).
 enum class DefaultStream { Legacy, PerThread };
+
+// cudaLaunchKernel and its twins (api: the name the trace shows; mode: which driver entry point,
+// cuLaunchKernel or cuLaunchKernel_ptsz, and so what stream 0 is): lazy loading of func's module,
+// then the launch; errors go to the last-error slot (launch.cpp).
+cudaError_t launch_kernel(const char* api, DefaultStream mode, const void* func, dim3 gridDim, dim3 blockDim,
+                          void** args, size_t sharedMem, cudaStream_t stream);
 
 }  // namespace minicuda::cudart

@@ -84,3 +84,13 @@ const char* cudaGetErrorString(cudaError_t error) {
   const ErrorRow* row = find(static_cast<int>(error));
   return row ? row->message : "unrecognized error code";
 }
+
+namespace minicuda::cudart {
+// The answer of a CUDA 13 runtime function minicuda does not build (not_supported.cpp): the
+// trace names it, the last-error slot keeps cudaErrorNotSupported.
+int not_supported(const char* api) {
+  trace::Scope scope(trace::Layer::Cudart, "{}(...)", api);
+  trace::note(trace::Layer::Cudart, "{}: not supported by minicuda", api);
+  return static_cast<int>(done(scope, cudaErrorNotSupported));
+}
+}  // namespace minicuda::cudart

@@ -100,10 +100,9 @@ cudaError_t kernel_of(const void* func, CUkernel* out) {
     // Kernels may read the variables of any module (a template kernel is registered in a module
     // of its own): every module with variables is loaded too, so the driver places them.
     for (const auto& m : r.modules) {
-      const auto* bin = static_cast<const fatbin::MinicudaFatbin*>(m->wrapper->data);
       CUlibrary other = nullptr;
-      if (m->registered && bin->header.magic == fatbin::kFatbinMagic && bin->module.magic == fatbin::kModuleMagic &&
-          bin->module.variable_count != 0)
+      if (m->registered && is_minicuda_fatbin(m->wrapper) &&
+          static_cast<const fatbin::MinicudaFatbin*>(m->wrapper->data)->module.variable_count != 0)
         (void)library_of(*m, &other);
     }
     if (CUresult res = cuLibraryGetKernel(&kernel, library, f.name.c_str()); res != CUDA_SUCCESS)
@@ -116,6 +115,32 @@ cudaError_t kernel_of(const void* func, CUkernel* out) {
 }  // namespace
 
 namespace minicuda::cudart {
+bool is_minicuda_fatbin(const void* wrapper) {
+  const auto* w = static_cast<const fatbin::FatbinWrapper*>(wrapper);
+  if (w == nullptr || w->magic != fatbin::kFatbinWrapperMagic || w->data == nullptr) return false;
+  const auto* bin = static_cast<const fatbin::MinicudaFatbin*>(w->data);
+  return bin->header.magic == fatbin::kFatbinMagic && bin->header.fat_size >= sizeof(fatbin::FatbinEntry) &&
+         bin->entry.kind == fatbin::kFatbinKindHostCode && bin->module.magic == fatbin::kModuleMagic;
+}
+
+cudaError_t registered_kernel(const void* func) {
+  if (func == nullptr) return cudaErrorInvalidDeviceFunction;
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  auto it = r.functions.find(func);
+  if (it == r.functions.end()) return cudaErrorInvalidResourceHandle;
+  return it->second.module->registered ? cudaSuccess : cudaErrorInvalidDeviceFunction;
+}
+
+cudaError_t library_of_module(void** handle, CUlibrary* library) {
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  for (const auto& m : r.modules)
+    if (reinterpret_cast<void**>(m.get()) == handle)
+      return m->registered ? library_of(*m, library) : cudaErrorInvalidResourceHandle;
+  return cudaErrorInvalidResourceHandle;
+}
+
 cudaError_t symbol_of(const void* symbol, CUdeviceptr* dptr, size_t* size) {
   Registry& r = registry();
   std::lock_guard lock(r.mutex);
@@ -213,6 +238,9 @@ void** __cudaRegisterFatBinary(void* fatCubin) {
   std::lock_guard lock(r.mutex);
   auto m = std::make_unique<Module>();
   m->wrapper = static_cast<const fatbin::FatbinWrapper*>(fatCubin);
+  // nvcc's fatbinary (PTX and ELF entries) is handed to cuLibraryLoadData unchanged at the first
+  // launch, as minicuda's own is; only its registration is traced (nvcc_abi.cpp).
+  if (!is_minicuda_fatbin(fatCubin)) trace_nvcc_fatbin(fatCubin);
   r.modules.push_back(std::move(m));
   return reinterpret_cast<void**>(r.modules.back().get());
 }
@@ -258,9 +286,7 @@ cudaError_t __cudaPopCallConfiguration(dim3* gridDim, dim3* blockDim, size_t* sh
 
 // --- launches and function attributes (contracts: cuda_runtime_api.h) -----------------------
 
-namespace {
-// cudaLaunchKernel and its _ptsz twin (api: the name the trace shows; mode: which driver entry
-// point, cuLaunchKernel or cuLaunchKernel_ptsz, and so what stream 0 is).
+namespace minicuda::cudart {
 cudaError_t launch_kernel(const char* api, DefaultStream mode, const void* func, dim3 gridDim, dim3 blockDim,
                           void** args, size_t sharedMem, cudaStream_t stream) {
   // Lazy loading and cuKernelGetName come before the runtime call's own scope (chain_cupti.txt).
@@ -282,7 +308,7 @@ cudaError_t launch_kernel(const char* api, DefaultStream mode, const void* func,
                                          shared, stream, args, nullptr);
   return done(scope, to_cuda_error(r));
 }
-}  // namespace
+}  // namespace minicuda::cudart
 
 cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
                              cudaStream_t stream) {

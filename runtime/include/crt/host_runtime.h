@@ -38,6 +38,22 @@ void __cudaRegisterFunction(void** fatCubinHandle, const char* hostFun, char* de
  * accepted and ignored (the module image holds the rest: fatbinary.h, VariableImage). */
 void __cudaRegisterVar(void** fatCubinHandle, char* hostVar, char* deviceAddress, const char* deviceName, int ext,
                        size_t size, int constant, int global);
+/* The rest of CUDA 13's hidden ABI, which only host code nvcc compiled calls (runtime/src/nvcc_abi.cpp,
+ * docs/nvcc-programs.md). A kernel handle as the real driver_types.h spells it. */
+typedef struct CUkern_st* cudaKernel_t;
+/* The handle of the kernel registered for hostFun (what nvcc's launch code asks once per kernel). */
+cudaError_t __cudaGetKernel(cudaKernel_t* kernel, const void* hostFun);
+/* Launches a handle from __cudaGetKernel (the _ptsz twin: stream 0 is the per-thread stream). */
+cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
+                               struct CUstream_st* stream);
+cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void** args,
+                                    size_t sharedMem, struct CUstream_st* stream);
+/* Records a __managed__ variable: __cudaInitModule points *hostVarPtrAddress at it. */
+void __cudaRegisterManagedVar(void** fatCubinHandle, void** hostVarPtrAddress, char* deviceAddress,
+                              const char* deviceName, int ext, size_t size, int constant, int global);
+/* Loads the fatbinary's module now and binds its managed variables: nonzero when the module
+ * loaded (when it did not, each managed variable gets managed memory of its own; returns 0). */
+char __cudaInitModule(void** fatCubinHandle);
 /* The per-thread launch-configuration stack of <<<>>>: push returns 0 on success. */
 unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0, struct CUstream_st* stream = 0);
 cudaError_t __cudaPopCallConfiguration(dim3* gridDim, dim3* blockDim, size_t* sharedMem, void* stream);

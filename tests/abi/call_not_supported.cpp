@@ -1,0 +1,18 @@
+// Linked against lib/libcudart.so.13 and lib/libcuda.so.1 (tests/abi/CMakeLists.txt), as a
+// program built by nvcc is: calls a runtime and a driver function minicuda does not build and
+// prints what they answered, then the runtime's last error twice ("key value" lines).
+#include <cstdio>
+
+extern "C" int cudaGraphCreate(void** graph, unsigned flags);
+extern "C" int cudaGetLastError();
+extern "C" int cuGraphCreate(void** graph, unsigned flags);
+
+int main() {
+  void* graph = nullptr;
+  std::printf("cudaGraphCreate %d\n", cudaGraphCreate(&graph, 0));
+  std::printf("lastError %d\n", cudaGetLastError());
+  std::printf("lastErrorAgain %d\n", cudaGetLastError());
+  std::printf("cuGraphCreate %d\n", cuGraphCreate(&graph, 0));
+  std::printf("graph %s\n", graph == nullptr ? "null" : "set");
+  return 0;
+}
