@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
   cli::RunOptions run_options;
   CLI::App* run = app.add_subcommand("run", "runs PROGRAM with the trace switched on (MINICUDA_TRACE...)");
   run->add_option("--trace", run_options.trace,
-                  "layers to trace: 1 (all), or a comma list of cudart,libc,libcuda,kernel,nvidia,uvm,gpu")
+                  "layers to trace: 1 (all), or a comma list of cudart,libc,libcuda,kernel,nvidia,uvm,gpu,warp (warp: each warp-instruction of a PTX kernel, never part of 1)")
       ->capture_default_str();
   run->add_option("--format", run_options.format, "text (a tree), json (JSON lines), chrome (ui.perfetto.dev) or html (one page for a browser)")
       ->capture_default_str();
