@@ -46,7 +46,7 @@ import check_cli
 import tempfile
 
 ELLIPSIS = "…"
-TRACE_LINE = re.compile(r"^(?:t\d+)?#\d+\s+(cudart|libcuda|kernel|nvidia|uvm|gpu\d*|libc|gpu\d+:\w+)\s")
+TRACE_LINE = re.compile(r"^(?:t\d+)?#\d+\s+(cudart|libcuda|kernel|nvidia|uvm|gpu\d*|libc|gpu\d+:\w+|warp)\s")
 TRACE_PREFIX = re.compile(r"^#\d+\s+\S+\s+")
 RM_TREE_MARKER = re.compile(r"^<!--\s*rm-tree:\s*(\S+)\s*-->\s*$")
 RM_ALLOC = re.compile(r"rm_alloc(?:_memory)?\(hRoot=(0x[0-9a-f]+), hParent=(0x[0-9a-f]+), hObject=(0x[0-9a-f]+), hClass=(\w+)")

@@ -130,6 +130,35 @@ LABS = {
             ("order", [r"illegal write of address 0x580040000000; no allocation of this context within 64 MiB of it",
                        r"illegal_address: PASS"])]),
     ]),
+    "warp_divergence": ("warp-divergence.md", [
+        ("./build/bin/minicuda sass samples/labs/ptx/divergence.ptx --kernel parity_branch", [
+            ("order", [r"^/\*0008\*/ not\.pred P3, P2; +// 34: not\.pred\s+%p4, %p3;$",
+                       r"^/\*0009\*/ @P3 bra /\*000b\*/; +// 35: @%p4 bra\s+\$L__BB0_2;$",
+                       r"^/\*000a\*/ bra\.uni /\*0012\*/; +// 36: bra\.uni\s+\$L__BB0_1;$",
+                       r"^/\*0011\*/ bra\.uni /\*0018\*/;", r"^/\*0018\*/ and\.b32 R0, R3, 0x3;"])]),
+        (f"{T}=warp ./build/bin/lab_divergence", [
+            ("order", [r"warp 0 pc 9 mask ffffffff: @p3 bra 11  // guard 55555555$",
+                       r"warp 0 pc 9 diverge: 55555555 to 11, aaaaaaaa to 10$",
+                       r"warp 0 pc 10 mask aaaaaaaa: bra 18$",
+                       r"warp 0 pc 11 mask 55555555: ", r"warp 0 pc 17 mask 55555555: bra 24$",
+                       r"warp 0 pc 18 mask aaaaaaaa: ", r"warp 0 pc 23 mask aaaaaaaa: st\.global\.u32",
+                       r"warp 0 pc 24 reconverge ffffffff$", r"warp 0 pc 24 mask ffffffff: and\.b32"]),
+            ("order", [r"warp 0 pc 27 diverge: 11111111 to 34, eeeeeeee to 28$",
+                       r"warp 0 pc 33 diverge: cccccccc to 30, 22222222 to 34$",
+                       r"warp 0 pc 33 diverge: 88888888 to 30, 44444444 to 34$",
+                       r"warp 0 pc 33 mask 88888888: @p5 bra 30  // guard 00000000$",
+                       r"warp 0 pc 34 reconverge ffffffff$", r"warp 0 pc 38 mask ffffffff: ret$"]),
+            ("order", [r"^even lanes wrote: 0 20 40 60 80 100 120 140 160 180 200 220 240 260 280 300$",
+                       r"^odd lanes wrote:  1001 1003 1005 1007 1009 1011 1013 1015 1017 1019 1021 1023 1025 1027 1029 1031$",
+                       r"^loop sums \(lane % 4 iterations\): 0 1 3 6 0 1 3 6 \.\.\.$"])]),
+        (f"{T}=warp ./build/bin/lab_divergence warp", [
+            ("absent", r"diverge|reconverge|mask (?!ffffffff)"),
+            ("order", [r"warp 0 pc 6 mask ffffffff: @p0 bra 8$", r"warp 0 pc 8 mask ffffffff: cvta",
+                       r"warp 0 pc 18 mask ffffffff: ret$",
+                       r"warp 1 pc 6 mask ffffffff: @p0 bra 8  // guard 00000000$", r"warp 1 pc 7 mask ffffffff: bra 13$",
+                       r"warp 1 pc 18 mask ffffffff: ret$",
+                       r"^warp 0 wrote even\[0\.\.31\] = 0\.\.0, warp 1 wrote odd\[32\.\.63\] = 1001\.\.1001$"])]),
+    ]),
 }
 
 

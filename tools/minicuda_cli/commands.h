@@ -32,6 +32,17 @@ std::vector<std::string> explain_calls();
 // device memory, channels and the engines' busy time from it. Returns the program's status.
 int smi(const std::vector<std::string>& command);
 
+struct SassOptions {
+  std::string file;             // a .ptx file
+  std::string kernel;           // one .entry to print; empty: every one
+  std::string arch = "sm_90";   // the architecture to compile for (CU_JIT_TARGET)
+};
+
+// Compiles a .ptx file with libcuda's JIT and prints each kernel's SASS beside its PTX lines
+// (minicuda's `cuobjdump -sass`). A file that does not compile prints the JIT's ptxas-style
+// error log and returns 1, as does a --kernel the file lacks; a bad --arch returns 2.
+int sass(const SassOptions& options);
+
 // The closest of `candidates` to `word` (edit distance at most 2, or a prefix), or "".
 std::string closest(const std::string& word, const std::vector<std::string>& candidates);
 

@@ -4,6 +4,7 @@
 //   minicuda devices
 //   minicuda explain CALL
 //   minicuda smi -- PROGRAM ARGS...
+//   minicuda sass FILE.ptx [--kernel NAME] [--arch sm_90]
 //
 // CLI11 parses and writes --help; a mistyped subcommand or option gets a message that names
 // what to type instead, and exit status 2.
@@ -20,7 +21,7 @@ namespace cli = minicuda::cli;
 
 namespace {
 
-const std::vector<std::string> kSubcommands = {"run", "devices", "explain", "smi"};
+const std::vector<std::string> kSubcommands = {"run", "devices", "explain", "smi", "sass"};
 
 // The long option names of `app` ("--trace"...), for suggestions.
 std::vector<std::string> option_names(const CLI::App& app) {
@@ -89,7 +90,7 @@ int main(int argc, char** argv) {
   cli::RunOptions run_options;
   CLI::App* run = app.add_subcommand("run", "runs PROGRAM with the trace switched on (MINICUDA_TRACE...)");
   run->add_option("--trace", run_options.trace,
-                  "layers to trace: 1 (all), or a comma list of cudart,libc,libcuda,kernel,nvidia,uvm,gpu")
+                  "layers to trace: 1 (all), or a comma list of cudart,libc,libcuda,kernel,nvidia,uvm,gpu,warp (warp: each warp-instruction of a PTX kernel, never part of 1)")
       ->capture_default_str();
   run->add_option("--format", run_options.format, "text (a tree), json (JSON lines), chrome (ui.perfetto.dev) or html (one page for a browser)")
       ->capture_default_str();
@@ -106,6 +107,12 @@ int main(int argc, char** argv) {
   CLI::App* smi = app.add_subcommand("smi", "runs PROGRAM, then prints device memory, channels and engine busy time");
   smi->add_option("command", smi_command, "-- PROGRAM ARGS...: the program to run")->required();
 
+  cli::SassOptions sass_options;
+  CLI::App* sass = app.add_subcommand("sass", "compiles a .ptx file with the driver's JIT and prints the SASS beside the PTX (cuobjdump -sass)");
+  sass->add_option("file", sass_options.file, "the .ptx file")->required();
+  sass->add_option("--kernel", sass_options.kernel, "print only this .entry (default: every one)");
+  sass->add_option("--arch", sass_options.arch, "the architecture to compile for: sm_XY")->capture_default_str();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -119,5 +126,6 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("devices")) return cli::devices();
   if (explain->parsed()) return cli::explain(call);
   if (smi->parsed()) return cli::smi(smi_command);
+  if (sass->parsed()) return cli::sass(sass_options);
   return 2;
 }
