@@ -24,8 +24,8 @@ using minicuda::gpu::testing::SassGrid;
 
 namespace {
 
-std::string corpus(const std::string& name) {
-  std::ifstream f(std::string(MINICUDA_PTX_DATA_DIR) + "/corpus/" + name + ".ptx");
+std::string fixture(const std::string& name) {
+  std::ifstream f(std::string(MINICUDA_PTX_DATA_DIR) + "/" + name + ".ptx");
   std::stringstream ss;
   ss << f.rdbuf();
   return ss.str();
@@ -86,7 +86,7 @@ void expected(float x, float y, double u, double v, float* f, int* q, double* g,
 class PtxRounding : public ::testing::TestWithParam<unsigned> {};
 
 TEST_P(PtxRounding, EveryModeOfEveryOperationMatchesTheCxxIntrinsicsBitForBit) {
-  ptx::CompileResult cr = ptx::compile(corpus("rounding"), {});
+  ptx::CompileResult cr = ptx::compile(fixture("corpus/rounding"), {});
   ASSERT_EQ(cr.status, ptx::Status::Ok) << cr.error_log;
   ASSERT_EQ(cr.kernels.size(), 1u);
   const ptx::CompiledKernel& k = cr.kernels[0];
@@ -135,7 +135,7 @@ TEST_P(PtxRounding, EveryModeOfEveryOperationMatchesTheCxxIntrinsicsBitForBit) {
 INSTANTIATE_TEST_SUITE_P(Threads, PtxRounding, ::testing::Values(1u, 3u));
 
 TEST(PtxRefusal, HalfPrecisionArithmeticIsRefusedAtLoadNamingTheInstruction) {
-  ptx::CompileResult cr = ptx::compile(corpus("half_math"), {});
+  ptx::CompileResult cr = ptx::compile(fixture("refused/half_math"), {});
   EXPECT_NE(cr.status, ptx::Status::Ok);
   EXPECT_NE(cr.error_log.find("'add.f16' (half-precision arithmetic) is not supported by minicuda's JIT"),
             std::string::npos)
