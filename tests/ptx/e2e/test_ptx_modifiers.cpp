@@ -137,3 +137,22 @@ TEST(PtxModifiers, WhatTheExecutorDoesNotRunExactlyIsRefusedAtLoad) {
 }
 
 }  // namespace
+
+namespace {
+
+// .attribute(.managed) (nvcc's __managed__) is accepted on .global and marks the variable for the
+// loader's managed segment; anything else inside .attribute(...) is a syntax error.
+TEST(PtxModifiers, ManagedAttributeMarksTheGlobal) {
+  ptx::CompileResult cr = ptx::compile(std::string(kHeader) +
+                                           ".global .align 4 .u32 plain;\n"
+                                           ".global .attribute(.managed) .align 4 .u32 total;\n",
+                                       {});
+  ASSERT_EQ(cr.status, ptx::Status::Ok) << cr.error_log;
+  ASSERT_EQ(cr.globals.size(), 2u);
+  EXPECT_FALSE(cr.globals[0].managed);
+  EXPECT_TRUE(cr.globals[1].managed);
+  EXPECT_EQ(cr.globals[1].size, 4u);
+  EXPECT_NE(ptx::compile(std::string(kHeader) + ".global .attribute(.bogus) .u32 x;\n", {}).status, ptx::Status::Ok);
+}
+
+}  // namespace
