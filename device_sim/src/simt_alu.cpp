@@ -150,6 +150,12 @@ uint32_t prmt(uint32_t a, uint32_t b, uint32_t c, uint8_t mode) {
       return r;
     case NV_SASS_PRMT_RC8:
       return byte(sel) * 0x01010101u;
+    case NV_SASS_PRMT_ECL:  // byte i is byte max(i, sel): the left edge repeated
+      for (unsigned i = 0; i < 4; ++i) r |= byte(std::max(i, sel)) << (8 * i);
+      return r;
+    case NV_SASS_PRMT_ECR:  // byte i is byte min(i, sel): the right edge repeated
+      for (unsigned i = 0; i < 4; ++i) r |= byte(std::min(i, sel)) << (8 * i);
+      return r;
     case NV_SASS_PRMT_RC16: {
       const uint32_t half = (a >> ((c & 1) * 16)) & 0xFFFF;
       return half | (half << 16);
@@ -244,6 +250,7 @@ bool add_sub(Warp& w, const NvSassInstruction& in, const Sources& src, uint32_t 
   }
   return with_type(in.type, [&]<class T>() {
     if constexpr (std::is_floating_point_v<T>) {
+      const RoundingScope rounding(in.rounding);
       binary<T>(d, a, b, mask, [&](T x, T y) {
         T r = flush_t(sub ? flush_t(x, ftz) - flush_t(y, ftz) : flush_t(x, ftz) + flush_t(y, ftz), ftz);
         return sat ? saturate_float(r) : r;
@@ -265,6 +272,7 @@ bool multiply(Warp& w, const NvSassInstruction& in, const Sources& src, uint32_t
   const bool sat = in.flags & NV_SASS_FLAG_SAT, ftz = in.flags & NV_SASS_FLAG_FTZ;
   return with_type(in.type, [&]<class T>() {
     if constexpr (std::is_floating_point_v<T>) {
+      const RoundingScope rounding(in.rounding);
       if (add) ternary<T>(d, a, b, c, mask, [&](T x, T y, T z) {
         T r = flush_t(std::fma(flush_t(x, ftz), flush_t(y, ftz), flush_t(z, ftz)), ftz);
         return sat ? saturate_float(r) : r;
@@ -295,11 +303,15 @@ bool min_max_div(Warp& w, const NvSassInstruction& in, const Sources& src, uint3
   const uint64_t *a = src.s[0], *b = src.s[1];
   const bool ftz = in.flags & NV_SASS_FLAG_FTZ;
   const uint16_t op = in.opcode;
+  if (op == NV_SASS_OP_COPYSIGN && !is_float_type(in.type)) return false;  // not an instruction
   return with_type(in.type, [&]<class T>() {
     if constexpr (std::is_floating_point_v<T>) {
       if (op == NV_SASS_OP_MIN) binary<T>(d, a, b, mask, [&](T x, T y) { return flush_t(std::fmin(x, y), ftz); });
       if (op == NV_SASS_OP_MAX) binary<T>(d, a, b, mask, [&](T x, T y) { return flush_t(std::fmax(x, y), ftz); });
-      if (op == NV_SASS_OP_DIV) binary<T>(d, a, b, mask, [&](T x, T y) { return flush_t(flush_t(x, ftz) / flush_t(y, ftz), ftz); });
+      if (op == NV_SASS_OP_DIV) {
+        const RoundingScope rounding(in.rounding);
+        binary<T>(d, a, b, mask, [&](T x, T y) { return flush_t(flush_t(x, ftz) / flush_t(y, ftz), ftz); });
+      }
       if (op == NV_SASS_OP_COPYSIGN) binary<T>(d, a, b, mask, [](T x, T y) { return std::copysign(y, x); });
       if (op == NV_SASS_OP_REM) binary<T>(d, a, b, mask, [](T x, T y) { return std::fmod(x, y); });
     } else {

@@ -148,17 +148,36 @@ F round_integral(F v, uint8_t rounding) {
 // A float converted to integer type T: rounded, then clamped to T's range (NaN: 0), as PTX's
 // float-to-integer cvt always saturates.
 template <class T, class F>
-T float_to_int(F v, uint8_t rounding) {
-  if (std::isnan(v)) return 0;
+T float_to_int(F v, uint8_t rounding, T nan_value) {
+  if (std::isnan(v)) return nan_value;
   const F r = round_integral(v, rounding);
   if (r <= static_cast<F>(std::numeric_limits<T>::min())) return std::numeric_limits<T>::min();
   if (r >= static_cast<F>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
   return static_cast<T>(r);
 }
 
+// d rounded to f32 toward zero, with the lowest bit set when that was inexact (round to odd).
+float to_odd_float(double d) {
+  if (std::isnan(d) || std::isinf(d)) return static_cast<float>(d);
+  const float mag = std::fabs(d) >= double{std::numeric_limits<float>::max()}
+                        ? std::numeric_limits<float>::max()
+                        : static_cast<float>(std::fabs(d));  // round to nearest, then step toward zero
+  float t = static_cast<double>(mag) > std::fabs(d) ? std::nextafter(mag, 0.0f) : mag;
+  if (static_cast<double>(t) != std::fabs(d)) t = std::bit_cast<float>(std::bit_cast<uint32_t>(t) | 1u);
+  return std::copysign(t, static_cast<float>(d));
+}
+
+// f32 -> bf16, round to nearest even; a NaN stays a (quiet) NaN.
+uint64_t float_to_bf16(float g) {
+  const uint32_t x = std::bit_cast<uint32_t>(g);
+  if (std::isnan(g)) return ((x >> 16) | 0x40) & 0xFFFF;
+  return (x + 0x7FFF + ((x >> 16) & 1)) >> 16;
+}
+
 // The source of a cvt as a double or an integer.
 struct Value {
   bool is_float = false;
+  bool wide = false;  // an f64 source
   double f = 0;
   __int128 i = 0;
 };
@@ -167,7 +186,7 @@ Value read_value(uint8_t t, uint64_t v) {
   Value r;
   switch (t) {
     case NV_SASS_TYPE_F32: r.is_float = true, r.f = get<float>(v); break;
-    case NV_SASS_TYPE_F64: r.is_float = true, r.f = get<double>(v); break;
+    case NV_SASS_TYPE_F64: r.is_float = true, r.wide = true, r.f = get<double>(v); break;
     case NV_SASS_TYPE_F16: r.is_float = true, r.f = half_to_float(static_cast<uint16_t>(v)); break;
     case NV_SASS_TYPE_BF16: r.is_float = true, r.f = std::bit_cast<float>(static_cast<uint32_t>(v & 0xFFFF) << 16); break;
     default:
@@ -178,7 +197,14 @@ Value read_value(uint8_t t, uint64_t v) {
 
 template <class T>
 uint64_t int_result(const Value& v, uint8_t rounding, bool sat) {
-  if (v.is_float) return put<T>(float_to_int<T>(v.f, rounding));
+  if (v.is_float) {
+    // NaN: 0 from a 32-bit (or narrower) float to a 32-bit (or narrower) integer, else the
+    // destination's top bit alone (INT_MIN, 0x80000000u, LLONG_MIN, 1ull << 63), as the C++
+    // kernels' conversions (crt/device_rounding_intrinsics.h) and the PTX ISA give it.
+    const bool zero = sizeof(T) < 4 || (sizeof(T) == 4 && !v.wide);
+    const T nan_value = zero ? T{0} : static_cast<T>(std::make_unsigned_t<T>{1} << (8 * sizeof(T) - 1));
+    return put<T>(float_to_int<T>(v.f, rounding, nan_value));
+  }
   if (sat) {
     const __int128 lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
     return put<T>(static_cast<T>(v.i < lo ? lo : v.i > hi ? hi : v.i));
@@ -203,6 +229,9 @@ void convert(Warp& w, const NvSassInstruction& in, const uint64_t* a, uint32_t m
     for_lanes(mask, [&](unsigned l) { d[l] = put<int64_t>(get<int32_t>(a[l])); });
     return;
   }
+  // cvt.rz/.rm/.rp to f32 and f64 round in the host's mode; to f16 and bf16 the lowering
+  // admits only .rn (and the integral roundings), which the software conversions implement.
+  const RoundingScope rounding(in.type == NV_SASS_TYPE_F32 || in.type == NV_SASS_TYPE_F64 ? in.rounding : uint8_t{NV_SASS_RND_NONE});
   for_lanes(mask, [&](unsigned l) {
     const Value v = read_value(in.stype, a[l]);
     switch (in.type) {
@@ -211,17 +240,24 @@ void convert(Warp& w, const NvSassInstruction& in, const uint64_t* a, uint32_t m
         if (in.rounding >= NV_SASS_RND_RNI) f = round_integral(f, in.rounding);
         if (sat) f = std::isnan(f) ? 0.0 : std::clamp(f, 0.0, 1.0);
         if (in.type == NV_SASS_TYPE_F64) {
-          d[l] = put<double>(v.is_float ? f : static_cast<double>(v.i));
+          // An integer rounds once, from its 64-bit value.
+          d[l] = put<double>(v.is_float ? f
+                             : v.i < 0 ? static_cast<double>(static_cast<int64_t>(v.i))
+                                       : static_cast<double>(static_cast<uint64_t>(v.i)));
           if (sat || in.rounding >= NV_SASS_RND_RNI) d[l] = put<double>(f);
         } else {
           // Integer -> f32 rounds once from the integer, not through a double.
-          float g = v.is_float || sat || in.rounding >= NV_SASS_RND_RNI ? static_cast<float>(f)
+          // f64 -> f16/bf16 rounds once: through f32 rounded to odd (toward zero, the last bit
+          // set when inexact), which keeps the nearest-even of the narrower type exact.
+          const bool to_odd = in.stype == NV_SASS_TYPE_F64 && in.type != NV_SASS_TYPE_F32;
+          float g = to_odd ? to_odd_float(f)
+                    : v.is_float || sat || in.rounding >= NV_SASS_RND_RNI ? static_cast<float>(f)
                     : v.i < 0 ? static_cast<float>(static_cast<int64_t>(v.i))
                               : static_cast<float>(static_cast<uint64_t>(v.i));
           if (ftz && std::fpclassify(g) == FP_SUBNORMAL) g = std::copysign(0.0f, g);
           if (in.type == NV_SASS_TYPE_F32) d[l] = put<float>(g);
           else if (in.type == NV_SASS_TYPE_F16) d[l] = float_to_half(g);
-          else d[l] = (std::bit_cast<uint32_t>(g) + 0x7FFF + ((std::bit_cast<uint32_t>(g) >> 16) & 1)) >> 16;
+          else d[l] = float_to_bf16(g);
         }
         break;
       }
@@ -312,6 +348,8 @@ bool execute_convert(BlockExec& b, Warp& w, const NvSassInstruction& in, uint32_
       uint64_t* d = dest(w, in.operand[0]);
       const uint64_t* a = src(1);
       const bool ftz = in.flags & NV_SASS_FLAG_FTZ;
+      if (in.type != NV_SASS_TYPE_F32 && in.type != NV_SASS_TYPE_F64) return false;  // f16: refused at load
+      const RoundingScope rounding(in.rounding);  // rcp.rz, sqrt.rm, ... (exact operations only)
       if (in.type == NV_SASS_TYPE_F64) {
         for_lanes(mask, [&](unsigned l) { d[l] = put<double>(special<double>(in.opcode, get<double>(a[l]))); });
       } else {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <bit>
+#include <cfenv>
 #include <cstdint>
 #include <type_traits>
 
@@ -41,6 +42,32 @@ inline bool is_signed_type(uint8_t t) {
   return t == NV_SASS_TYPE_S8 || t == NV_SASS_TYPE_S16 || t == NV_SASS_TYPE_S32 || t == NV_SASS_TYPE_S64;
 }
 inline bool is_float_type(uint8_t t) { return t == NV_SASS_TYPE_F32 || t == NV_SASS_TYPE_F64; }
+
+// The host's rounding mode set to an instruction's IEEE rounding (.rz/.rm/.rp) for the lifetime
+// of the scope - one warp-instruction's lane loop - and restored after; .rn, none and the
+// integral roundings leave the mode (round to nearest even) alone. The lane loops read their
+// operands from and write their results to memory, so the arithmetic cannot move out of it.
+class RoundingScope {
+ public:
+  explicit RoundingScope(uint8_t rounding) {
+    const int mode = rounding == NV_SASS_RND_RZ ? FE_TOWARDZERO
+                     : rounding == NV_SASS_RND_RM ? FE_DOWNWARD
+                     : rounding == NV_SASS_RND_RP ? FE_UPWARD : -1;
+    if (mode < 0) return;
+    saved_ = std::fegetround();
+    std::fesetround(mode);
+    active_ = true;
+  }
+  ~RoundingScope() {
+    if (active_) std::fesetround(saved_);
+  }
+  RoundingScope(const RoundingScope&) = delete;
+  RoundingScope& operator=(const RoundingScope&) = delete;
+
+ private:
+  int saved_ = 0;
+  bool active_ = false;
+};
 
 // Calls f.template operator()<T>() with the C++ type of an integer SASS type (bit types count
 // as unsigned). False for any other type.

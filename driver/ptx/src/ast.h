@@ -49,6 +49,7 @@ struct VarDecl {
   bool is_range = false;        // %r<N>
   uint32_t range = 0;
   bool ptr = false;             // .ptr attribute on a kernel parameter
+  bool managed = false;         // .attribute(.managed) on a .global variable
   std::vector<Operand> init;    // initializer values, flattened
   bool has_init = false;
   std::string linkage;          // "visible", "extern", "weak", "common" or ""

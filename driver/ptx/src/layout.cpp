@@ -54,6 +54,7 @@ std::vector<CompiledGlobal> layout_globals(const Module& m) {
     g.size = decl_size(v);
     g.align = decl_align(v);
     g.constant = v.space == "const";
+    g.managed = v.managed;
     if (v.has_init) {
       g.initializer.assign(g.size, 0);
       uint32_t elem = type_size(v.type);

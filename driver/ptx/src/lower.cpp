@@ -10,6 +10,7 @@
 #include "lowerer.h"
 #include "minicuda/round_up.h"
 #include "regalloc.h"
+#include "support.h"
 #include "verify.h"
 
 namespace minicuda::ptx {
@@ -305,6 +306,15 @@ int Lowerer::call_depth(const Function& f, std::set<std::string>& chain) {
   return depth;
 }
 
+namespace {
+// The instruction's opcode with its modifiers, as written: "add.rz.f16".
+std::string ptx_name(const Instruction& in) {
+  std::string s = in.opcode;
+  for (const auto& m : in.modifiers) s += "." + m;
+  return s;
+}
+}  // namespace
+
 bool Lowerer::lower_function(const Function& f) {
   fn_ = &f;
   function_start_[f.name] = static_cast<NvU32>(block_->data.code.size());
@@ -312,7 +322,12 @@ bool Lowerer::lower_function(const Function& f) {
     if (st.kind == Statement::Kind::Label) {
       labels_[f.name + "/" + st.label] = static_cast<NvU32>(block_->data.code.size());
     } else if (st.kind == Statement::Kind::Instr) {
+      const size_t first = block_->data.code.size();
       if (!instruction(st.instr)) return false;
+      // Whatever the executor would not run exactly is refused here, at load, naming the PTX.
+      for (size_t k = first; k < block_->data.code.size(); ++k)
+        if (std::string gap = executor_gap(block_->data.code[k]); !gap.empty())
+          return unsupported(st.instr.line, "'" + ptx_name(st.instr) + "' (" + gap + ")");
     }
   }
   return true;

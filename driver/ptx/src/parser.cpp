@@ -142,6 +142,13 @@ class Parser {
       if (a == "align") base.align = static_cast<uint32_t>(integer());
       else if (a == "v2" || a == "v4" || a == "v8") base.vector = a[1] - '0';
       else if (a == "ptr") base.ptr = true;
+      else if (a == "attribute" && space == "global") {  // .attribute(.managed): a __managed__ variable
+        if (!expect('(')) return;
+        if (peek().kind != K::Directive || peek().text != "managed") { syntax_error(); return; }
+        next();
+        if (!expect(')')) return;
+        base.managed = true;
+      }
       else if (a == "global" || a == "shared" || a == "const" || a == "local") {}
       else if (type_size(a) > 0) base.type = a;
       else { --p_; syntax_error(); return; }

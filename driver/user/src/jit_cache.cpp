@@ -229,7 +229,7 @@ std::string serialize(const ptx::CompileResult& r, uint64_t key) {
   w.str(r.info_log);
   w.put(static_cast<uint32_t>(r.globals.size()));
   for (const ptx::CompiledGlobal& g : r.globals) {
-    w.str(g.name), w.put(g.size), w.put(g.align), w.put(static_cast<uint8_t>(g.constant));
+    w.str(g.name), w.put(g.size), w.put(g.align), w.put(static_cast<uint8_t>((g.constant ? 1 : 0) | (g.managed ? 2 : 0)));  // bit 1: .managed
     w.str(std::string(g.initializer.begin(), g.initializer.end()));
   }
   w.put(static_cast<uint32_t>(r.kernels.size()));
@@ -263,7 +263,9 @@ std::optional<ptx::CompileResult> deserialize(const std::string& bytes, uint64_t
   out.info_log = r.str();
   for (uint32_t i = 0, n = r.count(); i < n && r.ok; ++i) {
     ptx::CompiledGlobal g;
-    g.name = r.str(), g.size = r.get<uint64_t>(), g.align = r.get<uint32_t>(), g.constant = r.get<uint8_t>() != 0;
+    g.name = r.str(), g.size = r.get<uint64_t>(), g.align = r.get<uint32_t>();
+    const uint8_t kind = r.get<uint8_t>();
+    g.constant = (kind & 1) != 0, g.managed = (kind & 2) != 0;
     std::string init = r.str();
     g.initializer.assign(init.begin(), init.end());
     out.globals.push_back(std::move(g));

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <set>
 
+#include "jit.h"
 #include "libcuda.h"
 #include "minicuda/trace.h"
 
@@ -22,11 +23,23 @@ constexpr uint64_t kVariableAlign = 16;  // enough for every fundamental and vec
 
 uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
-// Lays out the variables of one kind (constant or not) from `base`; returns the bytes used.
-uint64_t lay_out(const fatbin::ModuleImage& m, bool constant, CUdeviceptr base, std::vector<CUdeviceptr>& address) {
+// The segments a module's variables live in: the global segment and the constant bank (device
+// memory), and the managed segment (the PTX module's .attribute(.managed) variables, nvcc's
+// __managed__ ones: managed memory, reached by host and device at one address).
+enum class Segment { Global, Constant, Managed };
+
+Segment segment_of(const CUlib_st& lib, uint32_t i) {
+  if (lib.jit != nullptr && i < lib.jit->result.globals.size() && lib.jit->result.globals[i].managed)
+    return Segment::Managed;
+  return lib.module->variables[i].constant != 0 ? Segment::Constant : Segment::Global;
+}
+
+// Lays out the variables of one segment from `base`; returns the bytes used.
+uint64_t lay_out(const CUlib_st& lib, Segment segment, CUdeviceptr base, std::vector<CUdeviceptr>& address) {
+  const fatbin::ModuleImage& m = *lib.module;
   uint64_t at = 0;
   for (uint32_t i = 0; i < m.variable_count; ++i) {
-    if ((m.variables[i].constant != 0) != constant) continue;
+    if (segment_of(lib, i) != segment) continue;
     at = align_up(at, kVariableAlign);
     address[i] = base + at;
     at += m.variables[i].size;
@@ -34,15 +47,18 @@ uint64_t lay_out(const fatbin::ModuleImage& m, bool constant, CUdeviceptr base, 
   return at;
 }
 
-// Allocates one segment of a kind and places its variables in it.
-CUresult allocate_segment(const fatbin::ModuleImage& m, bool constant, std::vector<CUdeviceptr>& address) {
-  const uint64_t bytes = lay_out(m, constant, 0, address);
+// Allocates one segment and places its variables in it.
+CUresult allocate_segment(const CUlib_st& lib, Segment segment, std::vector<CUdeviceptr>& address) {
+  const uint64_t bytes = lay_out(lib, segment, 0, address);
   if (bytes == 0) return CUDA_SUCCESS;
   CUdeviceptr base = 0;
-  if (CUresult r = cuMemAlloc_v2(&base, bytes); r != CUDA_SUCCESS) return r;
-  lay_out(m, constant, base, address);
-  trace::note(trace::Layer::Libcuda, "module: {} of {} ({} bytes) at {:#x}", constant ? "constant bank" : "global segment",
-              m.source, bytes, base);
+  const CUresult r = segment == Segment::Managed ? cuMemAllocManaged(&base, bytes, CU_MEM_ATTACH_GLOBAL)
+                                                 : cuMemAlloc_v2(&base, bytes);
+  if (r != CUDA_SUCCESS) return r;
+  lay_out(lib, segment, base, address);
+  trace::note(trace::Layer::Libcuda, "module: {} of {} ({} bytes) at {:#x}",
+              segment == Segment::Managed ? "managed segment" : segment == Segment::Constant ? "constant bank" : "global segment",
+              lib.module->source, bytes, base);
   return CUDA_SUCCESS;
 }
 }  // namespace
@@ -103,8 +119,8 @@ CUresult load_globals(CUctx_st& ctx, CUlib_st& lib) {
     }
   }
   std::vector<CUdeviceptr> address(m.variable_count, 0);
-  if (CUresult r = allocate_segment(m, false, address); r != CUDA_SUCCESS) return r;
-  if (CUresult r = allocate_segment(m, true, address); r != CUDA_SUCCESS) return r;
+  for (Segment s : {Segment::Global, Segment::Constant, Segment::Managed})
+    if (CUresult r = allocate_segment(lib, s, address); r != CUDA_SUCCESS) return r;
   for (uint32_t i = 0; i < m.variable_count; ++i) {
     const fatbin::VariableImage& v = m.variables[i];
     if (v.initializer != nullptr && v.size != 0) {

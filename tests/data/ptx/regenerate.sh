@@ -14,6 +14,14 @@ for cu in src/*.cu; do
   # .file names the source by its absolute path; keep it relative to this folder.
   sed -i "s|\"$(pwd)/|\"|" "corpus/$name.ptx"
 done
+# src/refused/NAME.cu -> refused/NAME.ptx: kernels minicuda's JIT refuses at load (the tests check
+# the error names the instruction).
+mkdir -p refused
+for cu in src/refused/*.cu; do
+  name=$(basename "$cu" .cu)
+  "$NVCC" -ptx -arch=sm_90 -lineinfo "$cu" -o "refused/$name.ptx"
+  sed -i "s|\"$(pwd)/|\"|" "refused/$name.ptx"
+done
 # diag/NAME.ptx -> diag/NAME.log: ptxas's own messages, with the input named as the driver's JIT
 # names it ("application ptx input") so the tests compare the JIT's log line for line.
 for p in diag/*.ptx; do

@@ -79,6 +79,7 @@ struct CompiledGlobal {
   uint64_t size = 0;
   uint32_t align = 1;
   bool constant = false;                 // .const (constant bank) rather than .global
+  bool managed = false;                  // .attribute(.managed): the loader places it in managed memory
   std::vector<uint8_t> initializer;      // empty: zero-filled
 };
 
