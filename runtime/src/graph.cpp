@@ -150,6 +150,21 @@ std::unique_ptr<CUgraph_st> clone(const CUgraph_st& g) {
   return c;
 }
 
+CUgraphNode_st* add_node_to(CUgraph_st& g, Payload p, const std::vector<CUgraphNode_st*>& deps) {
+  auto n = std::make_unique<CUgraphNode_st>();
+  n->graph = &g;
+  n->payload = std::move(p);
+  n->deps = deps;
+  nodes().insert(n.get());
+  g.nodes.push_back(std::move(n));
+  return g.nodes.back().get();
+}
+
+void destroy(CUgraph_st* g) {
+  forget(g);
+  delete g;
+}
+
 bool topological_order(const CUgraph_st& g, std::vector<const CUgraphNode_st*>* order) {
   order->clear();
   std::set<const CUgraphNode_st*> done;
@@ -216,8 +231,7 @@ cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
   trace::Scope scope(trace::Layer::Cudart, "cudaGraphDestroy(graph={})", static_cast<void*>(graph));
   std::lock_guard lock(mutex());
   if (!live_graph(graph)) return done(scope, cudaErrorInvalidValue);
-  forget(graph);
-  delete graph;
+  destroy(graph);
   return done(scope, cudaSuccess);
 }
 

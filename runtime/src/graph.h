@@ -4,6 +4,7 @@
 //   graph_edges.cpp    edges and the queries (cudaGraphAdd/RemoveDependencies, GetNodes/RootNodes/Edges)
 //   graph_exec.cpp     instantiation (a topological order, child graphs inlined) and launch
 //   graph_dot.cpp      cudaGraphDebugDotPrint (Graphviz)
+//   graph_capture.cpp  stream capture, and the hooks the stream-ordered calls make into it
 //
 // A graph owns its nodes; a node owns a copy of its parameters (a kernel's argument values
 // included), so a caller's structs may go away after the call. An executable graph owns another
@@ -13,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -78,6 +80,29 @@ CUgraph_st* adopt(std::unique_ptr<CUgraph_st> g);
 // The nodes of g in a topological order (creation order among independent nodes); false when the
 // edges form a cycle.
 bool topological_order(const CUgraph_st& g, std::vector<const CUgraphNode_st*>* order);
+// Adds a registered node to g after deps (capture); destroys a live graph and its nodes.
+CUgraphNode_st* add_node_to(CUgraph_st& g, Payload p, const std::vector<CUgraphNode_st*>& deps);
+void destroy(CUgraph_st* g);
+
+// Stream capture hooks (graph_capture.cpp). Each returns nothing when the call is not affected by
+// a capture - the caller goes on as usual - and otherwise the call's result: cudaSuccess when its
+// work became a node of the capture, cudaErrorStreamCaptureInvalidated on an invalidated capture,
+// cudaErrorStreamCaptureUnsupported (the capture invalidated) for a call a capture forbids.
+std::optional<cudaError_t> capture_node(cudaStream_t stream, Payload node);
+std::optional<cudaError_t> capture_kernel(const void* func, dim3 grid, dim3 block, void** args, size_t shared,
+                                          cudaStream_t stream);
+std::optional<cudaError_t> capture_host(cudaStream_t stream, cudaHostFn_t fn, void* data);
+std::optional<cudaError_t> capture_copy(cudaStream_t stream, void* dst, const void* src, size_t count,
+                                        cudaMemcpyKind kind);
+std::optional<cudaError_t> capture_memset(cudaStream_t stream, void* dst, int value, size_t count);
+std::optional<cudaError_t> capture_event_record(cudaEvent_t event, cudaStream_t stream);
+std::optional<cudaError_t> capture_wait_event(cudaStream_t stream, cudaEvent_t event);
+// cudaStreamSynchronize or cudaStreamQuery of a capturing stream.
+std::optional<cudaError_t> capture_sync(cudaStream_t stream);
+// A call the capture modes call potentially unsafe (cudaMalloc, a synchronous copy or memset,
+// cudaDeviceSynchronize), made by the calling thread.
+std::optional<cudaError_t> capture_unsafe_call(const char* api);
+
 // A kernel's name for the trace and DOT ("?" when unknown).
 std::string kernel_name(const void* func);
 // The short trace name of a node type ("kernel", "memcpy", ...).

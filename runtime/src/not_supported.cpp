@@ -82,13 +82,13 @@ int not_supported(const char* api);
   X(cudaMipmappedArrayGetMemoryRequirements) X(cudaMipmappedArrayGetSparseProperties) \
   X(cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) X(cudaOccupancyMaxActiveClusters) \
   X(cudaOccupancyMaxPotentialClusterSize) X(cudaSetValidDevices) X(cudaSignalExternalSemaphoresAsync) \
-  X(cudaSignalExternalSemaphoresAsync_ptsz) X(cudaStreamAttachMemAsync_ptsz) X(cudaStreamBeginCapture) \
+  X(cudaSignalExternalSemaphoresAsync_ptsz) X(cudaStreamAttachMemAsync_ptsz) \
   X(cudaStreamBeginCaptureToGraph) X(cudaStreamBeginCaptureToGraph_ptsz) X(cudaStreamBeginCapture_ptsz) \
-  X(cudaStreamCopyAttributes) X(cudaStreamCopyAttributes_ptsz) X(cudaStreamEndCapture) X(cudaStreamEndCapture_ptsz) \
-  X(cudaStreamGetAttribute_ptsz) X(cudaStreamGetCaptureInfo) X(cudaStreamGetCaptureInfo_ptsz) X(cudaStreamGetDevice) \
-  X(cudaStreamGetDevice_ptsz) X(cudaStreamGetId) X(cudaStreamGetId_ptsz) X(cudaStreamIsCapturing) \
+  X(cudaStreamCopyAttributes) X(cudaStreamCopyAttributes_ptsz) X(cudaStreamEndCapture_ptsz) \
+  X(cudaStreamGetAttribute_ptsz) X(cudaStreamGetCaptureInfo_ptsz) X(cudaStreamGetDevice) \
+  X(cudaStreamGetDevice_ptsz) X(cudaStreamGetId) X(cudaStreamGetId_ptsz) \
   X(cudaStreamIsCapturing_ptsz) X(cudaStreamSetAttribute_ptsz) X(cudaStreamUpdateCaptureDependencies) \
-  X(cudaStreamUpdateCaptureDependencies_ptsz) X(cudaThreadExchangeStreamCaptureMode) X(cudaUserObjectCreate) \
+  X(cudaStreamUpdateCaptureDependencies_ptsz) X(cudaUserObjectCreate) \
   X(cudaUserObjectRelease) X(cudaUserObjectRetain) X(cudaWaitExternalSemaphoresAsync) \
   X(cudaWaitExternalSemaphoresAsync_ptsz)
 

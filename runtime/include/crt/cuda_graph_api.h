@@ -157,6 +157,19 @@ cudaError_t CUDARTAPI cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec,
                                                      const struct cudaHostNodeParams* pNodeParams);
 cudaError_t CUDARTAPI cudaGraphDebugDotPrint(cudaGraph_t graph, const char* path, unsigned int flags);
 
+/* Stream capture: work a program submits to a capturing stream becomes nodes of a graph instead of
+ * running (docs/graphs.md). */
+cudaError_t CUDARTAPI cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode);
+cudaError_t CUDARTAPI cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph);
+cudaError_t CUDARTAPI cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus* pCaptureStatus);
+cudaError_t CUDARTAPI cudaStreamGetCaptureInfo(cudaStream_t stream, enum cudaStreamCaptureStatus* captureStatus_out,
+                                               unsigned long long* id_out MINICUDA_DV(0),
+                                               cudaGraph_t* graph_out MINICUDA_DV(0),
+                                               const cudaGraphNode_t** dependencies_out MINICUDA_DV(0),
+                                               const cudaGraphEdgeData** edgeData_out MINICUDA_DV(0),
+                                               size_t* numDependencies_out MINICUDA_DV(0));
+cudaError_t CUDARTAPI cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode* mode);
+
 #ifdef __cplusplus
 }
 #endif
