@@ -36,7 +36,7 @@ int not_supported(const char* api) {
   X(cuDeviceGetTexture1DLinearMaxWidth) X(cuDeviceGraphMemTrim) X(cuDeviceRegisterAsyncNotification) \
   X(cuDeviceSetGraphMemAttribute) X(cuDeviceSetMemPool) X(cuDeviceUnregisterAsyncNotification) \
   X(cuExternalMemoryGetMappedBuffer) X(cuExternalMemoryGetMappedMipmappedArray) X(cuFlushGPUDirectRDMAWrites) \
-  X(cuFuncGetModule) X(cuFuncGetName) X(cuFuncGetParamInfo) X(cuFuncIsLoaded) X(cuFuncLoad) X(cuFuncSetBlockShape) \
+  X(cuFuncGetModule) X(cuFuncGetName) X(cuFuncIsLoaded) X(cuFuncLoad) X(cuFuncSetBlockShape) \
   X(cuFuncSetSharedSize) X(cuGetProcAddress_v2) X(cuGetProcAddress_v2_ptsz) X(cuGraphAddBatchMemOpNode) \
   X(cuGraphAddChildGraphNode) X(cuGraphAddDependencies_v2) X(cuGraphAddEmptyNode) X(cuGraphAddEventRecordNode) \
   X(cuGraphAddEventWaitNode) X(cuGraphAddExternalSemaphoresSignalNode) X(cuGraphAddExternalSemaphoresWaitNode) \
@@ -68,7 +68,7 @@ int not_supported(const char* api) {
   X(cuGreenCtxDestroy) X(cuGreenCtxGetDevResource) X(cuGreenCtxGetId) X(cuGreenCtxRecordEvent) \
   X(cuGreenCtxStreamCreate) X(cuGreenCtxWaitEvent) X(cuImportExternalMemory) X(cuImportExternalSemaphore) \
   X(cuIpcCloseMemHandle) X(cuIpcGetEventHandle) X(cuIpcGetMemHandle) X(cuIpcOpenEventHandle) X(cuIpcOpenMemHandle_v2) \
-  X(cuKernelGetAttribute) X(cuKernelGetLibrary) X(cuKernelGetParamInfo) X(cuKernelSetAttribute) \
+  X(cuKernelGetAttribute) X(cuKernelGetLibrary) X(cuKernelSetAttribute) \
   X(cuKernelSetCacheConfig) X(cuLaunch) X(cuLaunchCooperativeKernelMultiDevice) X(cuLaunchCooperativeKernel_ptsz) \
   X(cuLaunchGrid) X(cuLaunchGridAsync) X(cuLaunchKernelEx) X(cuLaunchKernelEx_ptsz) X(cuLibraryEnumerateKernels) \
   X(cuLibraryGetKernelCount) X(cuLibraryGetManaged) X(cuLibraryGetModule) X(cuLibraryGetUnifiedFunction) \

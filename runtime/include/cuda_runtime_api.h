@@ -516,9 +516,13 @@ cudaError_t CUDARTAPI cudaMemAdvise(const void* devPtr, size_t count, enum cudaM
 /* Attaches managed memory to a stream, the host, or all streams (cuStreamAttachMemAsync). */
 cudaError_t CUDARTAPI cudaStreamAttachMemAsync(cudaStream_t stream, void* devPtr, size_t length MINICUDA_DV(0),
                                                unsigned int flags MINICUDA_DV(cudaMemAttachSingle));
-#undef MINICUDA_DV
 #ifdef __cplusplus
 }  /* extern "C" */
+#endif
+/* CUDA graphs and stream capture. */
+#include "crt/cuda_graph_api.h"
+#undef MINICUDA_DV
+#ifdef __cplusplus
 template <class T>
 static inline cudaError_t cudaMallocManaged(T** devPtr, size_t size, unsigned int flags = cudaMemAttachGlobal) {
   return ::cudaMallocManaged((void**)(void*)devPtr, size, flags);

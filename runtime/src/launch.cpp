@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "cudart.h"
+#include "graph.h"
 #include "minicuda/syscall.h"
 
 using namespace minicuda;
@@ -299,6 +300,8 @@ cudaError_t launch_kernel(const char* api, DefaultStream mode, const void* func,
                      api, shown, gridDim.x, gridDim.y, gridDim.z, blockDim.x, blockDim.y, blockDim.z,
                      sharedMem, static_cast<void*>(stream));
   if (loaded != cudaSuccess) return done(scope, loaded);
+  // capture hook
+  if (auto e = graph::capture_kernel(func, gridDim, blockDim, args, sharedMem, stream)) return done(scope, *e);
   auto f = reinterpret_cast<CUfunction>(kernel);
   auto shared = static_cast<unsigned>(sharedMem);
   CUresult r = mode == DefaultStream::Legacy

@@ -1,6 +1,7 @@
 // Memory: cudaMalloc/cudaFree over cuMemAlloc_v2/cuMemFree_v2 (the libcuda pool does the work),
 // pinned host memory over cuMemHostAlloc/cuMemFreeHost, cudaMemGetInfo, and pointer attributes.
 #include "cudart.h"
+#include "graph.h"
 
 using namespace minicuda;
 using namespace minicuda::cudart;
@@ -14,6 +15,7 @@ cudaError_t cudaMalloc(void** devPtr, size_t size) {
   if (devPtr == nullptr) return done(scope, cudaErrorInvalidValue);
   *devPtr = nullptr;  // measured: NULL after a failed allocation too (probe_extra.txt rt.oom.malloc.p)
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
+  if (auto e = graph::capture_unsafe_call("cudaMalloc")) return done(scope, *e);  // capture hook
   if (size == 0) return done(scope, cudaSuccess);
   CUdeviceptr p = 0;
   CUresult r = cuMemAlloc_v2(&p, size);

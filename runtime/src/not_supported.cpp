@@ -24,34 +24,34 @@ int not_supported(const char* api);
   X(cudaGetDriverEntryPoint) X(cudaGetDriverEntryPointByVersion) X(cudaGetDriverEntryPointByVersion_ptsz) \
   X(cudaGetDriverEntryPoint_ptsz) X(cudaGetExportTable) X(cudaGetFuncBySymbol) X(cudaGetKernel) \
   X(cudaGetMipmappedArrayLevel) X(cudaGetSurfaceObjectResourceDesc) X(cudaGetTextureObjectResourceDesc) \
-  X(cudaGetTextureObjectResourceViewDesc) X(cudaGetTextureObjectTextureDesc) X(cudaGraphAddChildGraphNode) \
-  X(cudaGraphAddDependencies) X(cudaGraphAddEmptyNode) X(cudaGraphAddEventRecordNode) X(cudaGraphAddEventWaitNode) \
-  X(cudaGraphAddExternalSemaphoresSignalNode) X(cudaGraphAddExternalSemaphoresWaitNode) X(cudaGraphAddHostNode) \
-  X(cudaGraphAddKernelNode) X(cudaGraphAddMemAllocNode) X(cudaGraphAddMemFreeNode) X(cudaGraphAddMemcpyNode) \
-  X(cudaGraphAddMemcpyNode1D) X(cudaGraphAddMemcpyNodeFromSymbol) X(cudaGraphAddMemcpyNodeToSymbol) \
-  X(cudaGraphAddMemsetNode) X(cudaGraphAddNode) X(cudaGraphChildGraphNodeGetGraph) X(cudaGraphClone) \
-  X(cudaGraphConditionalHandleCreate) X(cudaGraphCreate) X(cudaGraphDebugDotPrint) X(cudaGraphDestroy) \
+  X(cudaGetTextureObjectResourceViewDesc) X(cudaGetTextureObjectTextureDesc) \
+  \
+  X(cudaGraphAddExternalSemaphoresSignalNode) X(cudaGraphAddExternalSemaphoresWaitNode) \
+  X(cudaGraphAddMemAllocNode) X(cudaGraphAddMemFreeNode) \
+  X(cudaGraphAddMemcpyNodeFromSymbol) X(cudaGraphAddMemcpyNodeToSymbol) \
+  X(cudaGraphAddNode) X(cudaGraphChildGraphNodeGetGraph) \
+  X(cudaGraphConditionalHandleCreate) \
   X(cudaGraphDestroyNode) X(cudaGraphEventRecordNodeGetEvent) X(cudaGraphEventRecordNodeSetEvent) \
   X(cudaGraphEventWaitNodeGetEvent) X(cudaGraphEventWaitNodeSetEvent) X(cudaGraphExecChildGraphNodeSetParams) \
-  X(cudaGraphExecDestroy) X(cudaGraphExecEventRecordNodeSetEvent) X(cudaGraphExecEventWaitNodeSetEvent) \
+  X(cudaGraphExecEventRecordNodeSetEvent) X(cudaGraphExecEventWaitNodeSetEvent) \
   X(cudaGraphExecExternalSemaphoresSignalNodeSetParams) X(cudaGraphExecExternalSemaphoresWaitNodeSetParams) \
-  X(cudaGraphExecGetFlags) X(cudaGraphExecHostNodeSetParams) X(cudaGraphExecKernelNodeSetParams) \
-  X(cudaGraphExecMemcpyNodeSetParams) X(cudaGraphExecMemcpyNodeSetParams1D) \
+  X(cudaGraphExecGetFlags) \
+  X(cudaGraphExecMemcpyNodeSetParams1D) \
   X(cudaGraphExecMemcpyNodeSetParamsFromSymbol) X(cudaGraphExecMemcpyNodeSetParamsToSymbol) \
-  X(cudaGraphExecMemsetNodeSetParams) X(cudaGraphExecNodeSetParams) X(cudaGraphExecUpdate) \
+  X(cudaGraphExecNodeSetParams) \
   X(cudaGraphExternalSemaphoresSignalNodeGetParams) X(cudaGraphExternalSemaphoresSignalNodeSetParams) \
   X(cudaGraphExternalSemaphoresWaitNodeGetParams) X(cudaGraphExternalSemaphoresWaitNodeSetParams) \
-  X(cudaGraphGetEdges) X(cudaGraphGetNodes) X(cudaGraphGetRootNodes) X(cudaGraphHostNodeGetParams) \
-  X(cudaGraphHostNodeSetParams) X(cudaGraphInstantiate) X(cudaGraphInstantiateWithFlags) \
+  X(cudaGraphHostNodeGetParams) \
+  X(cudaGraphHostNodeSetParams) \
   X(cudaGraphInstantiateWithParams) X(cudaGraphInstantiateWithParams_ptsz) X(cudaGraphKernelNodeCopyAttributes) \
-  X(cudaGraphKernelNodeGetAttribute) X(cudaGraphKernelNodeGetParams) X(cudaGraphKernelNodeSetAttribute) \
-  X(cudaGraphKernelNodeSetParams) X(cudaGraphLaunch) X(cudaGraphLaunch_ptsz) X(cudaGraphMemAllocNodeGetParams) \
+  X(cudaGraphKernelNodeGetAttribute) X(cudaGraphKernelNodeSetAttribute) \
+  X(cudaGraphLaunch_ptsz) X(cudaGraphMemAllocNodeGetParams) \
   X(cudaGraphMemFreeNodeGetParams) X(cudaGraphMemcpyNodeGetParams) X(cudaGraphMemcpyNodeSetParams) \
   X(cudaGraphMemcpyNodeSetParams1D) X(cudaGraphMemcpyNodeSetParamsFromSymbol) X(cudaGraphMemcpyNodeSetParamsToSymbol) \
   X(cudaGraphMemsetNodeGetParams) X(cudaGraphMemsetNodeSetParams) X(cudaGraphNodeFindInClone) \
   X(cudaGraphNodeGetDependencies) X(cudaGraphNodeGetDependentNodes) X(cudaGraphNodeGetEnabled) \
-  X(cudaGraphNodeGetType) X(cudaGraphNodeSetEnabled) X(cudaGraphNodeSetParams) X(cudaGraphReleaseUserObject) \
-  X(cudaGraphRemoveDependencies) X(cudaGraphRetainUserObject) X(cudaGraphUpload) X(cudaGraphUpload_ptsz) \
+  X(cudaGraphNodeSetEnabled) X(cudaGraphNodeSetParams) X(cudaGraphReleaseUserObject) \
+  X(cudaGraphRetainUserObject) X(cudaGraphUpload) X(cudaGraphUpload_ptsz) \
   X(cudaGraphicsMapResources) X(cudaGraphicsResourceGetMappedMipmappedArray) X(cudaGraphicsResourceGetMappedPointer) \
   X(cudaGraphicsResourceSetMapFlags) X(cudaGraphicsSubResourceGetMappedArray) X(cudaGraphicsUnmapResources) \
   X(cudaGraphicsUnregisterResource) X(cudaImportExternalMemory) X(cudaImportExternalSemaphore) \
@@ -82,13 +82,13 @@ int not_supported(const char* api);
   X(cudaMipmappedArrayGetMemoryRequirements) X(cudaMipmappedArrayGetSparseProperties) \
   X(cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) X(cudaOccupancyMaxActiveClusters) \
   X(cudaOccupancyMaxPotentialClusterSize) X(cudaSetValidDevices) X(cudaSignalExternalSemaphoresAsync) \
-  X(cudaSignalExternalSemaphoresAsync_ptsz) X(cudaStreamAttachMemAsync_ptsz) X(cudaStreamBeginCapture) \
+  X(cudaSignalExternalSemaphoresAsync_ptsz) X(cudaStreamAttachMemAsync_ptsz) \
   X(cudaStreamBeginCaptureToGraph) X(cudaStreamBeginCaptureToGraph_ptsz) X(cudaStreamBeginCapture_ptsz) \
-  X(cudaStreamCopyAttributes) X(cudaStreamCopyAttributes_ptsz) X(cudaStreamEndCapture) X(cudaStreamEndCapture_ptsz) \
-  X(cudaStreamGetAttribute_ptsz) X(cudaStreamGetCaptureInfo) X(cudaStreamGetCaptureInfo_ptsz) X(cudaStreamGetDevice) \
-  X(cudaStreamGetDevice_ptsz) X(cudaStreamGetId) X(cudaStreamGetId_ptsz) X(cudaStreamIsCapturing) \
+  X(cudaStreamCopyAttributes) X(cudaStreamCopyAttributes_ptsz) X(cudaStreamEndCapture_ptsz) \
+  X(cudaStreamGetAttribute_ptsz) X(cudaStreamGetCaptureInfo_ptsz) X(cudaStreamGetDevice) \
+  X(cudaStreamGetDevice_ptsz) X(cudaStreamGetId) X(cudaStreamGetId_ptsz) \
   X(cudaStreamIsCapturing_ptsz) X(cudaStreamSetAttribute_ptsz) X(cudaStreamUpdateCaptureDependencies) \
-  X(cudaStreamUpdateCaptureDependencies_ptsz) X(cudaThreadExchangeStreamCaptureMode) X(cudaUserObjectCreate) \
+  X(cudaStreamUpdateCaptureDependencies_ptsz) X(cudaUserObjectCreate) \
   X(cudaUserObjectRelease) X(cudaUserObjectRetain) X(cudaWaitExternalSemaphoresAsync) \
   X(cudaWaitExternalSemaphoresAsync_ptsz)
 

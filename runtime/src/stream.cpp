@@ -3,6 +3,7 @@
 // cuStreamCreate, cudaMemcpyAsync -> cuMemcpyDtoHAsync_v2, cudaEventElapsedTime ->
 // cuEventElapsedTime_v2, cudaStreamDestroy -> cuStreamDestroy_v2, ...).
 #include "cudart.h"
+#include "graph.h"
 
 using namespace minicuda;
 using namespace minicuda::cudart;
@@ -35,12 +36,14 @@ namespace {
 cudaError_t stream_synchronize(const char* api, DefaultStream mode, cudaStream_t stream) {
   trace::Scope scope(trace::Layer::Cudart, "{}(stream={})", api, static_cast<void*>(stream));
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
+  if (auto e = graph::capture_sync(stream)) return done(scope, *e);  // capture hook
   CUresult r = mode == DefaultStream::Legacy ? cuStreamSynchronize(stream) : cuStreamSynchronize_ptsz(stream);
   return done(scope, to_cuda_error(r));
 }
 cudaError_t stream_query(const char* api, DefaultStream mode, cudaStream_t stream) {
   trace::Scope scope(trace::Layer::Cudart, "{}(stream={})", api, static_cast<void*>(stream));
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
+  if (auto e = graph::capture_sync(stream)) return done(scope, *e);  // capture hook
   CUresult r = mode == DefaultStream::Legacy ? cuStreamQuery(stream) : cuStreamQuery_ptsz(stream);
   return done(scope, to_cuda_error(r));
 }
@@ -49,6 +52,7 @@ cudaError_t stream_wait_event(const char* api, DefaultStream mode, cudaStream_t 
   trace::Scope scope(trace::Layer::Cudart, "{}(stream={}, event={}, flags={})", api, static_cast<void*>(stream),
                      static_cast<void*>(event), flags);
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
+  if (auto e = graph::capture_wait_event(stream, event)) return done(scope, *e);  // capture hook
   CUresult r = mode == DefaultStream::Legacy ? cuStreamWaitEvent(stream, event, flags)
                                              : cuStreamWaitEvent_ptsz(stream, event, flags);
   return done(scope, to_cuda_error(r));
@@ -128,6 +132,7 @@ cudaError_t launch_host_func(const char* api, DefaultStream mode, cudaStream_t s
   trace::Scope scope(trace::Layer::Cudart, "{}(stream={}, fn={}, userData={})", api, static_cast<void*>(stream),
                      reinterpret_cast<void*>(fn), userData);
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
+  if (auto e = graph::capture_host(stream, fn, userData)) return done(scope, *e);  // capture hook
   CUresult r = mode == DefaultStream::Legacy ? cuLaunchHostFunc(stream, fn, userData)
                                              : cuLaunchHostFunc_ptsz(stream, fn, userData);
   return done(scope, to_cuda_error(r));
@@ -201,6 +206,7 @@ cudaError_t event_record(const char* api, DefaultStream mode, cudaEvent_t event,
   trace::Scope scope(trace::Layer::Cudart, "{}(event={}, stream={})", api, static_cast<void*>(event),
                      static_cast<void*>(stream));
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
+  if (auto e = graph::capture_event_record(event, stream)) return done(scope, *e);  // capture hook
   CUresult r = mode == DefaultStream::Legacy ? cuEventRecord(event, stream) : cuEventRecord_ptsz(event, stream);
   return done(scope, to_cuda_error(r));
 }
@@ -260,6 +266,7 @@ cudaError_t memcpy_async(const char* api, DefaultStream mode, void* dst, const v
                      memcpy_kind_name(kind), static_cast<void*>(stream));
   if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return done(scope, cudaErrorInvalidMemcpyDirection);
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
+  if (auto e = graph::capture_copy(stream, dst, src, count, kind)) return done(scope, *e);  // capture hook
   if (count == 0) return done(scope, cudaSuccess);
   const bool legacy = mode == DefaultStream::Legacy;
   auto d = reinterpret_cast<CUdeviceptr>(dst);
@@ -287,6 +294,7 @@ cudaError_t memset_async(const char* api, DefaultStream mode, void* devPtr, int 
   trace::Scope scope(trace::Layer::Cudart, "{}(devPtr={}, value={}, count={}, stream={})", api, devPtr, value, count,
                      static_cast<void*>(stream));
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
+  if (auto e = graph::capture_memset(stream, devPtr, value, count)) return done(scope, *e);  // capture hook
   if (count == 0) return done(scope, cudaSuccess);
   auto d = reinterpret_cast<CUdeviceptr>(devPtr);
   auto uc = static_cast<unsigned char>(value);

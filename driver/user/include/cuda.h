@@ -614,6 +614,7 @@ CUresult CUDAAPI cuLibraryUnload(CUlibrary library);
 /* A kernel of the library by name; unknown name: CUDA_ERROR_NOT_FOUND. */
 CUresult CUDAAPI cuLibraryGetKernel(CUkernel* pKernel, CUlibrary library, const char* name);
 CUresult CUDAAPI cuKernelGetName(const char** name, CUkernel hfunc);
+#include "cuda_graphs.h" /* cuKernelGetParamInfo, cuFuncGetParamInfo */
 /* A __device__ or __constant__ variable of the library by name: its device address in the current
  * context (the module's globals are loaded there at the first call) and its size; either output
  * may be NULL. Unknown name: CUDA_ERROR_NOT_FOUND. */
