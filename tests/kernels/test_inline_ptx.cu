@@ -2,6 +2,7 @@
 // cu2cxx.md, "Inline PTX"): special registers, the carry chain, predicates, shuffles, bit-field,
 // permute and logic-table instructions, loads and stores. Every expected value is computed on the
 // host from the PTX ISA's definition of the instruction, never by the same helper.
+#include <cuda.h>
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -245,4 +246,90 @@ TEST_F(KernelInlinePtx, LoadsAndStoresThroughAddresses) {
   DeviceArray<unsigned> p(std::vector<unsigned>{1, 42, 3});
   ptx_memory<<<1, 1>>>(p.get());
   EXPECT_EQ(p.read(), (std::vector<unsigned>{1, 42, 142}));
+}
+
+// The same instructions as a PTX module run by device_sim's PTX executor (cuModuleLoadData) and as
+// inline PTX translated to C++: the two implementations of the ISA must agree bit for bit.
+namespace {
+
+constexpr int kOps = 10;
+constexpr const char* kXcheckPtx = R"(
+.version 9.0
+.target sm_90
+.address_size 64
+.visible .entry xcheck(.param .u64 in, .param .u64 out)
+{
+  .reg .b32 %r<16>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 12;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.u32 %r2, [%rd4];
+  ld.global.u32 %r3, [%rd4+4];
+  ld.global.u32 %r4, [%rd4+8];
+  bfe.u32 %r5, %r2, %r3, %r4;
+  bfe.s32 %r6, %r2, %r3, %r4;
+  prmt.b32 %r7, %r2, %r3, %r4;
+  lop3.b32 %r8, %r2, %r3, %r4, 0x96;
+  add.cc.u32 %r9, %r2, %r3;
+  addc.u32 %r10, %r4, 0;
+  sub.cc.u32 %r11, %r2, %r3;
+  subc.u32 %r12, %r4, 0;
+  bfi.b32 %r13, %r2, %r3, %r4, 7;
+  shr.s32 %r14, %r2, %r3;
+  mul.wide.u32 %rd5, %r1, 40;
+  add.s64 %rd6, %rd2, %rd5;
+  st.global.u32 [%rd6], %r5;
+  st.global.u32 [%rd6+4], %r6;
+  st.global.u32 [%rd6+8], %r7;
+  st.global.u32 [%rd6+12], %r8;
+  st.global.u32 [%rd6+16], %r9;
+  st.global.u32 [%rd6+20], %r10;
+  st.global.u32 [%rd6+24], %r11;
+  st.global.u32 [%rd6+28], %r12;
+  st.global.u32 [%rd6+32], %r13;
+  st.global.u32 [%rd6+36], %r14;
+  ret;
+}
+)";
+
+__global__ void ptx_xcheck(const unsigned* in, unsigned* out) {
+  const unsigned t = threadIdx.x;
+  unsigned* o = out + kOps * t;
+  asm("bfe.u32 %0, %10, %11, %12;\n\tbfe.s32 %1, %10, %11, %12;\n\tprmt.b32 %2, %10, %11, %12;\n\t"
+      "lop3.b32 %3, %10, %11, %12, 0x96;\n\tadd.cc.u32 %4, %10, %11;\n\taddc.u32 %5, %12, 0;\n\t"
+      "sub.cc.u32 %6, %10, %11;\n\tsubc.u32 %7, %12, 0;\n\tbfi.b32 %8, %10, %11, %12, 7;\n\tshr.s32 %9, %10, %11;"
+      : "=r"(o[0]), "=r"(o[1]), "=r"(o[2]), "=r"(o[3]), "=r"(o[4]), "=r"(o[5]), "=r"(o[6]), "=r"(o[7]), "=r"(o[8]), "=r"(o[9])
+      : "r"(in[3 * t]), "r"(in[3 * t + 1]), "r"(in[3 * t + 2]));
+}
+
+}  // namespace
+
+TEST_F(KernelInlinePtx, AgreesWithThePtxExecutorOnTheSameInstructions) {
+  constexpr unsigned kThreads = 128;
+  std::vector<unsigned> in(3 * kThreads);
+  uint32_t x = 0x2545f491u;
+  for (unsigned i = 0; i < in.size(); ++i) {
+    x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+    // Every third thread gets small positions and lengths (the bit-field cases), the rest raw bits.
+    in[i] = (i / 3) % 3 == 0 && i % 3 != 0 ? x % 40 : x;
+  }
+  in[0] = 0xffffffffu, in[1] = 0xffffffffu, in[2] = 0xffffffffu;  // carries out of every piece
+  DeviceArray<unsigned> din(in), from_cxx(kOps * kThreads), from_ptx(kOps * kThreads);
+  ptx_xcheck<<<1, kThreads>>>(din.get(), from_cxx.get());
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  CUmodule module = nullptr;
+  CUfunction function = nullptr;
+  ASSERT_EQ(cuModuleLoadData(&module, kXcheckPtx), CUDA_SUCCESS);
+  ASSERT_EQ(cuModuleGetFunction(&function, module, "xcheck"), CUDA_SUCCESS);
+  const unsigned* in_ptr = din.get();
+  unsigned* out_ptr = from_ptx.get();
+  void* params[] = {&in_ptr, &out_ptr};
+  ASSERT_EQ(cuLaunchKernel(function, 1, 1, 1, kThreads, 1, 1, 0, nullptr, params, nullptr), CUDA_SUCCESS);
+  ASSERT_EQ(cuCtxSynchronize(), CUDA_SUCCESS);
+  const auto cxx = from_cxx.read(), ptx = from_ptx.read();
+  for (unsigned i = 0; i < cxx.size(); ++i) EXPECT_EQ(cxx[i], ptx[i]) << "thread " << i / kOps << " op " << i % kOps;
+  EXPECT_EQ(cuModuleUnload(module), CUDA_SUCCESS);
 }

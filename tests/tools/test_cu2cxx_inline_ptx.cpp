@@ -43,6 +43,19 @@ TEST(Cu2cxxInlinePtx, HostAsmIsLeftAloneAndNeedsNoHelperHeader) {
   EXPECT_EQ(t.text.find("inline_ptx.h"), std::string::npos);
 }
 
+TEST(Cu2cxxInlinePtx, X86RegisterConstraintsMarkHostAssemblyInAKernel) {
+  const std::string src =
+      "__global__ void trap() {\n"
+      "  unsigned long long a = 0, d = 1;\n"
+      "  asm volatile(\"divl %%ecx\" : \"+a\"(a), \"+d\"(d) : \"c\"(1ull) : \"cc\");\n"
+      "  register unsigned long long r9 asm(\"r9\") = 1;\n"
+      "}\n";
+  const Translation t = translate(src, "/src/x.cu");
+  EXPECT_TRUE(t.errors.empty());
+  EXPECT_NE(t.text.find("asm volatile(\"divl %%ecx\" : \"+a\"(a), \"+d\"(d) : \"c\"(1ull) : \"cc\");"), std::string::npos);
+  EXPECT_NE(t.text.find("asm(\"r9\") = 1;"), std::string::npos);
+}
+
 TEST(Cu2cxxInlinePtx, UnsupportedInstructionIsAnErrorNamingItAndTheLine) {
   const std::string src =
       "__global__ void k(float* o, float x) {\n"

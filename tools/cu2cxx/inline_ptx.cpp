@@ -458,6 +458,17 @@ struct Operand {
   std::string constraint, expression;
 };
 
+constexpr std::string_view kNotAStatement = "an asm that is not a statement";
+
+// Does a constraint name an x86 register or register class (a, b, S, D, A, q, Q, R, U, x, y, t,
+// u)? No PTX constraint does: such a statement is assembly for the host CPU.
+bool names_host_registers(const std::vector<Operand>& outputs, const std::vector<Operand>& inputs) {
+  for (const auto* list : {&outputs, &inputs})
+    for (const Operand& o : *list)
+      if (o.constraint.find_first_of("abSDAqQRUxytu") != std::string::npos) return true;
+  return false;
+}
+
 // Reads `asm [volatile] ( "..." : outs : ins : clobbers ) ;` starting at token k. Returns the
 // index of the `;`, or nullopt when it is not such a statement (`why` says what is wrong).
 std::optional<std::size_t> read_statement(std::string_view source, const Tokens& t, std::size_t k, std::size_t limit,
@@ -471,7 +482,7 @@ std::optional<std::size_t> read_statement(std::string_view source, const Tokens&
   if (j < limit && t[j].is_identifier("goto")) return why = "asm goto", std::nullopt;
   if (j >= limit || !t[j].is_punct("(")) return why = "an asm declaration without a parenthesised template", std::nullopt;
   const auto close = matching_close(t, j);
-  if (!close || *close + 1 >= limit || !t[*close + 1].is_punct(";")) return why = "an asm that is not a statement", std::nullopt;
+  if (!close || *close + 1 >= limit || !t[*close + 1].is_punct(";")) return why = kNotAStatement, std::nullopt;
   std::size_t i = j + 1;
   for (; i < *close && t[i].kind == TokenKind::Literal; ++i) {
     const auto piece = literal_text(t[i].text);
@@ -582,6 +593,11 @@ std::vector<Edit> rewrite_inline_ptx(std::string_view source, const Tokens& toke
         std::vector<Operand> outputs, inputs;
         bool memory = false;
         const auto semicolon = read_statement(source, tokens, j, *close, others, text, outputs, inputs, memory, why);
+        if (!semicolon && why == kNotAStatement) continue;  // `register T r asm("r9") = ...`: a register name
+        if (semicolon && names_host_registers(outputs, inputs)) {
+          j = *semicolon;  // x86 assembly written for the host CPU on purpose: g++ assembles it
+          continue;
+        }
         if (!semicolon) {
           errors.push_back(Diagnostic{line, "inline PTX at " + where + " is not supported: " + why});
           continue;
