@@ -9,6 +9,7 @@
 
 #include "directives.h"
 #include "fission.h"
+#include "inline_ptx.h"
 #include "lexer.h"
 #include "rewrites.h"
 
@@ -77,6 +78,7 @@ struct HeaderContext {
   std::vector<int> with_entries;               // headers whose kernels or variables are registered
   std::vector<KernelWithDefaults> with_defaults;  // their kernels with default arguments
   std::string constant_total;                  // `sizeof(::v) + ...` of their __constant__ variables
+  bool inline_ptx = false;                     // some device code's asm was translated (inline_ptx.h)
   Translation* result = nullptr;
 };
 
@@ -196,6 +198,14 @@ Unit translate_unit(std::string_view source, std::string_view input_path, const 
   const std::vector<ModuleVariableSite> variables = find_module_variables(tokens, lines, warnings);
   std::vector<Edit> slots = rewrite_module_variables(tokens, variables);
   edits.insert(edits.end(), std::make_move_iterator(slots.begin()), std::make_move_iterator(slots.end()));
+  // Inline PTX last: its operand expressions carry the rewrites above (device variables, clock()).
+  std::vector<Diagnostic> ptx_errors;
+  std::vector<Edit> ptx = rewrite_inline_ptx(source, tokens, lines, input_path, edits, ptx_errors, ctx.inline_ptx);
+  for (Diagnostic& e : ptx_errors) {
+    if (header) e.path = std::string(input_path);
+    result.errors.push_back(std::move(e));
+  }
+  edits.insert(edits.end(), std::make_move_iterator(ptx.begin()), std::make_move_iterator(ptx.end()));
   std::stable_sort(warnings.begin(), warnings.end(),
                    [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
   for (Diagnostic& w : warnings) {
@@ -252,6 +262,7 @@ Translation translate(std::string_view source, std::string_view input_path,
   const Unit unit = translate_unit(source, input_path, header_kernels, ctx, false);
 
   result.text = kPrologue;
+  if (ctx.inline_ptx) result.text += "#include \"minicuda/inline_ptx.h\"\n";
   result.text += "#line 1 \"";
   result.text.append(escape_for_string_literal(input_path)).append("\"\n");
   result.text.append(unit.text);

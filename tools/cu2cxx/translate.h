@@ -61,6 +61,10 @@
 //      registration block lists MINICUDA_VARIABLE(::q::NAME, ::q::NAME__device, 0 or 1) and, when
 //      the file has __constant__ variables, a static_assert that they fit the 64 KiB constant bank.
 //   8. headers           `#include "name"` of a header holding CUDA code (see translate below).
+//   9. inline PTX        every `asm` statement in a `__global__` or `__device__` (not `__host__`)
+//      function body -> a C++ block doing what its PTX does (inline_ptx.h), and then
+//      `#include "minicuda/inline_ptx.h"` after cuda_runtime.h; PTX outside the supported subset
+//      is reported in `errors`.
 //
 // Every rewrite keeps the count of newlines of the text it replaces (missing newlines are put at
 // the end of the replacement), so line N of the output body is line N of the .cu: compiler
