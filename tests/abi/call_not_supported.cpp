@@ -3,16 +3,18 @@
 // prints what they answered, then the runtime's last error twice ("key value" lines).
 #include <cstdio>
 
-extern "C" int cudaGraphCreate(void** graph, unsigned flags);
+extern "C" int cudaMemPoolCreate(void** pool, const void* props);
 extern "C" int cudaGetLastError();
 extern "C" int cuGraphCreate(void** graph, unsigned flags);
 
 int main() {
+  void* pool = nullptr;
   void* graph = nullptr;
-  std::printf("cudaGraphCreate %d\n", cudaGraphCreate(&graph, 0));
+  std::printf("cudaMemPoolCreate %d\n", cudaMemPoolCreate(&pool, nullptr));
   std::printf("lastError %d\n", cudaGetLastError());
   std::printf("lastErrorAgain %d\n", cudaGetLastError());
   std::printf("cuGraphCreate %d\n", cuGraphCreate(&graph, 0));
+  std::printf("pool %s\n", pool == nullptr ? "null" : "set");
   std::printf("graph %s\n", graph == nullptr ? "null" : "set");
   return 0;
 }

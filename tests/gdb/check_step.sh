@@ -26,6 +26,7 @@ skip -rfu ^fmt::
 skip -gfi /usr/include/*
 skip -rfu ^minicuda::cudart::ensure_context
 skip -rfu ^minicuda::cudart::memcpy_kind_name
+skip -rfu ^minicuda::cudart::graph::
 break ${start}
 run
 python
