@@ -10,20 +10,11 @@
 
 #include <cuda.h>
 
+#include "drv_check.h"
+
 #ifndef MINICUDA_SAMPLES_PTX
 #define MINICUDA_SAMPLES_PTX "kernels.ptx"
 #endif
-
-#define CHECK(call)                                                                   \
-  do {                                                                                \
-    CUresult r_ = (call);                                                             \
-    if (r_ != CUDA_SUCCESS) {                                                         \
-      const char* name_ = nullptr;                                                    \
-      cuGetErrorName(r_, &name_);                                                     \
-      std::fprintf(stderr, "%s failed: %s (%d)\n", #call, name_ ? name_ : "?", r_);   \
-      return 1;                                                                       \
-    }                                                                                 \
-  } while (0)
 
 int main(int argc, char** argv) {
   const char* ptx_path = argc > 1 ? argv[1] : MINICUDA_SAMPLES_PTX;

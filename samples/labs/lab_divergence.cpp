@@ -11,20 +11,11 @@
 
 #include <cuda.h>
 
+#include "../driver_api/drv_check.h"
+
 #ifndef MINICUDA_LAB_PTX
 #define MINICUDA_LAB_PTX "divergence.ptx"
 #endif
-
-#define CHECK(call)                                                                   \
-  do {                                                                                \
-    CUresult r_ = (call);                                                             \
-    if (r_ != CUDA_SUCCESS) {                                                         \
-      const char* name_ = nullptr;                                                    \
-      cuGetErrorName(r_, &name_);                                                     \
-      std::fprintf(stderr, "%s failed: %s (%d)\n", #call, name_ ? name_ : "?", r_);   \
-      return 1;                                                                       \
-    }                                                                                 \
-  } while (0)
 
 int main(int argc, char** argv) {
   const char* mode = argc > 1 ? argv[1] : "parity";
