@@ -186,7 +186,17 @@ Code select(const void* image, int sm) {
                   fmt::format("an NVIDIA cubin (SASS for sm_{}): NVIDIA SASS cannot run on the simulator, "
                               "load its PTX instead", (eh.e_flags >> 8) & 0xFF));
   }
-  std::string text(reinterpret_cast<const char*>(data));
+  // PTX is text: it ends at its NUL, and a control character before that (other than the
+  // whitespace PTX allows) means the image is not PTX - read no further than that byte, so that an
+  // image of unknown size that is neither text nor a container is never read past its end.
+  const char* chars = reinterpret_cast<const char*>(data);
+  size_t length = 0;
+  for (; chars[length] != '\0'; ++length) {
+    const auto ch = static_cast<unsigned char>(chars[length]);
+    if (ch < 0x20 && std::strchr("\t\n\v\f\r", ch) == nullptr)
+      return refuse(CUDA_ERROR_INVALID_IMAGE, "neither a fatbinary, an ELF nor PTX text");
+  }
+  std::string text(chars, length);
   if (text.find(".version") == std::string::npos)
     return refuse(CUDA_ERROR_INVALID_IMAGE, text.empty() ? "an empty image" : "neither a fatbinary, an ELF nor PTX text");
   Code c;
