@@ -2,6 +2,8 @@
 // (see compute_engine.h).
 #include "compute_engine.h"
 
+#include "coop_threads.h"
+
 #include <pthread.h>
 #include <signal.h>
 
@@ -302,17 +304,6 @@ std::optional<BlockError> ComputeEngine::run_cooperative(GridLaunch grid, uint64
   std::mutex error_mutex;
   std::optional<BlockError> first_error;
   auto run_one = [&](uint64_t block) {
-    pthread_setname_np(pthread_self(), "gpu-sm-coop");
-    // An alternate signal stack (sm_signals.cpp) of this thread's own, freed with it.
-    stack_t old{};
-    const bool own_stack = sigaltstack(nullptr, &old) == 0 && (old.ss_flags & SS_DISABLE) != 0;
-    std::vector<char> signal_stack(own_stack ? 64 << 10 : 0);
-    if (own_stack) {
-      stack_t ss{};
-      ss.ss_sp = signal_stack.data();
-      ss.ss_size = signal_stack.size();
-      sigaltstack(&ss, nullptr);
-    }
     BlockQueue queue(grid.grid, block, true);
     if (std::optional<BlockError> e = run_blocks(grid, queue)) {
       std::lock_guard lock(error_mutex);
@@ -322,33 +313,19 @@ std::optional<BlockError> ComputeEngine::run_cooperative(GridLaunch grid, uint64
       };
       if (!first_error || before(*e, *first_error)) first_error = std::move(e);
     }
-    if (own_stack) {
-      stack_t off{};
-      off.ss_flags = SS_DISABLE;
-      sigaltstack(&off, nullptr);
-    }
   };
-  std::vector<std::thread> threads;
-  threads.reserve(blocks);
-  for (uint64_t b = 0; b < blocks; ++b) {
-    try {
-      threads.emplace_back(run_one, b);
-    } catch (const std::system_error&) {
-      // The host has no thread left for this block (EAGAIN): the grid stops as at a kernel
-      // error, with the blocks already running released from the grid barrier, and the launch
-      // fails with the reason (the simulator's limit, not the GPU's: the co-residency check passed).
-      KernelError e;
-      e.kind = KernelErrorKind::StackOverflow;
-      e.message = fmt::format("out of host threads for a cooperative grid: block {} of {} could not start", b, blocks);
-      {
-        std::lock_guard lock(error_mutex);
-        if (!first_error || first_error->stopped || b < first_error->block) first_error = BlockError{b, std::move(e), false};
-      }
-      barrier.stop();
-      break;
-    }
-  }
-  for (std::thread& t : threads) t.join();
+  auto short_of_threads = [&](uint64_t started) {
+    // The host has no thread left for block `started` (EAGAIN): the grid stops as at a kernel
+    // error, the blocks that run leave the grid barrier at once, and the launch fails with the
+    // reason (the simulator's limit, not the GPU's: the co-residency check passed).
+    KernelError e;
+    e.kind = KernelErrorKind::StackOverflow;
+    e.message = fmt::format("out of host threads for a cooperative grid: block {} of {} could not start", started,
+                            blocks);
+    first_error = BlockError{started, std::move(e), false};
+    barrier.stop();
+  };
+  CoopThreads::run(blocks, run_one, short_of_threads);
   return first_error;
 }
 
