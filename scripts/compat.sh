@@ -7,6 +7,7 @@
 #     --run-timeout S  seconds a sample may run (default 120); --build-timeout S (default 600)
 #     --work DIR       scratch directory (default /tmp/minicuda-compat); kept for the logs
 #     --only REGEX     only the samples whose name matches
+#     --scope 13|16    which issue's rule counts the samples (default 13; see below)
 #     --markdown       print the tables as Markdown, ready for docs/compatibility.md
 #     --classify       only print each sample's exclusion reason (empty: counted); build nothing
 #     --report         only print the tables of the last run in --work (e.g. again with --markdown)
@@ -19,7 +20,10 @@
 # graphics interop, an NVIDIA library, NVRTC, several processes, textures, CUDA graphs, the
 # stream-ordered allocator, tensor cores, cuda::barrier/pipeline, or modules loaded through the
 # driver API. The need is found by grepping the sample's files (exclusion_reason below); the
-# excluded samples are listed with their reason.
+# excluded samples are listed with their reason. With --scope 16 (issue 16's rule) the samples
+# that need textures, graphs, the stream-ordered allocator, tensor cores, cuda::barrier/pipeline
+# or driver API modules count too; only graphics interop, NVIDIA libraries, NVRTC and several
+# processes are left out.
 #
 # Each counted sample: its CMakeLists' add_executable sources are compiled directly with
 # minicuda-nvcc (-I Common; -fopenmp where the CMakeLists asks for OpenMP), the program runs with a timeout in a scratch directory that links
@@ -38,12 +42,13 @@ run_timeout=120
 build_timeout=600
 work=/tmp/minicuda-compat
 only=""
+scope=13
 markdown=0
 classify=0
 report_only=0
 categories=(0_Introduction 1_Utilities 2_Concepts_and_Techniques 3_CUDA_Features 6_Performance)
 
-usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 # ---------------------------------------------------------------------------------------------
 # One sample (the worker that -j runs in parallel): writes <work>/<name>/result, one line
@@ -68,6 +73,7 @@ exclusion_reason() {
     return; fi
   if has 'helper_multiprocess|cudaIpc|cuIpc|MPI_Init|<mpi\.h>|ExportToShareableHandle'; then
     echo "several processes (IPC/MPI)"; return; fi
+  [ "$scope" = 16 ] && return
   if has '\btexture<|cudaTextureObject|CUtexObject|cudaSurfaceObject|CUsurfObject|tex[123]D|texCubemap|surf[123]D|cudaMallocArray|cudaMalloc3DArray|cuArrayCreate'; then
     echo "textures/surfaces"; return; fi
   if has 'cudaGraph|cuGraph|cudaStreamBeginCapture'; then echo "CUDA graphs"; return; fi
@@ -165,7 +171,7 @@ run_one() {
 if [ "${1:-}" = "--one" ]; then
   # Internal: the worker for one sample directory, with the settings the parent exported.
   samples=$COMPAT_SAMPLES nvcc=$COMPAT_NVCC run_timeout=$COMPAT_RUN_TIMEOUT
-  build_timeout=$COMPAT_BUILD_TIMEOUT work=$COMPAT_WORK
+  build_timeout=$COMPAT_BUILD_TIMEOUT work=$COMPAT_WORK scope=$COMPAT_SCOPE
   run_one "$2"
   exit 0
 fi
@@ -180,6 +186,7 @@ while [ $# -gt 0 ]; do
     --build-timeout) build_timeout=$2; shift 2 ;;
     --work) work=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
+    --scope) scope=$2; shift 2; case "$scope" in 13|16) ;; *) usage ;; esac ;;
     --markdown) markdown=1; shift ;;
     --classify) classify=1; shift ;;
     --report) report_only=1; shift ;;
@@ -194,7 +201,7 @@ samples=$(cd "$samples" && pwd) || exit 2
 [ -x "$nvcc" ] || { echo "compat.sh: no minicuda-nvcc at $nvcc (build it, or pass --nvcc)" >&2; exit 2; }
 mkdir -p "$work"
 export COMPAT_SAMPLES=$samples COMPAT_NVCC=$nvcc COMPAT_RUN_TIMEOUT=$run_timeout
-export COMPAT_BUILD_TIMEOUT=$build_timeout COMPAT_WORK=$work
+export COMPAT_BUILD_TIMEOUT=$build_timeout COMPAT_WORK=$work COMPAT_SCOPE=$scope
 
 dirs=()
 for category in "${categories[@]}"; do
