@@ -67,7 +67,7 @@ char vadd_stub, bump_stub, big_shared_stub;
 int g_counter_shadow;
 float c_scale_shadow[4];
 // large_params.ptx.
-char big_param_stub;
+char big_param_stub, static_shared_stub;
 char c_big_shadow[27904];
 char g_big_shadow[40000];
 int not_registered;
@@ -90,6 +90,7 @@ class RegisteredHandles : public ::testing::Test {
     large.image = ptx_fatbin(read_text(std::string(MINICUDA_ABI_DATA) + "/large_params.ptx"));
     large.register_image();
     large.kernel(&big_param_stub, "big_param");
+    large.kernel(&static_shared_stub, "static_shared");
     large.variable(c_big_shadow, "c_big", sizeof c_big_shadow, 1);
     large.variable(g_big_shadow, "g_big", sizeof g_big_shadow, 0);
     __cudaRegisterFatBinaryEnd(large.handle);
@@ -159,6 +160,41 @@ TEST_F(RegisteredHandles, OccupancyFollowsTheH200Rules) {
   EXPECT_EQ(n, 0);
   ASSERT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, &vadd_stub, 1025, 0), cudaSuccess);
   EXPECT_EQ(n, 0);
+}
+
+// A block is charged its static __shared__ with the dynamic bytes, and may add dynamically what
+// 48 KiB (or the opt-in limit) leaves: 4 KiB static -> 45056 (rt.funcGetAttributes.k_smem).
+TEST_F(RegisteredHandles, StaticSharedMemoryCountsAgainstTheLimitsAndTheOccupancy) {
+  cudaFuncAttributes a{};
+  ASSERT_EQ(cudaFuncGetAttributes(&a, &static_shared_stub), cudaSuccess);
+  EXPECT_EQ(a.sharedSizeBytes, 40000u);
+  EXPECT_EQ(a.maxDynamicSharedSizeBytes, 49152 - 40000);
+  int n = -7;
+  // (40000 + 1024) rounded to 128 bytes: 5 blocks in 233472; with the 9152 dynamic bytes: 4.
+  ASSERT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, &static_shared_stub, 64, 0), cudaSuccess);
+  EXPECT_EQ(n, 5);
+  ASSERT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, &static_shared_stub, 64, 9152), cudaSuccess);
+  EXPECT_EQ(n, 4);
+  ASSERT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, &static_shared_stub, 64, 9153), cudaSuccess);
+  EXPECT_EQ(n, 0);
+  size_t avail = 0;
+  ASSERT_EQ(cudaOccupancyAvailableDynamicSMemPerBlock(&avail, &static_shared_stub, 1, 64), cudaSuccess);
+  EXPECT_EQ(avail, 9152u);
+  int optin = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0), cudaSuccess);
+  EXPECT_EQ(cudaFuncSetAttribute(&static_shared_stub, cudaFuncAttributeMaxDynamicSharedMemorySize, optin - 40000 + 1),
+            cudaErrorInvalidValue);
+  ASSERT_EQ(cudaFuncSetAttribute(&static_shared_stub, cudaFuncAttributeMaxDynamicSharedMemorySize, optin - 40000),
+            cudaSuccess);
+  // A launch whose static and dynamic shared memory together pass 48 KiB needs that opt-in.
+  int* out = nullptr;
+  ASSERT_EQ(cudaMalloc(&out, sizeof(int)), cudaSuccess);
+  void* args[] = {&out};
+  EXPECT_EQ(cudaLaunchKernel(&static_shared_stub, dim3(1), dim3(64), args, 20000, nullptr), cudaSuccess);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  ASSERT_EQ(cudaFuncSetAttribute(&static_shared_stub, cudaFuncAttributeMaxDynamicSharedMemorySize, 9152), cudaSuccess);
+  EXPECT_EQ(cudaLaunchKernel(&static_shared_stub, dim3(1), dim3(64), args, 9153, nullptr), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaFree(out), cudaSuccess);
 }
 
 TEST_F(RegisteredHandles, MaxPotentialBlockSizeSearchesOverTheKernel) {
@@ -238,8 +274,12 @@ TEST_F(RegisteredHandles, SymbolsAreTheModulesVariables) {
 }
 
 TEST_F(RegisteredHandles, KernelsReadAndWriteTheSymbolsTheHostCopied) {
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
   int value = 42;
-  ASSERT_EQ(cudaMemcpyToSymbol(g_counter_shadow, &value, sizeof value), cudaSuccess);
+  ASSERT_EQ(cudaMemcpyToSymbolAsync(g_counter_shadow, &value, sizeof value, 0, cudaMemcpyHostToDevice, stream),
+            cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
   int* out = nullptr;
   ASSERT_EQ(cudaMalloc(&out, sizeof(int)), cudaSuccess);
   void* args[] = {&out};
@@ -248,8 +288,6 @@ TEST_F(RegisteredHandles, KernelsReadAndWriteTheSymbolsTheHostCopied) {
   int seen = 0;
   ASSERT_EQ(cudaMemcpy(&seen, out, sizeof seen, cudaMemcpyDeviceToHost), cudaSuccess);
   EXPECT_EQ(seen, 43);
-  cudaStream_t stream = nullptr;
-  ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
   int after = 0;
   ASSERT_EQ(cudaMemcpyFromSymbolAsync(&after, g_counter_shadow, sizeof after, 0, cudaMemcpyDeviceToHost, stream),
             cudaSuccess);
