@@ -145,9 +145,15 @@ cudaError_t CUDARTAPI cudaLaunchKernel(const void* func, dim3 gridDim, dim3 bloc
 /* MaxDynamicSharedMemorySize: 0 .. sharedMemPerBlockOptin; the carveout: -1 .. 100. */
 cudaError_t CUDARTAPI cudaFuncSetAttribute(const void* func, enum cudaFuncAttribute attr, int value);
 cudaError_t CUDARTAPI cudaFuncGetAttributes(struct cudaFuncAttributes* attr, const void* func);
-/* Blocks of func one SM holds at once (the rules of cuda_occupancy.h). */
+/* The driver's function for func's kernel (cuFunc*, cuOccupancy*). */
+cudaError_t CUDARTAPI cudaGetFuncBySymbol(cudaFunction_t* functionPtr, const void* symbolPtr);
+/* Blocks of func one SM holds at once (the rules of cuda_occupancy.h); flags: cudaOccupancyDefault
+ * or cudaOccupancyDisableCachingOverride. */
 cudaError_t CUDARTAPI cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize,
                                                                     size_t dynamicSMemSize);
+cudaError_t CUDARTAPI cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* func,
+                                                                             int blockSize, size_t dynamicSMemSize,
+                                                                             unsigned int flags);
 /* Cooperative launch: as cudaLaunchKernel, and every block is resident at once, so grid_group::sync
  * (cooperative_groups.h) may be used. More blocks than the SMs hold together (the occupancy of one
  * SM times multiProcessorCount): cudaErrorCooperativeLaunchTooLarge. */

@@ -48,9 +48,11 @@
 /* 2. Handles and flags                                                                           */
 /* ============================================================================================== */
 
-/* Streams and events are the driver's CUstream / CUevent objects under another name. */
+/* Streams, events and functions are the driver's CUstream / CUevent / CUfunction objects under
+ * another name. */
 typedef struct CUstream_st* cudaStream_t;
 typedef struct CUevent_st* cudaEvent_t;
+typedef struct CUfunc_st* cudaFunction_t;
 
 /* The 16-byte device UUID, shared with cuda.h (same guard as the real headers). */
 #ifndef CU_UUID_HAS_BEEN_DEFINED

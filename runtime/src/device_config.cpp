@@ -1,7 +1,7 @@
-// Device configuration: flags, limits, cache and bank preferences, cudaChooseDevice, PCI bus ids,
-// the profiler markers and the dynamic-shared-memory occupancy query. Each is a thin entry point
-// over its libcuda call (cuDevicePrimaryCtxSetFlags_v2, cuCtxSetLimit, cuDeviceGetPCIBusId...);
-// values and errors are the H200's (tests/data/h200/probe_api_families.txt).
+// Device configuration: flags, limits, cache and bank preferences, cudaChooseDevice, PCI bus ids
+// and the profiler markers (one kernel's preferences: func_attributes.cpp). Each is a thin entry
+// point over its libcuda call (cuDevicePrimaryCtxSetFlags_v2, cuCtxSetLimit,
+// cuDeviceGetPCIBusId...); values and errors are the H200's (tests/data/h200/probe_api_families.txt).
 #include <cstdlib>
 
 #include "cuda_profiler_api.h"
@@ -82,28 +82,6 @@ cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig* pConfig) {
   return done(scope, to_cuda_error(cuCtxGetSharedMemConfig(reinterpret_cast<CUsharedconfig*>(pConfig))));
 }
 
-// Contract: records func's cache preference (cuFuncSetCacheConfig). NULL func:
-// cudaErrorInvalidDeviceFunction; a host function with no kernel: cudaErrorInvalidResourceHandle;
-// a bad value: cudaErrorInvalidValue (measured).
-cudaError_t cudaFuncSetCacheConfig(const void* func, enum cudaFuncCache cacheConfig) {
-  trace::Scope scope(trace::Layer::Cudart, "cudaFuncSetCacheConfig(func={}, cacheConfig={})", func,
-                     static_cast<int>(cacheConfig));
-  CUkernel kernel = nullptr;
-  if (cudaError_t e = context_and_kernel(func, &kernel); e != cudaSuccess) return done(scope, e);
-  return done(scope, to_cuda_error(cuFuncSetCacheConfig(reinterpret_cast<CUfunction>(kernel),
-                                                        static_cast<CUfunc_cache>(cacheConfig))));
-}
-
-// Contract: as cudaFuncSetCacheConfig, for the (fixed) bank size: accepted, no effect.
-cudaError_t cudaFuncSetSharedMemConfig(const void* func, enum cudaSharedMemConfig config) {
-  trace::Scope scope(trace::Layer::Cudart, "cudaFuncSetSharedMemConfig(func={}, config={})", func,
-                     static_cast<int>(config));
-  CUkernel kernel = nullptr;
-  if (cudaError_t e = context_and_kernel(func, &kernel); e != cudaSuccess) return done(scope, e);
-  return done(scope, to_cuda_error(cuFuncSetSharedMemConfig(reinterpret_cast<CUfunction>(kernel),
-                                                            static_cast<CUsharedconfig>(config))));
-}
-
 // Contract: *device = the device whose compute capability is nearest prop's major.minor (the
 // first on a tie; every field zero matches any device). NULL arguments: cudaErrorInvalidValue.
 cudaError_t cudaChooseDevice(int* device, const struct cudaDeviceProp* prop) {
@@ -156,17 +134,4 @@ cudaError_t cudaProfilerStop(void) {
   trace::Scope scope(trace::Layer::Cudart, "cudaProfilerStop()");
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
   return done(scope, to_cuda_error(cuProfilerStop()));
-}
-
-// Contract: cuOccupancyAvailableDynamicSMemPerBlock for func's kernel (measured: 1 block of 128
-// threads -> 49152; 32 of 64 -> 7296; 33 of 64, 0 blocks, 2048 threads: cudaErrorInvalidValue).
-// NULL dynamicSmemSize: cudaErrorInvalidValue (the H200's runtime crashes).
-cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dynamicSmemSize, const void* func, int numBlocks,
-                                                      int blockSize) {
-  trace::Scope scope(trace::Layer::Cudart, "cudaOccupancyAvailableDynamicSMemPerBlock(func={}, numBlocks={}, blockSize={})",
-                     func, numBlocks, blockSize);
-  CUkernel kernel = nullptr;
-  if (cudaError_t e = context_and_kernel(func, &kernel); e != cudaSuccess) return done(scope, e);
-  return done(scope, to_cuda_error(cuOccupancyAvailableDynamicSMemPerBlock(
-                         dynamicSmemSize, reinterpret_cast<CUfunction>(kernel), numBlocks, blockSize)));
 }

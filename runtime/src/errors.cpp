@@ -86,8 +86,9 @@ const char* cudaGetErrorString(cudaError_t error) {
 }
 
 namespace minicuda::cudart {
-// The answer of a CUDA 13 runtime function minicuda does not build (not_supported.cpp): the
-// trace names it, the last-error slot keeps cudaErrorNotSupported.
+// The answer of a CUDA 13 runtime function minicuda does not build (the weak definitions of
+// lib/libcudart.so.13, abi/not_supported.cpp.in): the trace names it, the last-error slot keeps
+// cudaErrorNotSupported.
 int not_supported(const char* api) {
   trace::Scope scope(trace::Layer::Cudart, "{}(...)", api);
   trace::note(trace::Layer::Cudart, "{}: not supported by minicuda", api);

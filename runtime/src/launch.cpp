@@ -285,7 +285,7 @@ cudaError_t __cudaPopCallConfiguration(dim3* gridDim, dim3* blockDim, size_t* sh
   return cudaSuccess;
 }
 
-// --- launches and function attributes (contracts: cuda_runtime_api.h) -----------------------
+// --- launches (contracts: cuda_runtime_api.h) -------------------------------------------------
 
 namespace minicuda::cudart {
 cudaError_t launch_kernel(const char* api, DefaultStream mode, const void* func, dim3 gridDim, dim3 blockDim,
@@ -380,48 +380,4 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* fu
   }
   return launch_kernel_as("cudaLaunchKernelExC", func, config->gridDim, config->blockDim, args,
                           config->dynamicSmemBytes, config->stream, cooperative);
-}
-
-cudaError_t cudaFuncSetAttribute(const void* func, enum cudaFuncAttribute attr, int value) {
-  trace::Scope scope(trace::Layer::Cudart, "cudaFuncSetAttribute(func={}, attr={}, value={})", func,
-                     static_cast<int>(attr), value);
-  CUkernel kernel = nullptr;
-  if (cudaError_t e = context_and_kernel(func, &kernel); e != cudaSuccess) return done(scope, e);
-  return done_clearing_on_success(scope, to_cuda_error(cuFuncSetAttribute(reinterpret_cast<CUfunction>(kernel),
-                                                                            static_cast<CUfunction_attribute>(attr), value)));
-}
-
-cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes* attr, const void* func) {
-  trace::Scope scope(trace::Layer::Cudart, "cudaFuncGetAttributes(attr={}, func={})", static_cast<void*>(attr), func);
-  if (attr == nullptr) return done(scope, cudaErrorInvalidValue);
-  CUkernel kernel = nullptr;
-  if (cudaError_t e = context_and_kernel(func, &kernel); e != cudaSuccess) return done(scope, e);
-  auto f = reinterpret_cast<CUfunction>(kernel);
-  int v[10] = {};
-  for (int a = CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK; a <= CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT; ++a) {
-    if (CUresult r = cuFuncGetAttribute(&v[a], static_cast<CUfunction_attribute>(a), f); r != CUDA_SUCCESS)
-      return done(scope, to_cuda_error(r));
-  }
-  *attr = cudaFuncAttributes{};
-  attr->maxThreadsPerBlock = v[CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK];
-  attr->sharedSizeBytes = static_cast<size_t>(v[CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES]);
-  attr->constSizeBytes = static_cast<size_t>(v[CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES]);
-  attr->localSizeBytes = static_cast<size_t>(v[CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES]);
-  attr->numRegs = v[CU_FUNC_ATTRIBUTE_NUM_REGS];
-  attr->ptxVersion = v[CU_FUNC_ATTRIBUTE_PTX_VERSION];
-  attr->binaryVersion = v[CU_FUNC_ATTRIBUTE_BINARY_VERSION];
-  attr->cacheModeCA = v[CU_FUNC_ATTRIBUTE_CACHE_MODE_CA];
-  attr->maxDynamicSharedSizeBytes = v[CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES];
-  attr->preferredShmemCarveout = v[CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT];
-  return done(scope, cudaSuccess);
-}
-
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize,
-                                                          size_t dynamicSMemSize) {
-  trace::Scope scope(trace::Layer::Cudart, "cudaOccupancyMaxActiveBlocksPerMultiprocessor(func={}, blockSize={}, smem={})",
-                     func, blockSize, dynamicSMemSize);
-  CUkernel kernel = nullptr;
-  if (cudaError_t e = context_and_kernel(func, &kernel); e != cudaSuccess) return done(scope, e);
-  return done(scope, to_cuda_error(cuOccupancyMaxActiveBlocksPerMultiprocessor(
-                           numBlocks, reinterpret_cast<CUfunction>(kernel), blockSize, dynamicSMemSize)));
 }

@@ -57,6 +57,18 @@ inline std::vector<std::string> data_lines(const std::string& path) {
   return lines;
 }
 
+// The whole text of a file; empty when it cannot be read.
+inline std::string read_text(const std::string& path) {
+  std::string text;
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return text;
+  char buffer[4096];
+  size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) text.append(buffer, n);
+  std::fclose(f);
+  return text;
+}
+
 // nvcc: /usr/local/cuda/bin/nvcc, else the first nvcc on PATH; empty when there is none.
 inline std::string find_nvcc() {
   namespace fs = std::filesystem;

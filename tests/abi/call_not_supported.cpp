@@ -3,18 +3,17 @@
 // prints what they answered, then the runtime's last error twice ("key value" lines).
 #include <cstdio>
 
-extern "C" int cudaMemPoolCreate(void** pool, const void* props);
+extern "C" int cudaCreateSurfaceObject(unsigned long long* surface, const void* resource);
 extern "C" int cudaGetLastError();
-extern "C" int cuGraphCreate(void** graph, unsigned flags);
+extern "C" int cuSurfObjectCreate(unsigned long long* surface, const void* resource);
 
 int main() {
-  void* pool = nullptr;
-  void* graph = nullptr;
-  std::printf("cudaMemPoolCreate %d\n", cudaMemPoolCreate(&pool, nullptr));
+  unsigned long long runtime_surface = 0, driver_surface = 0;
+  std::printf("cudaCreateSurfaceObject %d\n", cudaCreateSurfaceObject(&runtime_surface, nullptr));
   std::printf("lastError %d\n", cudaGetLastError());
   std::printf("lastErrorAgain %d\n", cudaGetLastError());
-  std::printf("cuGraphCreate %d\n", cuGraphCreate(&graph, 0));
-  std::printf("pool %s\n", pool == nullptr ? "null" : "set");
-  std::printf("graph %s\n", graph == nullptr ? "null" : "set");
+  std::printf("cuSurfObjectCreate %d\n", cuSurfObjectCreate(&driver_surface, nullptr));
+  std::printf("runtimeSurface %llu\n", runtime_surface);
+  std::printf("driverSurface %llu\n", driver_surface);
   return 0;
 }

@@ -1,6 +1,7 @@
 // The shared libraries an nvcc-built program loads (abi/CMakeLists.txt): their sonames, their
 // dependency, the version node of libcudart.so.13, every name nvcc's programs import
-// (tests/data/abi/*.txt, recorded with nvcc 13), and no C++ internals beyond the ones the two
+// (tests/data/abi/*.txt, recorded with nvcc 13), the whole API of the CUDA 13 headers
+// (abi/cuda13_*_api.txt), and no C++ internals beyond the ones the two
 // libraries share (abi/*.map). Read with readelf and nm, as a linker or ld.so sees them.
 #include <gtest/gtest.h>
 
@@ -17,6 +18,7 @@ namespace {
 const std::string kLibcudart = MINICUDA_ABI_LIBCUDART;
 const std::string kLibcuda = MINICUDA_ABI_LIBCUDA;
 const std::string kData = MINICUDA_ABI_DATA;
+const std::string kApiLists = MINICUDA_ABI_API_LISTS;
 
 // The defined dynamic symbols of a library, as nm -D prints them: "name" or "name@@version".
 std::set<std::string> defined_symbols(const std::string& library) {
@@ -85,7 +87,7 @@ TEST(AbiLibraries, LibcudaExportsWhatDriverProgramsImport) {
 // Every function of CUDA 13's APIs that returns an error code is exported, so that any program
 // nvcc builds loads; the ones minicuda does not build answer 801 (test_not_supported.cpp).
 TEST(AbiLibraries, LibcudartExportsTheWholeRuntimeApi) {
-  const std::vector<std::string> names = data_lines(kData + "/cuda13_runtime_api.txt");
+  const std::vector<std::string> names = data_lines(kApiLists + "/cuda13_runtime_api.txt");
   ASSERT_GE(names.size(), 300u);
   const std::set<std::string> defined = defined_symbols(kLibcudart);
   for (const std::string& name : names)
@@ -93,7 +95,7 @@ TEST(AbiLibraries, LibcudartExportsTheWholeRuntimeApi) {
 }
 
 TEST(AbiLibraries, LibcudaExportsTheWholeDriverApi) {
-  const std::vector<std::string> names = data_lines(kData + "/cuda13_driver_api.txt");
+  const std::vector<std::string> names = data_lines(kApiLists + "/cuda13_driver_api.txt");
   ASSERT_GE(names.size(), 400u);
   const std::set<std::string> defined = defined_symbols(kLibcuda);
   for (const std::string& name : names) EXPECT_TRUE(defined.count(name)) << name << " is not exported";

@@ -61,6 +61,10 @@ CUresult CUDAAPI cuProfilerStop(void);
 #define CU_OCCUPANCY_DEFAULT 0x0
 #define CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE 0x1
 typedef size_t(CUDA_CB* CUoccupancyB2DSize)(int blockSize);
+/* cuOccupancyMaxActiveBlocksPerMultiprocessor with flags: CU_OCCUPANCY_DEFAULT or
+ * CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE (the same answer); other flags: CUDA_ERROR_INVALID_VALUE. */
+CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, CUfunction func, int blockSize,
+                                                                      size_t dynamicSMemSize, unsigned int flags);
 CUresult CUDAAPI cuOccupancyMaxPotentialBlockSize(int* minGridSize, int* blockSize, CUfunction func,
                                                   CUoccupancyB2DSize blockSizeToDynamicSMemSize,
                                                   size_t dynamicSMemSize, int blockSizeLimit);

@@ -4,6 +4,7 @@
 // take one path. A PTX kernel's image has no host entry; its code is the JIT's SASS.
 #include "jit.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <memory>
@@ -132,7 +133,13 @@ void add_kernels(CUlib_st& lib, const fatbin::ModuleImage* module) {
     auto k = std::make_unique<CUkern_st>();
     k->image = &module->kernels[i];
     k->library = &lib;
-    if (lib.jit) k->ptx = &lib.jit->result.kernels[i];
+    if (lib.jit) {
+      k->ptx = &lib.jit->result.kernels[i];
+      // What a block may add dynamically by default: the 48 KiB a block has without opting in,
+      // less its static __shared__ (measured: 4 KiB static -> 45056, probe_api_families.txt
+      // rt.funcGetAttributes.k_smem).
+      k->max_dynamic_shared -= static_cast<int>(std::min<uint64_t>(k->ptx->static_shared_bytes, 48 << 10));
+    }
     lib.kernels.push_back(std::move(k));
   }
 }

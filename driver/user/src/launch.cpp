@@ -88,7 +88,8 @@ CUresult check_config(CUctx_st& ctx, const CUfunc_st& f, const unsigned grid[3],
     return refuse(fmt::format("{} B of dynamic shared memory > {} (raise it with cudaFuncSetAttribute("
                               "MaxDynamicSharedMemorySize))",
                               shared, f.max_dynamic_shared));
-  if (nv_occupancy(sm_limits(ctx), static_cast<NvU32>(threads), f.image->num_regs, shared).blocks_per_sm == 0)
+  if (nv_occupancy(sm_limits(ctx), static_cast<NvU32>(threads), f.image->num_regs, block_shared_bytes(f, shared))
+          .blocks_per_sm == 0)
     return refuse("a block does not fit on an SM");
   return CUDA_SUCCESS;
 }
@@ -162,7 +163,9 @@ CUresult launch_kernel(const char* api, DefaultStream mode, CUfunction f, const 
   if (cooperative) {  // every block must be resident at once: the occupancy of one SM times the SMs
     const uint64_t blocks = uint64_t{grid[0]} * grid[1] * grid[2];
     const NvU32 threads = block[0] * block[1] * block[2];
-    const uint64_t resident = uint64_t{nv_occupancy(sm_limits(*ctx), threads, fn->image->num_regs, sharedMemBytes).blocks_per_sm} *
+    const NvOccupancy per_sm =
+        nv_occupancy(sm_limits(*ctx), threads, fn->image->num_regs, block_shared_bytes(*fn, sharedMemBytes));
+    const uint64_t resident = uint64_t{per_sm.blocks_per_sm} *
                               static_cast<uint64_t>(attribute(*ctx, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT));
     if (blocks > resident) {
       trace::note(trace::Layer::Libcuda, "cooperative launch refused: {} blocks > {} resident at once", blocks, resident);
@@ -251,9 +254,9 @@ CUresult cuFuncGetName(const char** name, CUfunction hfunc) {
   return done(scope, CUDA_SUCCESS);
 }
 
-// Contract: sets MAX_DYNAMIC_SHARED_SIZE_BYTES (0 .. sharedMemPerBlockOptin) or the preferred
-// carveout (-1 .. 100). Out of range or another attribute: CUDA_ERROR_INVALID_VALUE; unknown
-// function: CUDA_ERROR_INVALID_HANDLE.
+// Contract: sets MAX_DYNAMIC_SHARED_SIZE_BYTES (0 .. sharedMemPerBlockOptin less the function's
+// static __shared__) or the preferred carveout (-1 .. 100). Out of range or another attribute:
+// CUDA_ERROR_INVALID_VALUE; unknown function: CUDA_ERROR_INVALID_HANDLE.
 CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value) {
   trace::Scope scope(trace::Layer::Libcuda, "cuFuncSetAttribute(hfunc={}, attrib={}, value={})",
                      static_cast<void*>(hfunc), static_cast<int>(attrib), value);
@@ -263,37 +266,13 @@ CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int v
   if (f == nullptr) return done(scope, CUDA_ERROR_INVALID_HANDLE);
   int optin = 0;
   (void)device_attribute(*device_info(0), CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, &optin);
-  if (attrib == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES && value >= 0 && value <= optin) {
+  const auto static_shared = static_cast<int64_t>(block_shared_bytes(*f, 0));
+  if (attrib == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES && value >= 0 && value + static_shared <= optin) {
     f->max_dynamic_shared = value;
   } else if (attrib == CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT && value >= -1 && value <= 100) {
     f->carveout = value;
   } else {
     return done(scope, CUDA_ERROR_INVALID_VALUE);
   }
-  return done(scope, CUDA_SUCCESS);
-}
-
-// Contract: *numBlocks = how many blocks of func one SM holds at once with blockSize threads and
-// dynamicSMemSize bytes of dynamic shared memory (0 if one does not fit). NULL numBlocks or
-// blockSize <= 0: CUDA_ERROR_INVALID_VALUE; unknown function: CUDA_ERROR_INVALID_HANDLE.
-CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, CUfunction func, int blockSize,
-                                                     size_t dynamicSMemSize) {
-  trace::Scope scope(trace::Layer::Libcuda, "cuOccupancyMaxActiveBlocksPerMultiprocessor(blockSize={}, smem={})",
-                     blockSize, dynamicSMemSize);
-  std::lock_guard lock(driver_mutex());
-  CUcontext ctx = nullptr;
-  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
-  if (numBlocks == nullptr || blockSize <= 0) return done(scope, CUDA_ERROR_INVALID_VALUE);
-  CUfunc_st* f = find_function(func);
-  if (f == nullptr) return done(scope, CUDA_ERROR_INVALID_HANDLE);
-  // A block that could not be launched at all (too many threads, more dynamic shared memory than
-  // the function allows) has no occupancy, as on the H200.
-  if (blockSize > attribute(*ctx, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK) ||
-      dynamicSMemSize > static_cast<size_t>(f->max_dynamic_shared)) {
-    *numBlocks = 0;
-    return done(scope, CUDA_SUCCESS);
-  }
-  *numBlocks = static_cast<int>(
-      nv_occupancy(sm_limits(*ctx), static_cast<NvU32>(blockSize), f->image->num_regs, dynamicSMemSize).blocks_per_sm);
   return done(scope, CUDA_SUCCESS);
 }

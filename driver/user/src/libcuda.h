@@ -305,6 +305,10 @@ namespace minicuda::libcuda {
 CUresult read_image_file(const char* path, std::string* out);
 // A live CUfunction/CUkernel of this process, or null (launch.cpp).
 CUfunc_st* find_function(const void* handle);
+// The shared memory one block of f holds with `dynamic` bytes of dynamic shared memory: that plus
+// f's static __shared__ (a PTX kernel's, as the JIT laid it out; 0 for a C++ kernel, whose static
+// shared memory is not measured). What the occupancy rules charge a block (occupancy.cpp).
+uint64_t block_shared_bytes(const CUfunc_st& f, size_t dynamic);
 // *code_va = the GPU address of f's code record in ctx, uploading it there at first use
 // (module.cpp), after the variables of every loaded library (load_globals). CUDA_SUCCESS;
 // CUDA_ERROR_OUT_OF_MEMORY when the context's code segment is full; or load_globals' error.

@@ -1,7 +1,11 @@
-// The occupancy helpers built on the hardware's rules (hw/include/nv_occupancy.h): the block size
-// that fills an SM best (cuOccupancyMaxPotentialBlockSize, the search of cuda_occupancy.h) and
-// the dynamic shared memory left to each of n co-resident blocks. No system call.
+// The occupancy helpers built on the hardware's rules (hw/include/nv_occupancy.h): the blocks of
+// a kernel one SM holds (cuOccupancyMaxActiveBlocksPerMultiprocessor), the block size that fills
+// an SM best (cuOccupancyMaxPotentialBlockSize, the search of cuda_occupancy.h) and the dynamic
+// shared memory left to each of n co-resident blocks. A kernel's registers are what its image
+// says (a PTX kernel: the JIT's register allocation), its shared memory its static __shared__
+// plus the launch's dynamic bytes. No system call.
 #include "libcuda.h"
+#include "minicuda/ptx/ptx.h"
 #include "nv_occupancy.h"
 
 namespace minicuda::libcuda {
@@ -22,18 +26,63 @@ NvSmLimits limits_of(const DeviceInfo& dev) {
                     static_cast<NvU64>(device_value(dev, CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK))};
 }
 
-// Blocks of f per SM at this size, 0 when a block cannot run (its dynamic shared memory over
-// f's limit), as cuOccupancyMaxActiveBlocksPerMultiprocessor answers.
+// Blocks of f per SM at this size, 0 when a block cannot run (more threads than a block may
+// have, its dynamic shared memory over f's limit), as cuOccupancyMaxActiveBlocksPerMultiprocessor
+// answers.
 NvU32 blocks_per_sm(const DeviceInfo& dev, const CUfunc_st& f, int block, size_t dynamic) {
+  if (block > device_value(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)) return 0;
   if (dynamic > static_cast<size_t>(f.max_dynamic_shared)) return 0;
-  return nv_occupancy(limits_of(dev), static_cast<NvU32>(block), f.image->num_regs, dynamic).blocks_per_sm;
+  return nv_occupancy(limits_of(dev), static_cast<NvU32>(block), f.image->num_regs, block_shared_bytes(f, dynamic))
+      .blocks_per_sm;
+}
+
+// cuOccupancyMaxActiveBlocksPerMultiprocessor(WithFlags): api names the entry point in the trace.
+CUresult active_blocks(const char* api, int* numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize,
+                       unsigned int flags) {
+  trace::Scope scope(trace::Layer::Libcuda, "{}(func={}, blockSize={}, dynamicSMemSize={}, flags={})", api,
+                     static_cast<void*>(func), blockSize, dynamicSMemSize, flags);
+  std::lock_guard lock(driver_mutex());
+  CUcontext ctx = nullptr;
+  if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
+  if (numBlocks == nullptr || blockSize <= 0 || flags > CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE)
+    return done(scope, CUDA_ERROR_INVALID_VALUE);
+  CUfunc_st* f = find_function(func);
+  if (f == nullptr) return done(scope, CUDA_ERROR_INVALID_HANDLE);
+  *numBlocks = static_cast<int>(blocks_per_sm(*device_info(ctx->device), *f, blockSize, dynamicSMemSize));
+  if (scope.active()) scope.result("CUDA_SUCCESS, *numBlocks={}", *numBlocks);
+  return CUDA_SUCCESS;
 }
 
 }  // namespace
+
+uint64_t block_shared_bytes(const CUfunc_st& f, size_t dynamic) {
+  return (f.ptx != nullptr ? f.ptx->static_shared_bytes : 0) + uint64_t{dynamic};
+}
+
 }  // namespace minicuda::libcuda
 
 using namespace minicuda;
 using namespace minicuda::libcuda;
+
+// Contract: *numBlocks = how many blocks of func one SM holds at once with blockSize threads and
+// dynamicSMemSize bytes of dynamic shared memory (0 when one does not fit: more threads than a
+// block may have, more dynamic shared memory than func allows). NULL numBlocks, blockSize <= 0 or
+// flags other than CU_OCCUPANCY_DEFAULT / DISABLE_CACHING_OVERRIDE: CUDA_ERROR_INVALID_VALUE
+// (measured for flags 4: probe_api_families.txt drv.occMaxActiveFlags.bad); unknown function:
+// CUDA_ERROR_INVALID_HANDLE. The caching override changes nothing here: the simulated SM has no
+// L1/shared carveout that would lower the shared memory per SM.
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, CUfunction func, int blockSize,
+                                                              size_t dynamicSMemSize, unsigned int flags) {
+  return active_blocks("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", numBlocks, func, blockSize,
+                       dynamicSMemSize, flags);
+}
+
+// Contract: cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags with CU_OCCUPANCY_DEFAULT.
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, CUfunction func, int blockSize,
+                                                     size_t dynamicSMemSize) {
+  return active_blocks("cuOccupancyMaxActiveBlocksPerMultiprocessor", numBlocks, func, blockSize, dynamicSMemSize,
+                       CU_OCCUPANCY_DEFAULT);
+}
 
 // Contract: *blockSize = the block size (a multiple of the warp size, or the limit itself) at
 // which most threads of func are resident on one SM, the largest such size on a tie, searching
