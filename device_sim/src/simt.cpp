@@ -203,10 +203,17 @@ void BlockExec::regroup(Warp& w) {
   w.group_pc = lowest;
 }
 
+// A warp runs for at most kTimeSlice warp-instructions before the block's other warps get a turn,
+// so a warp that spins on a flag another warp of the block will write (cooperative groups'
+// multi-warp barriers: a loop of ld.acquire) lets that warp run. The slice is a count, so the
+// interleaving, and every result, is the same on every run and any number of host threads.
 void BlockExec::run_warp(Warp& w) {
+  constexpr unsigned kTimeSlice = 4096;
   fault_warp_ = &w;
+  unsigned left = kTimeSlice;
   do {
     while (w.ready != 0) {
+      if (left-- == 0) return;
       // Regroup unless every lane that could join already runs in the group.
       if (w.group == 0 || ((w.ready | w.waiting) & ~w.group) != 0) regroup(w);
       step(w);

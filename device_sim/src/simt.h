@@ -14,7 +14,7 @@
 //   that has not exited has arrived. Warp-synchronous instructions (shfl, vote, match, redux,
 //   bar.warp.sync) wait until every non-exited lane of their membermask is at the same PC.
 // - Warps of a block run round-robin on one host thread: each warp runs until all its lanes
-//   wait or have exited. Blocks of a grid run on the SM worker threads in parallel, so results
+//   wait or have exited, or for a time slice of warp-instructions (a spin-wait on another warp). Blocks of a grid run on the SM worker threads in parallel, so results
 //   never depend on how many host threads there are.
 // - Global and generic memory are host addresses as the GPU's page tables map them (mmu): an
 //   access the page tables forbid is a SIGSEGV, caught by the SM's handler (sm_signals.h) and

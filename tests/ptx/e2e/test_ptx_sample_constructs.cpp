@@ -1,5 +1,5 @@
 // The PTX constructs of NVIDIA's samples (shfl_scan, reduction, warpAggregatedAtomicsCG) that the
-// JIT once refused or the executor ran wrongly, from tests/data/ptx/handwritten/
+// JIT once refused or the executor ran wrongly (or forever), from tests/data/ptx/handwritten/
 // nvcc_sample_constructs.ptx, run on the SIMT executor with exact expected values.
 #include <gtest/gtest.h>
 
@@ -83,6 +83,12 @@ TEST(PtxSampleConstructs, WarpOperationsReduceOverEachLanesOwnMembermask) {
     EXPECT_EQ(out[5 * lane + 3], all ? 1u : 0u) << "lane " << lane;
     EXPECT_EQ(out[5 * lane + 4], count) << "lane " << lane;
   }
+}
+
+TEST(PtxSampleConstructs, AWarpSpinningOnAnotherWarpsWriteLetsItRun) {
+  std::vector<uint32_t> out(64, 0xDEAD);
+  run("spin_wait", 64, address_of(out));
+  for (uint32_t t = 0; t < 64; ++t) EXPECT_EQ(out[t], 42u) << "thread " << t;
 }
 
 }  // namespace
