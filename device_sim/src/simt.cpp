@@ -63,6 +63,18 @@ std::string check_program(const NvSassProgram& p) {
   return {};
 }
 
+// True if the program reads a %reserved_smem_offset_* register: the block then gets the
+// reserved shared memory after its own window.
+bool uses_reserved_shared(const NvSassProgram& p) {
+  const NvSassInstruction* code = nv_sass_instructions(p);
+  for (uint32_t pc = 0; pc < p.instruction_count; ++pc)
+    for (unsigned i = 0; i < NV_SASS_MAX_OPERANDS; ++i)
+      if (code[pc].operand[i].kind == NV_SASS_OPND_SREG && code[pc].operand[i].index >= NV_SASS_SR_RESERVED_SMEM_BEGIN &&
+          code[pc].operand[i].index <= NV_SASS_SR_RESERVED_SMEM_1)
+        return true;
+  return false;
+}
+
 bool is_warp_op(uint16_t opcode) {
   return opcode == NV_SASS_OP_SHFL || opcode == NV_SASS_OP_VOTE || opcode == NV_SASS_OP_MATCH ||
          opcode == NV_SASS_OP_REDUX || opcode == NV_SASS_OP_BAR_WARP_SYNC;
@@ -85,6 +97,8 @@ std::optional<BlockError> BlockExec::run_blocks(const GridLaunch& launch, BlockQ
     warps_[w].preds = preds_.data() + size_t{w} * program_->predicate_count * kLanes;
   }
   shared_size_ = (uint64_t{program_->shared_bytes} + 15) / 16 * 16 + launch.dynamic_shared;
+  reserved_shared_ = (shared_size_ + 15) / 16 * 16;
+  if (uses_reserved_shared(*program_)) shared_size_ = reserved_shared_ + kReservedSharedBytes;
   if (shared_.size() < shared_size_) shared_.resize(shared_size_);
   local_bytes_ = (uint64_t{program_->local_bytes} + 15) / 16 * 16;
   local_.assign(local_bytes_ * threads_, 0);
@@ -189,10 +203,17 @@ void BlockExec::regroup(Warp& w) {
   w.group_pc = lowest;
 }
 
+// A warp runs for at most kTimeSlice warp-instructions before the block's other warps get a turn,
+// so a warp that spins on a flag another warp of the block will write (cooperative groups'
+// multi-warp barriers: a loop of ld.acquire) lets that warp run. The slice is a count, so the
+// interleaving, and every result, is the same on every run and any number of host threads.
 void BlockExec::run_warp(Warp& w) {
+  constexpr unsigned kTimeSlice = 4096;
   fault_warp_ = &w;
+  unsigned left = kTimeSlice;
   do {
     while (w.ready != 0) {
+      if (left-- == 0) return;
       // Regroup unless every lane that could join already runs in the group.
       if (w.group == 0 || ((w.ready | w.waiting) & ~w.group) != 0) regroup(w);
       step(w);
@@ -200,9 +221,14 @@ void BlockExec::run_warp(Warp& w) {
   } while (w.waiting != 0 && meet_at_warp_op(w));
 }
 
-// The live lanes of the membermask of warp operation `in` (its last operand) for `lanes`.
+// The live lanes of the membermasks of warp operation `in` (its last operand) for `lanes`: the
+// union of each lane's own, since lanes may name different ones (cooperative groups' partitions).
 uint32_t BlockExec::members_of(const Warp& w, const NvSassInstruction& in, uint32_t lanes) const {
-  return static_cast<uint32_t>(uniform_value(*this, w, in.operand[in.operand_count - 1], lanes)) & ~w.exited;
+  uint64_t scratch[kLanes];
+  const uint64_t* m = source(*this, w, in.operand[in.operand_count - 1], lanes, scratch);
+  uint32_t all = 0;
+  for_lanes(lanes, [&](unsigned l) { all |= static_cast<uint32_t>(m[l]); });
+  return all & ~w.exited;
 }
 
 // No lane of warp w is ready, and some wait at warp operations at different PCs (sm_70+ lets

@@ -14,7 +14,7 @@
 //   that has not exited has arrived. Warp-synchronous instructions (shfl, vote, match, redux,
 //   bar.warp.sync) wait until every non-exited lane of their membermask is at the same PC.
 // - Warps of a block run round-robin on one host thread: each warp runs until all its lanes
-//   wait or have exited. Blocks of a grid run on the SM worker threads in parallel, so results
+//   wait or have exited, or for a time slice of warp-instructions (a spin-wait on another warp). Blocks of a grid run on the SM worker threads in parallel, so results
 //   never depend on how many host threads there are.
 // - Global and generic memory are host addresses as the GPU's page tables map them (mmu): an
 //   access the page tables forbid is a SIGSEGV, caught by the SM's handler (sm_signals.h) and
@@ -66,6 +66,10 @@ class BlockExec {
   const GridLaunch& launch() const { return *launch_; }
   uint8_t* shared() { return shared_.data(); }
   uint64_t shared_size() const { return shared_size_; }
+  // The reserved shared memory (%reserved_smem_offset_*): kReservedSharedBytes at this offset,
+  // after the kernel's static and dynamic shared memory, present when the program reads it.
+  static constexpr uint64_t kReservedSharedBytes = 1024;
+  uint64_t reserved_shared() const { return reserved_shared_; }
   uint8_t* local_of(unsigned thread) { return local_.data() + uint64_t{thread} * local_bytes_; }
   uint64_t local_bytes() const { return local_bytes_; }
   uint3 block_index() const { return block_idx_; }
@@ -110,7 +114,7 @@ class BlockExec {
   std::vector<uint64_t> regs_;
   std::vector<uint8_t> preds_;
   std::vector<uint8_t> shared_;
-  uint64_t shared_size_ = 0;
+  uint64_t shared_size_ = 0, reserved_shared_ = 0;
   std::vector<uint8_t> local_;
   uint64_t local_bytes_ = 0;
   // Barriers 0..15: threads arrived, and bar.red's running reductions.

@@ -103,6 +103,13 @@ void BlockExec::special_register(const Warp& w, uint32_t sr, uint32_t mask, uint
     case NV_SASS_SR_DYNAMIC_SMEM_SIZE: each([&](unsigned) { return launch_->dynamic_shared; }); return;
     case NV_SASS_SR_TOTAL_SMEM_SIZE: each([&](unsigned) { return shared_size_; }); return;
     case NV_SASS_SR_WARPSIZE: each([&](unsigned) { return kLanes; }); return;
+    // Reserved area 0 is the first 256 bytes, area 1 (cooperative groups' scratch) the rest.
+    case NV_SASS_SR_RESERVED_SMEM_BEGIN: case NV_SASS_SR_RESERVED_SMEM_0:
+      each([&](unsigned) { return reserved_shared_; });
+      return;
+    case NV_SASS_SR_RESERVED_SMEM_END: each([&](unsigned) { return reserved_shared_ + kReservedSharedBytes; }); return;
+    case NV_SASS_SR_RESERVED_SMEM_CAP: each([&](unsigned) { return kReservedSharedBytes; }); return;
+    case NV_SASS_SR_RESERVED_SMEM_1: each([&](unsigned) { return reserved_shared_ + 256; }); return;
     default: each([&](unsigned) { return 0u; }); return;
   }
 }

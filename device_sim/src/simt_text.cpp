@@ -40,7 +40,8 @@ const char* sreg_name(uint32_t s) {
       "%laneid",       "%warpid",       "%nwarpid",      "%smid",         "%nsmid",            "%gridid",
       "%lanemask_eq",  "%lanemask_lt",  "%lanemask_le",  "%lanemask_gt",  "%lanemask_ge",      "%clock",
       "%clock_hi",     "%clock64",      "%globaltimer",  "%globaltimer_lo", "%globaltimer_hi", "%dynamic_smem_size",
-      "%total_smem_size", "WARP_SZ"};
+      "%total_smem_size", "WARP_SZ", "%reserved_smem_offset_begin", "%reserved_smem_offset_end",
+      "%reserved_smem_offset_cap", "%reserved_smem_offset_0", "%reserved_smem_offset_1"};
   static_assert(sizeof(names) / sizeof(names[0]) == NV_SASS_SR_COUNT);
   return s < NV_SASS_SR_COUNT ? names[s] : "%?";
 }

@@ -34,6 +34,21 @@ uint32_t gather_predicate(const Warp& w, PerLane in, uint32_t mask, unsigned i) 
   }
   return bits;
 }
+// mm[l] = the lanes of mask in lane l's own membermask (its instruction's last operand). Lanes
+// may name different membermasks (cooperative groups' labeled_partition): each lane's result is
+// computed over its own.
+void membermasks(const BlockExec& b, const Warp& w, PerLane in, uint32_t mask, uint32_t* mm) {
+  for (uint32_t left = mask; left != 0;) {
+    const NvSassInstruction* first = in[__builtin_ctz(left)];
+    uint32_t same = 0;
+    for_lanes(left, [&](unsigned l) { same |= uint32_t{in[l] == first} << l; });
+    uint64_t scratch[kLanes];
+    const uint64_t* s = source(b, w, first->operand[first->operand_count - 1], same, scratch);
+    for_lanes(same, [&](unsigned l) { mm[l] = static_cast<uint32_t>(s[l]) & mask; });
+    left &= ~same;
+  }
+}
+
 void write_register(Warp& w, const NvSassInstruction& in, unsigned lane, uint64_t v) {
   w.regs[size_t{in.operand[0].index} * kLanes + lane] = v;
 }
@@ -70,14 +85,17 @@ void shuffle(BlockExec& b, Warp& w, PerLane in, uint32_t mask) {
   });
 }
 
-void vote(Warp& w, PerLane in, uint32_t mask) {
-  const uint32_t p = gather_predicate(w, in, mask, 1);
+void vote(const BlockExec& b, Warp& w, PerLane in, uint32_t mask) {
+  const uint32_t all_p = gather_predicate(w, in, mask, 1);
+  uint32_t mm[kLanes] = {};
+  membermasks(b, w, in, mask, mm);
   for_lanes(mask, [&](unsigned l) {
+    const uint32_t p = all_p & mm[l];
     switch (in[l]->mode) {
       case NV_SASS_VOTE_BALLOT: write_register(w, *in[l], l, p); break;
-      case NV_SASS_VOTE_ALL: write_pred(w, in[l]->operand[0].index, l, p == mask); break;
+      case NV_SASS_VOTE_ALL: write_pred(w, in[l]->operand[0].index, l, p == mm[l]); break;
       case NV_SASS_VOTE_ANY: write_pred(w, in[l]->operand[0].index, l, p != 0); break;
-      default: write_pred(w, in[l]->operand[0].index, l, p == mask || p == 0); break;
+      default: write_pred(w, in[l]->operand[0].index, l, p == mm[l] || p == 0); break;
     }
   });
 }
@@ -85,37 +103,49 @@ void vote(Warp& w, PerLane in, uint32_t mask) {
 void match(BlockExec& b, Warp& w, PerLane in, uint32_t mask) {
   uint64_t a[kLanes] = {};
   gather(b, w, in, mask, 1, a);
+  uint32_t mm[kLanes] = {};
+  membermasks(b, w, in, mask, mm);
   uint32_t equal[kLanes] = {};
   for_lanes(mask, [&](unsigned l) {
     const uint64_t keep = type_bits(in[l]->type) == 64 ? ~uint64_t{0} : 0xFFFFFFFFu;
-    for_lanes(mask, [&](unsigned k) { equal[l] |= uint32_t{(a[k] & keep) == (a[l] & keep)} << k; });
+    for_lanes(mm[l], [&](unsigned k) { equal[l] |= uint32_t{(a[k] & keep) == (a[l] & keep)} << k; });
   });
-  const bool all = equal[__builtin_ctz(mask)] == mask;
   for_lanes(mask, [&](unsigned l) {
     if (in[l]->mode == NV_SASS_MATCH_ANY) {
       write_register(w, *in[l], l, equal[l]);
       return;
     }
-    write_register(w, *in[l], l, all ? mask : 0);
+    const bool all = equal[l] == mm[l];
+    write_register(w, *in[l], l, all ? mm[l] : 0);
     if (in[l]->pred_dst != NV_SASS_PRED_TRUE) write_pred(w, in[l]->pred_dst, l, all);
   });
 }
 
+uint32_t reduce_lanes(const NvSassInstruction& op, const uint64_t* a, uint32_t lanes);
+
 void reduce(BlockExec& b, Warp& w, PerLane in, uint32_t mask) {
   uint64_t a[kLanes] = {};
   gather(b, w, in, mask, 1, a);
-  const NvSassInstruction& first_in = *in[__builtin_ctz(mask)];
-  const bool sgn = is_signed_type(first_in.type);
+  uint32_t mm[kLanes] = {};
+  membermasks(b, w, in, mask, mm);
+  for_lanes(mask, [&](unsigned l) {  // each lane reduces over its own membermask
+    const uint32_t r = reduce_lanes(*in[l], a, mm[l]);
+    write_register(w, *in[l], l, r);
+  });
+}
+
+uint32_t reduce_lanes(const NvSassInstruction& op, const uint64_t* a, uint32_t lanes) {
+  const bool sgn = is_signed_type(op.type);
   uint32_t r = 0;
   bool first = true;
-  for_lanes(mask, [&](unsigned l) {
+  for_lanes(lanes, [&](unsigned l) {
     const auto v = static_cast<uint32_t>(a[l]);
     if (first) {
       r = v;
       first = false;
       return;
     }
-    switch (first_in.atom) {
+    switch (op.atom) {
       case NV_SASS_ATOM_ADD: r += v; break;
       case NV_SASS_ATOM_AND: r &= v; break;
       case NV_SASS_ATOM_OR: r |= v; break;
@@ -129,7 +159,7 @@ void reduce(BlockExec& b, Warp& w, PerLane in, uint32_t mask) {
       default: break;
     }
   });
-  for_lanes(mask, [&](unsigned l) { write_register(w, *in[l], l, r); });
+  return r;
 }
 
 }  // namespace
@@ -137,7 +167,7 @@ void reduce(BlockExec& b, Warp& w, PerLane in, uint32_t mask) {
 void execute_warp_op(BlockExec& b, Warp& w, const NvSassInstruction* const in[kLanes], uint32_t mask) {
   switch (in[__builtin_ctz(mask)]->opcode) {
     case NV_SASS_OP_SHFL: shuffle(b, w, in, mask); return;
-    case NV_SASS_OP_VOTE: vote(w, in, mask); return;
+    case NV_SASS_OP_VOTE: vote(b, w, in, mask); return;
     case NV_SASS_OP_MATCH: match(b, w, in, mask); return;
     case NV_SASS_OP_REDUX: reduce(b, w, in, mask); return;
     default: return;  // bar.warp.sync: arriving together is all it does

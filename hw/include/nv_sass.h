@@ -186,6 +186,10 @@ enum NvSassSpecialReg : NvU32 {
   NV_SASS_SR_CLOCK, NV_SASS_SR_CLOCK_HI, NV_SASS_SR_CLOCK64,
   NV_SASS_SR_GLOBALTIMER, NV_SASS_SR_GLOBALTIMER_LO, NV_SASS_SR_GLOBALTIMER_HI,
   NV_SASS_SR_DYNAMIC_SMEM_SIZE, NV_SASS_SR_TOTAL_SMEM_SIZE, NV_SASS_SR_WARPSIZE,
+  // The block's reserved shared memory (what cooperative groups keep their multi-warp barriers
+  // in): its window offsets begin/end, its size, and the offsets of reserved areas 0 and 1.
+  NV_SASS_SR_RESERVED_SMEM_BEGIN, NV_SASS_SR_RESERVED_SMEM_END, NV_SASS_SR_RESERVED_SMEM_CAP,
+  NV_SASS_SR_RESERVED_SMEM_0, NV_SASS_SR_RESERVED_SMEM_1,
   NV_SASS_SR_COUNT
 };
 

@@ -110,7 +110,10 @@ bool Lowerer::value(const Operand& o, NvSassType type, NvSassOperand& out, int l
             "%ctaid.z", "%nctaid.x", "%nctaid.y", "%nctaid.z", "%laneid", "%warpid", "%nwarpid",
             "%smid", "%nsmid", "%gridid", "%lanemask_eq", "%lanemask_lt", "%lanemask_le",
             "%lanemask_gt", "%lanemask_ge", "%clock", "%clock_hi", "%clock64", "%globaltimer",
-            "%globaltimer_lo", "%globaltimer_hi", "%dynamic_smem_size", "%total_smem_size"};
+            "%globaltimer_lo", "%globaltimer_hi", "%dynamic_smem_size", "%total_smem_size", "WARP_SZ",
+            "%reserved_smem_offset_begin", "%reserved_smem_offset_end", "%reserved_smem_offset_cap",
+            "%reserved_smem_offset_0", "%reserved_smem_offset_1"};
+        static_assert(sizeof(names) / sizeof(names[0]) == NV_SASS_SR_COUNT);
         std::string full = o.component.empty() ? o.name : o.name + "." + o.component;
         for (NvU32 i = 0; i < sizeof(names) / sizeof(names[0]); ++i) {
           if (full == names[i]) {

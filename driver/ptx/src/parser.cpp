@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <utility>
 
 #include "lexer.h"
@@ -253,15 +254,24 @@ class Parser {
   int body(std::vector<Statement>& out) {
     int depth = 1;
     int loc_file = 0, loc_line = 0;
+    scopes_.clear();
     while (!failed_) {
       const Token& t = peek();
       Statement s;
       s.line = t.line;
       if (t.kind == K::End) { syntax_error(); return 0; }
-      if (punct('{')) { next(); ++depth; s.kind = Statement::Kind::BlockOpen; out.push_back(s); continue; }
+      if (punct('{')) {
+        next();
+        ++depth;
+        scopes_.emplace_back();
+        s.kind = Statement::Kind::BlockOpen;
+        out.push_back(s);
+        continue;
+      }
       if (punct('}')) {
         int line = next().line;
         if (--depth == 0) return line;
+        if (!scopes_.empty()) scopes_.pop_back();
         s.kind = Statement::Kind::BlockClose;
         out.push_back(s);
         continue;
@@ -273,6 +283,7 @@ class Parser {
           std::vector<VarDecl> decls;
           declarations(d, decls);
           for (auto& v : decls) {
+            if (d == "reg" && !scopes_.empty()) scope_register(v);
             Statement ds;
             ds.kind = Statement::Kind::Decl;
             ds.line = v.line;
@@ -308,11 +319,58 @@ class Parser {
       }
       s.kind = Statement::Kind::Instr;
       if (!instruction(s.instr)) continue;
+      if (!scopes_.empty()) rename_scoped(s.instr);
       s.instr.loc_file = loc_file;
       s.instr.loc_line = loc_line;
       out.push_back(std::move(s));
     }
     return 0;
+  }
+
+  // A register declared inside a nested { } block (inline asm's `{ .reg .u32 start; ... }`) is
+  // visible only there and may reuse a name declared elsewhere in the function, so it gets a
+  // function-unique name ("%start$3_"), which the block's instructions use instead. The trailing
+  // '_' keeps a range's renamed prefix apart from its numbers.
+  void scope_register(VarDecl& v) {
+    std::string unique = (v.name[0] == '%' ? "" : "%") + v.name + "$" + std::to_string(++scoped_count_) + "_";
+    if (v.is_range) scopes_.back().ranges[v.name] = unique;
+    else scopes_.back().singles[v.name] = unique;
+    v.name = unique;
+  }
+
+  // The unique name of `name` in the innermost block that declares it, or "" if none does.
+  std::string scoped_name(const std::string& name) const {
+    for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
+      if (auto it = s->singles.find(name); it != s->singles.end()) return it->second;
+      for (const auto& [prefix, unique] : s->ranges) {
+        if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
+        if (name.find_first_not_of("0123456789", prefix.size()) == std::string::npos)
+          return unique + name.substr(prefix.size());
+      }
+    }
+    return {};
+  }
+
+  void rename_scoped(Operand& o) {
+    for (auto& e : o.elements) rename_scoped(e);
+    if (o.kind != Operand::Kind::Register && o.kind != Operand::Kind::Symbol && o.kind != Operand::Kind::Address)
+      return;
+    if (!o.name.empty()) {
+      if (std::string u = scoped_name(o.name); !u.empty()) {
+        o.name = u;
+        if (o.kind == Operand::Kind::Symbol) o.kind = Operand::Kind::Register;
+      }
+    }
+    if (!o.second.empty()) {
+      if (std::string u = scoped_name(o.second); !u.empty()) o.second = u;
+    }
+  }
+
+  void rename_scoped(Instruction& in) {
+    for (auto& o : in.operands) rename_scoped(o);
+    if (!in.guard.empty()) {
+      if (std::string u = scoped_name(in.guard); !u.empty()) in.guard = u;
+    }
   }
 
   // [@[!]%p] opcode{.mod}* [operand {, operand}] ;
@@ -397,6 +455,11 @@ class Parser {
     if (t.kind != K::Ident || neg) { syntax_error(); return o; }
     o.name = next().text;
     if (o.name == "_") { o.kind = Operand::Kind::Sink; return o; }
+    if (o.name == "WARP_SZ") {  // PTX's predefined warp width (what `warpSize` compiles to)
+      o.kind = Operand::Kind::Immediate;
+      o.imm = 32;
+      return o;
+    }
     o.kind = o.name[0] == '%' ? Operand::Kind::Register : Operand::Kind::Symbol;
     if (o.kind == Operand::Kind::Register && peek().kind == K::Directive && peek().line == t_[p_ - 1].line) {
       o.component = next().text;
@@ -411,6 +474,11 @@ class Parser {
 
   // Deeper nesting of braces or '!' than any PTX needs is a syntax error, not a deep recursion.
   static constexpr int kMaxNesting = 32;
+  struct RegisterScope {
+    std::map<std::string, std::string> singles, ranges;  // declared name (or range prefix) -> unique
+  };
+  std::vector<RegisterScope> scopes_;  // the nested blocks open around the statement being read
+  unsigned scoped_count_ = 0;
   std::vector<Token> t_;
   size_t p_ = 0;
   Module& m_;
