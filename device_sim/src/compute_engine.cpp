@@ -16,6 +16,8 @@
 #include "fission_check.h"
 #include "minicuda/replayable_faults.h"
 #include "minicuda/trace.h"
+#include "cost_model.h"
+#include "simt_counters.h"
 #include "class/clcbc0.h"
 #include "class/clcbc0qmd.h"
 #include "nv_kernel_code.h"
@@ -35,6 +37,37 @@ namespace {
 // front end costs the fitted 5.5 us less 4.3 us here.
 constexpr uint64_t kLaunchNs = 1200;        // front end: fetch the QMD, set up the grid, drain
 constexpr uint64_t kFullWaveNs = 800;       // one wave with every SM full
+
+// MINICUDA_COST_MODEL=0: SASS grids keep the wave model (and are not counted).
+bool work_aware_model() {
+  static const bool on = [] {
+    const char* env = std::getenv("MINICUDA_COST_MODEL");
+    return env == nullptr || std::string_view(env) != "0";
+  }();
+  return on;
+}
+
+// The work-aware duration of a SASS grid that ran, with its counters in a `gpu` trace line
+// (docs/trace.md); `waves_ns` is what the wave model gives, shown beside it.
+uint64_t work_aware_duration(uint32_t chid, const GridLaunch& grid, const GridCounters& counters,
+                             const KernelShape& shape, uint64_t waves_ns) {
+  const KernelCounters c = counters.finish(H200Figures::kL2Bytes);
+  const KernelTiming t = kernel_timing(c, shape);
+  const uint64_t warp_inst = c.total_warp_instructions();
+  const uint64_t requests = c.global_load_requests + c.global_store_requests;
+  trace::note(trace::Layer::Gpu,
+              "compute: ch {} {} counters: inst={} efficiency={:.1f}% sectors/request={:.2f} l1_hit={:.1f}% "
+              "l2_hit={:.1f}% dram_read={} dram_write={} bank_conflicts={} occupancy={:.1f}% limiter={} "
+              "model={} ns (waves: {} ns)",
+              chid, grid.kernel_name, warp_inst,
+              warp_inst == 0 ? 0.0 : 100.0 * static_cast<double>(c.thread_instructions) / (32.0 * warp_inst),
+              requests == 0 ? 0.0 : static_cast<double>(c.global_load_sectors + c.global_store_sectors) / requests,
+              c.global_load_sectors == 0 ? 0.0 : 100.0 * static_cast<double>(c.l1_hit_sectors) / c.global_load_sectors,
+              c.l2_sectors == 0 ? 0.0 : 100.0 * static_cast<double>(c.l2_hit_sectors) / c.l2_sectors, c.dram_read_bytes,
+              c.dram_write_bytes, c.bank_conflicts(), 100.0 * t.achieved_occupancy, kernel_limiter_name(t.limiter), t.ns,
+              waves_ns);
+  return t.ns;
+}
 
 unsigned worker_threads() {
   if (const char* env = std::getenv("MINICUDA_SM_THREADS"); env != nullptr && *env != '\0') {
@@ -247,6 +280,10 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
   if (cooperative)
     trace::note(trace::Layer::Gpu, "compute: ch {} {} is cooperative: {} blocks resident together, one host thread each",
                 chid, grid.kernel_name, blocks);
+  // A SASS grid is counted and timed by the work-aware model (cost_model.h) unless
+  // MINICUDA_COST_MODEL=0 keeps the wave model for it too.
+  GridCounters counters;
+  if (grid.sass != nullptr && work_aware_model()) grid.counters = &counters;
   grid_activity(true);  // nvidia-uvm shows managed memory as the GPU's page table maps it
   std::optional<BlockError> first_error = cooperative ? run_cooperative(grid, blocks)
                                           : fission_mode() == FissionMode::Check && grid.region_entry != nullptr
@@ -255,10 +292,17 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
   grid_activity(false);
   const uint64_t resident = std::min<uint64_t>(uint64_t{occ.blocks_per_sm} * threads, props.max_threads_per_sm);
   const uint64_t wave_ns = std::max<uint64_t>(1, kFullWaveNs * resident / props.max_threads_per_sm);
+  uint64_t duration = kLaunchNs + waves * wave_ns;
+  if (grid.counters != nullptr && !first_error)
+    duration = work_aware_duration(chid, grid, counters,
+                                   KernelShape{blocks, static_cast<uint32_t>(threads), occ.blocks_per_sm,
+                                               static_cast<uint32_t>(props.multiprocessor_count),
+                                               static_cast<uint32_t>(props.max_threads_per_sm / 32)},
+                                   duration);
   const TimeSpan span =
       device_.timeline().run_grid(chid, grid_footprint(props, blocks, threads, registers, grid.dynamic_shared,
                                                        occ.blocks_per_sm),
-                                  kLaunchNs + waves * wave_ns);
+                                  duration);
   trace::device_span({timeline_unit_name(TimelineUnit::Compute), grid.kernel_name, chid, span.start, span.end,
                       device_.timeline().origin(chid)},
                      "compute: ch {} {} ran t={}..{} ns", chid, grid.kernel_name, span.start, span.end);
