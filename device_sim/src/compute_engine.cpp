@@ -47,25 +47,25 @@ bool work_aware_model() {
   return on;
 }
 
-// The work-aware duration of a SASS grid that ran, with its counters in a `gpu` trace line
-// (docs/trace.md); `waves_ns` is what the wave model gives, shown beside it.
-uint64_t work_aware_duration(uint32_t chid, const GridLaunch& grid, const GridCounters& counters,
-                             const KernelShape& shape, uint64_t waves_ns) {
+// The work-aware duration of a SASS grid that ran. `counters_text` gets its counters as
+// key=value pairs, which the kernel's span note carries (the text trace's `gpu` line, the Chrome
+// trace's args, `minicuda profile`); waves= is what the wave model would give.
+uint64_t work_aware_duration(const GridCounters& counters, const KernelShape& shape, uint64_t waves_ns,
+                             std::string* counters_text) {
   const KernelCounters c = counters.finish(H200Figures::kL2Bytes);
   const KernelTiming t = kernel_timing(c, shape);
   const uint64_t warp_inst = c.total_warp_instructions();
   const uint64_t requests = c.global_load_requests + c.global_store_requests;
-  trace::note(trace::Layer::Gpu,
-              "compute: ch {} {} counters: inst={} efficiency={:.1f}% sectors/request={:.2f} l1_hit={:.1f}% "
-              "l2_hit={:.1f}% dram_read={} dram_write={} bank_conflicts={} occupancy={:.1f}% limiter={} "
-              "model={} ns (waves: {} ns)",
-              chid, grid.kernel_name, warp_inst,
-              warp_inst == 0 ? 0.0 : 100.0 * static_cast<double>(c.thread_instructions) / (32.0 * warp_inst),
-              requests == 0 ? 0.0 : static_cast<double>(c.global_load_sectors + c.global_store_sectors) / requests,
-              c.global_load_sectors == 0 ? 0.0 : 100.0 * static_cast<double>(c.l1_hit_sectors) / c.global_load_sectors,
-              c.l2_sectors == 0 ? 0.0 : 100.0 * static_cast<double>(c.l2_hit_sectors) / c.l2_sectors, c.dram_read_bytes,
-              c.dram_write_bytes, c.bank_conflicts(), 100.0 * t.achieved_occupancy, kernel_limiter_name(t.limiter), t.ns,
-              waves_ns);
+  auto ratio = [](double a, double b) { return b == 0 ? 0.0 : a / b; };
+  *counters_text = fmt::format(
+      "inst_executed={} warp_efficiency_pct={:.1f} global_requests={} sectors_per_request={:.2f} l1_hit_pct={:.1f} "
+      "l2_hit_pct={:.1f} dram_read_bytes={} dram_write_bytes={} shared_bank_conflicts={} "
+      "achieved_occupancy_pct={:.1f} limiter={} waves_model_ns={}",
+      warp_inst, 100.0 * ratio(static_cast<double>(c.thread_instructions), 32.0 * warp_inst), requests,
+      ratio(static_cast<double>(c.global_load_sectors + c.global_store_sectors), requests),
+      100.0 * ratio(static_cast<double>(c.l1_hit_sectors), c.global_load_sectors),
+      100.0 * ratio(static_cast<double>(c.l2_hit_sectors), c.l2_sectors), c.dram_read_bytes, c.dram_write_bytes,
+      c.bank_conflicts(), 100.0 * t.achieved_occupancy, kernel_limiter_name(t.limiter), waves_ns);
   return t.ns;
 }
 
@@ -293,19 +293,21 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
   const uint64_t resident = std::min<uint64_t>(uint64_t{occ.blocks_per_sm} * threads, props.max_threads_per_sm);
   const uint64_t wave_ns = std::max<uint64_t>(1, kFullWaveNs * resident / props.max_threads_per_sm);
   uint64_t duration = kLaunchNs + waves * wave_ns;
+  std::string counted;  // a SASS grid's counters, for its span's note
   if (grid.counters != nullptr && !first_error)
-    duration = work_aware_duration(chid, grid, counters,
+    duration = work_aware_duration(counters,
                                    KernelShape{blocks, static_cast<uint32_t>(threads), occ.blocks_per_sm,
                                                static_cast<uint32_t>(props.multiprocessor_count),
                                                static_cast<uint32_t>(props.max_threads_per_sm / 32)},
-                                   duration);
+                                   duration, &counted);
   const TimeSpan span =
       device_.timeline().run_grid(chid, grid_footprint(props, blocks, threads, registers, grid.dynamic_shared,
                                                        occ.blocks_per_sm),
                                   duration);
   trace::device_span({timeline_unit_name(TimelineUnit::Compute), grid.kernel_name, chid, span.start, span.end,
                       device_.timeline().origin(chid)},
-                     "compute: ch {} {} ran t={}..{} ns", chid, grid.kernel_name, span.start, span.end);
+                     "compute: ch {} {} ran t={}..{} ns{}{}", chid, grid.kernel_name, span.start, span.end,
+                     counted.empty() ? "" : "; ", counted);
 
   if (!first_error) return std::nullopt;
   const KernelError& e = first_error->error;

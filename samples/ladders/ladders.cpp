@@ -1,0 +1,123 @@
+// ladders: the optimisation ladders of GPU courses (transpose, reduction, matrix multiply, plus
+// vector_add and an FMA-bound kernel), timed with events in minicuda's simulated time. The
+// kernels are nvcc's PTX of tests/data/h200/timing/probe_ladders.cu - the program that timed the
+// same kernels on an H200 - so both run identical code; the SIMT executor counts what each does
+// and the work-aware cost model times it (docs/timing.md).
+//
+// Usage: ladders [ladders.ptx [probe_ladders.txt]]
+//   Prints one line per rung: "rung LADDER NAME size=N ms=SIM"; given the H200's recording, also
+//   its time for the same rung and size and the ratio simulated / H200.
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <cuda.h>
+
+#include "../driver_api/drv_check.h"
+
+#ifndef MINICUDA_LADDERS_PTX
+#define MINICUDA_LADDERS_PTX "ladders.ptx"
+#endif
+
+namespace {
+
+struct Rung {
+  const char* ladder;
+  const char* name;  // as the probe prints it
+  const char* kernel;
+  long size;
+  unsigned gx, gy, bx, by;
+  std::vector<int> pointers;  // which of the buffers a, b, c each pointer parameter gets
+  std::vector<int> ints;      // the int parameters after them
+};
+
+// The simulator's sizes: the smallest of the probe's, so a debug build runs them in seconds.
+std::vector<Rung> rungs() {
+  const int t = 1024, r = 1 << 20, m = 256, v = 1 << 20, f = 16;
+  return {
+      {"transpose", "copy", "transpose_copy", t, t / 32, t / 32, 32, 8, {0, 2}, {t}},
+      {"transpose", "naive", "transpose_naive", t, t / 32, t / 32, 32, 8, {0, 2}, {t}},
+      {"transpose", "shared", "transpose_shared", t, t / 32, t / 32, 32, 8, {0, 2}, {t}},
+      {"transpose", "padded", "transpose_padded", t, t / 32, t / 32, 32, 8, {0, 2}, {t}},
+      {"reduce", "divergent", "reduce_divergent", r, r / 256, 1, 256, 1, {0, 2}, {r}},
+      {"reduce", "strided_index", "reduce_strided_index", r, r / 256, 1, 256, 1, {0, 2}, {r}},
+      {"reduce", "sequential", "reduce_sequential", r, r / 256, 1, 256, 1, {0, 2}, {r}},
+      {"reduce", "add_on_load", "reduce_add_on_load", r, r / 512, 1, 256, 1, {0, 2}, {r}},
+      {"reduce", "unroll_last_warp", "reduce_unroll_last_warp", r, r / 512, 1, 256, 1, {0, 2}, {r}},
+      {"reduce", "complete_unroll", "reduce_complete_unroll", r, r / 512, 1, 256, 1, {0, 2}, {r}},
+      {"matmul", "naive", "matmul_naive", m, m / 16, m / 16, 16, 16, {0, 1, 2}, {m}},
+      {"matmul", "tiled", "matmul_tiled", m, m / 16, m / 16, 16, 16, {0, 1, 2}, {m}},
+      {"vector_add", "vector_add", "vector_add", v, v / 256, 1, 256, 1, {0, 1, 2}, {v}},
+      {"fma", "fma_bound", "fma_bound", f, 132 * 8, 1, 256, 1, {2}, {f}},
+  };
+}
+
+// The H200's median ms per "ladder name size" from the probe's recording.
+std::map<std::string, double> h200_times(const char* path) {
+  std::map<std::string, double> out;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    char ladder[64], name[64];
+    long size = 0;
+    double ms = 0;
+    if (std::sscanf(line.c_str(), "rung %63s %63s size=%ld ms=%lf", ladder, name, &size, &ms) == 4)
+      out[std::string(ladder) + " " + name + " " + std::to_string(size)] = ms;
+  }
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const char* ptx_path = argc > 1 ? argv[1] : MINICUDA_LADDERS_PTX;
+  const std::map<std::string, double> h200 = argc > 2 ? h200_times(argv[2]) : std::map<std::string, double>{};
+  CHECK(cuInit(0));
+  CUdevice device;
+  CHECK(cuDeviceGet(&device, 0));
+  CUcontext context;
+  CHECK(cuCtxCreate(&context, nullptr, 0, device));
+  CUmodule module;
+  CHECK(cuModuleLoad(&module, ptx_path));
+
+  const size_t elems = 1 << 20;
+  std::vector<float> host(elems);
+  for (size_t i = 0; i < elems; ++i) host[i] = static_cast<float>(i % 1000) * 0.001f;
+  CUdeviceptr buffers[3];
+  for (CUdeviceptr& b : buffers) {
+    CHECK(cuMemAlloc(&b, elems * 4));
+    CHECK(cuMemcpyHtoD(b, host.data(), elems * 4));
+  }
+  CUevent start, stop;
+  CHECK(cuEventCreate(&start, CU_EVENT_DEFAULT));
+  CHECK(cuEventCreate(&stop, CU_EVENT_DEFAULT));
+
+  for (const Rung& r : rungs()) {
+    CUfunction f;
+    CHECK(cuModuleGetFunction(&f, module, r.kernel));
+    std::vector<void*> args;
+    CUdeviceptr ptrs[3];
+    int ints[2];
+    for (size_t i = 0; i < r.pointers.size(); ++i) ptrs[i] = buffers[r.pointers[i]], args.push_back(&ptrs[i]);
+    for (size_t i = 0; i < r.ints.size(); ++i) ints[i] = r.ints[i], args.push_back(&ints[i]);
+    // Simulated time does not vary from run to run, so one timed launch is the median.
+    CHECK(cuEventRecord(start, nullptr));
+    CHECK(cuLaunchKernel(f, r.gx, r.gy, 1, r.bx, r.by, 1, 0, nullptr, args.data(), nullptr));
+    CHECK(cuEventRecord(stop, nullptr));
+    CHECK(cuEventSynchronize(stop));
+    float ms = 0;
+    CHECK(cuEventElapsedTime(&ms, start, stop));
+    std::printf("rung %s %s size=%ld ms=%.5f", r.ladder, r.name, r.size, ms);
+    auto it = h200.find(std::string(r.ladder) + " " + r.name + " " + std::to_string(r.size));
+    if (it != h200.end()) std::printf(" h200_ms=%.5f ratio=%.2f", it->second, ms / it->second);
+    std::printf("\n");
+  }
+  for (CUdeviceptr b : buffers) CHECK(cuMemFree(b));
+  CHECK(cuModuleUnload(module));
+  CHECK(cuCtxDestroy(context));
+  return 0;
+}
