@@ -6,11 +6,12 @@
 // every run and every host.
 //
 // The model, per grid: a fixed front-end cost, plus the largest of
-//   issue    the busiest SM's warp-instructions over its 4 schedulers, and each pipe's share
+//   issue    the busiest SM's warp-instructions over its schedulers, and each pipe's share
 //            over that pipe's rate (FP64, SFU, conversions at fractions of FP32's);
 //   lsu      the busiest SM's shared-memory wavefronts (replays included) and global lines,
 //            one per clock;
-//   l2, dram the grid's L2 sectors and DRAM bytes over the H200's bandwidths;
+//   l2, dram the grid's L2 sectors and DRAM bytes over the H200's bandwidths (a store sector
+//            written in part costs the L2 more);
 //   latency  Little's law: the busiest SM runs its blocks in rounds of the blocks resident at
 //            once; a round lasts as long as one warp's dependent path (instruction and memory
 //            latencies, barriers), so fewer resident warps hide less latency.
@@ -46,7 +47,7 @@ struct H200Figures {
   static constexpr double kClockGhz = 1.98;          // SM clock, boost
   static constexpr double kDramBytesPerNs = 3900.0;   // achievable of the 4.8 TB/s HBM3e peak
   static constexpr double kL2BytesPerNs = 7000.0;
-  static constexpr uint64_t kL2Bytes = 50ull << 20;   // 50 MiB on the H200 (60 MiB on die)
+  static constexpr uint64_t kL2Bytes = 60ull << 20;   // prop.l2CacheSize = 62914560 (60 MiB)
   static constexpr uint64_t kLaunchNs = 1200;         // front end (as the wave model's)
 };
 

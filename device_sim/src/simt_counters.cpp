@@ -79,6 +79,7 @@ void KernelCounters::add(const KernelCounters& o) {
   global_load_sectors += o.global_load_sectors;
   global_store_requests += o.global_store_requests;
   global_store_sectors += o.global_store_sectors;
+  global_partial_store_sectors += o.global_partial_store_sectors;
   global_wavefronts += o.global_wavefronts;
   shared_requests += o.shared_requests;
   shared_wavefronts += o.shared_wavefronts;
@@ -183,8 +184,11 @@ void InstructionCounter::end_grid(GridCounters& grid) {
 void InstructionCounter::count(const BlockExec& b, const Warp& w, const NvSassInstruction& in, uint32_t group,
                                uint32_t mask) {
   const InstClass cls = inst_class(in);
-  counters_.warp_instructions[static_cast<unsigned>(cls)] += 1;
-  counters_.thread_instructions += static_cast<uint64_t>(__builtin_popcount(group));
+  const bool int_divide = (in.opcode == NV_SASS_OP_DIV || in.opcode == NV_SASS_OP_REM) &&
+                          in.type != NV_SASS_TYPE_F32 && in.type != NV_SASS_TYPE_F64;
+  const unsigned weight = int_divide ? kIntDivideInstructions : 1;
+  counters_.warp_instructions[static_cast<unsigned>(cls)] += weight;
+  counters_.thread_instructions += uint64_t{weight} * static_cast<uint64_t>(__builtin_popcount(group));
   if (mask == 0) return;
   if (cls == InstClass::Barrier) {
     if (in.opcode == NV_SASS_OP_BAR_SYNC || in.opcode == NV_SASS_OP_BAR_RED) counters_.barrier_waits += 1;
@@ -239,6 +243,14 @@ void InstructionCounter::global_access(const uint64_t* address, uint32_t mask, u
     if (last != first && n < kLanes * 2) sectors[n++] = last;
   });
   std::sort(sectors, sectors + n);
+  if (store) {  // a sector whose lanes write fewer than its 32 bytes is a partial write
+    for (unsigned i = 0; i < n;) {
+      unsigned j = i;
+      while (j < n && sectors[j] == sectors[i]) ++j;
+      if ((j - i) * bytes < kSectorBytes) counters_.global_partial_store_sectors += 1;
+      i = j;
+    }
+  }
   n = static_cast<unsigned>(std::unique(sectors, sectors + n) - sectors);
   if (store) {
     counters_.global_store_requests += 1;

@@ -7,7 +7,8 @@
 //
 // The model (docs/timing.md, "The work-aware model"):
 // - Instructions by class; a warp-instruction counts once, its active lanes into thread
-//   instructions (warp execution efficiency = thread / (32 x warp instructions)).
+//   instructions (warp execution efficiency = thread / (32 x warp instructions)). An integer
+//   div or rem counts as the sequence the GPU runs for it (no divider: kIntDivideInstructions).
 // - Global memory: one request per warp-instruction; the 32-byte sectors and 128-byte lines its
 //   active lanes touch after coalescing.
 // - Shared memory: 32 banks of 4 bytes. Lanes that reach different 4-byte words of one bank
@@ -32,6 +33,9 @@ namespace minicuda::gpu {
 enum class InstClass : uint8_t { IntFp32, Fp64, Fma, Sfu, Conversion, Control, Barrier, Memory, Count };
 constexpr unsigned kInstClasses = static_cast<unsigned>(InstClass::Count);
 const char* inst_class_name(InstClass c);
+// Warp-instructions an integer div/rem costs: the H200 runs a software sequence (ncu counted
+// about 18 more instructions per `t % (2 * s)` than for the same loop without it).
+constexpr unsigned kIntDivideInstructions = 18;
 // The class of one SASS instruction.
 InstClass inst_class(const NvSassInstruction& in);
 
@@ -40,6 +44,7 @@ struct KernelCounters {
   uint64_t thread_instructions = 0;  // active lanes summed over warp-instructions
   uint64_t global_load_requests = 0, global_load_sectors = 0;
   uint64_t global_store_requests = 0, global_store_sectors = 0;  // atomics count as stores
+  uint64_t global_partial_store_sectors = 0;  // store sectors the request writes only part of
   uint64_t global_wavefronts = 0;  // distinct 128-byte lines per request, summed
   uint64_t shared_requests = 0, shared_wavefronts = 0;
   uint64_t barrier_waits = 0;  // warps arriving at bar.sync / bar.red

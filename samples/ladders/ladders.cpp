@@ -4,9 +4,9 @@
 // same kernels on an H200 - so both run identical code; the SIMT executor counts what each does
 // and the work-aware cost model times it (docs/timing.md).
 //
-// Usage: ladders [ladders.ptx [probe_ladders.txt]]
+// Usage: ladders [--more] [ladders.ptx [probe_ladders.txt]]
 //   Prints one line per rung: "rung LADDER NAME size=N ms=SIM"; given the H200's recording, also
-//   its time for the same rung and size and the ratio simulated / H200.
+//   its time for the same rung and size and the ratio simulated / H200. --more adds larger sizes.
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -30,30 +30,38 @@ struct Rung {
   const char* name;  // as the probe prints it
   const char* kernel;
   long size;
-  unsigned gx, gy, bx, by;
+  int gx, gy, bx, by;
   std::vector<int> pointers;  // which of the buffers a, b, c each pointer parameter gets
   std::vector<int> ints;      // the int parameters after them
 };
 
-// The simulator's sizes: the smallest of the probe's, so a debug build runs them in seconds.
-std::vector<Rung> rungs() {
-  const int t = 1024, r = 1 << 20, m = 256, v = 1 << 20, f = 16;
-  return {
-      {"transpose", "copy", "transpose_copy", t, t / 32, t / 32, 32, 8, {0, 2}, {t}},
-      {"transpose", "naive", "transpose_naive", t, t / 32, t / 32, 32, 8, {0, 2}, {t}},
-      {"transpose", "shared", "transpose_shared", t, t / 32, t / 32, 32, 8, {0, 2}, {t}},
-      {"transpose", "padded", "transpose_padded", t, t / 32, t / 32, 32, 8, {0, 2}, {t}},
-      {"reduce", "divergent", "reduce_divergent", r, r / 256, 1, 256, 1, {0, 2}, {r}},
-      {"reduce", "strided_index", "reduce_strided_index", r, r / 256, 1, 256, 1, {0, 2}, {r}},
-      {"reduce", "sequential", "reduce_sequential", r, r / 256, 1, 256, 1, {0, 2}, {r}},
-      {"reduce", "add_on_load", "reduce_add_on_load", r, r / 512, 1, 256, 1, {0, 2}, {r}},
-      {"reduce", "unroll_last_warp", "reduce_unroll_last_warp", r, r / 512, 1, 256, 1, {0, 2}, {r}},
-      {"reduce", "complete_unroll", "reduce_complete_unroll", r, r / 512, 1, 256, 1, {0, 2}, {r}},
-      {"matmul", "naive", "matmul_naive", m, m / 16, m / 16, 16, 16, {0, 1, 2}, {m}},
-      {"matmul", "tiled", "matmul_tiled", m, m / 16, m / 16, 16, 16, {0, 1, 2}, {m}},
-      {"vector_add", "vector_add", "vector_add", v, v / 256, 1, 256, 1, {0, 1, 2}, {v}},
-      {"fma", "fma_bound", "fma_bound", f, 132 * 8, 1, 256, 1, {2}, {f}},
-  };
+// The rungs at the simulator's sizes: by default the smallest of the probe's, which a debug
+// build runs in about a minute; `more` adds the next sizes the probe timed.
+std::vector<Rung> rungs(bool more) {
+  std::vector<Rung> out;
+  for (int t : more ? std::vector<int>{1024, 2048} : std::vector<int>{1024}) {
+    out.push_back({"transpose", "copy", "transpose_copy", t, t / 32, t / 32, 32, 8, {0, 2}, {t}});
+    out.push_back({"transpose", "naive", "transpose_naive", t, t / 32, t / 32, 32, 8, {0, 2}, {t}});
+    out.push_back({"transpose", "shared", "transpose_shared", t, t / 32, t / 32, 32, 8, {0, 2}, {t}});
+    out.push_back({"transpose", "padded", "transpose_padded", t, t / 32, t / 32, 32, 8, {0, 2}, {t}});
+  }
+  for (int r : more ? std::vector<int>{1 << 20, 1 << 22} : std::vector<int>{1 << 20}) {
+    out.push_back({"reduce", "divergent", "reduce_divergent", r, r / 256, 1, 256, 1, {0, 2}, {r}});
+    out.push_back({"reduce", "strided_index", "reduce_strided_index", r, r / 256, 1, 256, 1, {0, 2}, {r}});
+    out.push_back({"reduce", "sequential", "reduce_sequential", r, r / 256, 1, 256, 1, {0, 2}, {r}});
+    out.push_back({"reduce", "add_on_load", "reduce_add_on_load", r, r / 512, 1, 256, 1, {0, 2}, {r}});
+    out.push_back({"reduce", "unroll_last_warp", "reduce_unroll_last_warp", r, r / 512, 1, 256, 1, {0, 2}, {r}});
+    out.push_back({"reduce", "complete_unroll", "reduce_complete_unroll", r, r / 512, 1, 256, 1, {0, 2}, {r}});
+  }
+  for (int m : more ? std::vector<int>{256, 512} : std::vector<int>{256}) {
+    out.push_back({"matmul", "naive", "matmul_naive", m, m / 16, m / 16, 16, 16, {0, 1, 2}, {m}});
+    out.push_back({"matmul", "tiled", "matmul_tiled", m, m / 16, m / 16, 16, 16, {0, 1, 2}, {m}});
+  }
+  for (int v : more ? std::vector<int>{1 << 12, 1 << 16, 1 << 20, 1 << 22} : std::vector<int>{1 << 20})
+    out.push_back({"vector_add", "vector_add", "vector_add", v, (v + 255) / 256, 1, 256, 1, {0, 1, 2}, {v}});
+  for (int f : more ? std::vector<int>{16, 256} : std::vector<int>{16})
+    out.push_back({"fma", "fma_bound", "fma_bound", f, 132 * 8, 1, 256, 1, {2}, {f}});
+  return out;
 }
 
 // The H200's median ms per "ladder name size" from the probe's recording.
@@ -74,6 +82,8 @@ std::map<std::string, double> h200_times(const char* path) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  const bool more = argc > 1 && std::strcmp(argv[1], "--more") == 0;
+  if (more) --argc, ++argv;
   const char* ptx_path = argc > 1 ? argv[1] : MINICUDA_LADDERS_PTX;
   const std::map<std::string, double> h200 = argc > 2 ? h200_times(argv[2]) : std::map<std::string, double>{};
   CHECK(cuInit(0));
@@ -84,7 +94,7 @@ int main(int argc, char** argv) {
   CUmodule module;
   CHECK(cuModuleLoad(&module, ptx_path));
 
-  const size_t elems = 1 << 20;
+  const size_t elems = more ? 1 << 22 : 1 << 20;
   std::vector<float> host(elems);
   for (size_t i = 0; i < elems; ++i) host[i] = static_cast<float>(i % 1000) * 0.001f;
   CUdeviceptr buffers[3];
@@ -96,7 +106,7 @@ int main(int argc, char** argv) {
   CHECK(cuEventCreate(&start, CU_EVENT_DEFAULT));
   CHECK(cuEventCreate(&stop, CU_EVENT_DEFAULT));
 
-  for (const Rung& r : rungs()) {
+  for (const Rung& r : rungs(more)) {
     CUfunction f;
     CHECK(cuModuleGetFunction(&f, module, r.kernel));
     std::vector<void*> args;
@@ -106,7 +116,7 @@ int main(int argc, char** argv) {
     for (size_t i = 0; i < r.ints.size(); ++i) ints[i] = r.ints[i], args.push_back(&ints[i]);
     // Simulated time does not vary from run to run, so one timed launch is the median.
     CHECK(cuEventRecord(start, nullptr));
-    CHECK(cuLaunchKernel(f, r.gx, r.gy, 1, r.bx, r.by, 1, 0, nullptr, args.data(), nullptr));
+    CHECK(cuLaunchKernel(f, unsigned(r.gx), unsigned(r.gy), 1, unsigned(r.bx), unsigned(r.by), 1, 0, nullptr, args.data(), nullptr));
     CHECK(cuEventRecord(stop, nullptr));
     CHECK(cuEventSynchronize(stop));
     float ms = 0;

@@ -86,7 +86,7 @@ KernelCounters run_counted(const std::string& name, dim3 grid, dim3 block, const
   for (unsigned t = 0; t < host_threads; ++t) threads.emplace_back(worker);
   for (std::thread& t : threads) t.join();
   EXPECT_FALSE(failed) << name;
-  return counters.finish(50ull << 20);
+  return counters.finish(minicuda::gpu::H200Figures::kL2Bytes);
 }
 
 uint64_t cls(const KernelCounters& c, InstClass k) { return c.warp_instructions[static_cast<unsigned>(k)]; }
@@ -148,6 +148,22 @@ TEST(SimtCounters, AHalfDivergentBranchRunsEachLoopWithHalfTheLanes) {
   EXPECT_EQ(idle, 16 * half_lane_instructions);
   EXPECT_NEAR(static_cast<double>(c.thread_instructions) / (32.0 * warp), 0.5, 0.05);
   EXPECT_EQ(cls(c, InstClass::Fma), 2u * 64 / 4 * 4);  // 64 FMAs per half, one warp-instruction each
+}
+
+TEST(SimtCounters, AStridedStoreWritesPartSectorsAndAnIntegerRemainderCountsAsItsSequence) {
+  const int n = 64;
+  Buffer in(n * n), out(n * n);
+  KernelCounters naive = run_counted("transpose_naive", dim3(2, 2), dim3(32, 8), {in.address(), out.address(), n});
+  EXPECT_EQ(naive.global_store_requests, 4u * 32);  // 4 blocks x 8 warps x 4 rows
+  EXPECT_EQ(naive.global_store_sectors, 4u * 32 * 32);  // a column: 32 sectors, 4 bytes of each
+  EXPECT_EQ(naive.global_partial_store_sectors, naive.global_store_sectors);
+  KernelCounters copy = run_counted("transpose_copy", dim3(2, 2), dim3(32, 8), {in.address(), out.address(), n});
+  EXPECT_EQ(copy.global_store_sectors, 4u * 32 * 4);
+  EXPECT_EQ(copy.global_partial_store_sectors, 0u);
+  // reduce_divergent's `t % (2 * s)` runs 8 times per warp; reduce_sequential has no rem.
+  Buffer data(256), partial(1);
+  KernelCounters div = run_counted("reduce_divergent", dim3(1), dim3(256), {data.address(), partial.address(), 256});
+  EXPECT_GE(cls(div, InstClass::IntFp32), 8u * 8 * minicuda::gpu::kIntDivideInstructions);
 }
 
 TEST(SimtCounters, ReuseWithinABlockHitsTheL1AndTheCountsDoNotDependOnHostThreads) {
