@@ -7,6 +7,7 @@
 // Usage: ladders [--more] [ladders.ptx [probe_ladders.txt]]
 //   Prints one line per rung: "rung LADDER NAME size=N ms=SIM"; given the H200's recording, also
 //   its time for the same rung and size and the ratio simulated / H200. --more adds larger sizes.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -79,6 +80,31 @@ std::map<std::string, double> h200_times(const char* path) {
   return out;
 }
 
+// The verdict against the H200: how many rungs are within 1.5x of its time, and whether each
+// ladder's rungs come in the H200's order (the copy, a reference and not a rung, left out).
+template <class Timed>
+void report(const std::vector<Timed>& timed) {
+  int within = 0;
+  for (const Timed& t : timed) within += t.sim_ms <= 1.5 * t.h200_ms && t.h200_ms <= 1.5 * t.sim_ms;
+  std::map<std::string, std::vector<Timed>> ladders;
+  for (const Timed& t : timed)
+    if (t.name != "copy") ladders[t.group].push_back(t);
+  std::string differ;
+  for (auto& [group, rungs] : ladders) {
+    std::vector<Timed> by_sim = rungs, by_h200 = rungs;
+    std::stable_sort(by_sim.begin(), by_sim.end(), [](const Timed& a, const Timed& b) { return a.sim_ms < b.sim_ms; });
+    std::stable_sort(by_h200.begin(), by_h200.end(), [](const Timed& a, const Timed& b) { return a.h200_ms < b.h200_ms; });
+    for (size_t i = 0; i < rungs.size(); ++i)
+      if (by_sim[i].name != by_h200[i].name) {
+        differ += " " + group;
+        break;
+      }
+  }
+  std::printf("ladders: %d of %zu rungs within 1.5x of the H200; ", within, timed.size());
+  if (differ.empty()) std::printf("every ladder in the H200's order\n");
+  else std::printf("order differs from the H200's in:%s\n", differ.c_str());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -106,6 +132,12 @@ int main(int argc, char** argv) {
   CHECK(cuEventCreate(&start, CU_EVENT_DEFAULT));
   CHECK(cuEventCreate(&stop, CU_EVENT_DEFAULT));
 
+  struct Timed {
+    std::string group;  // "ladder size"
+    std::string name;
+    double sim_ms, h200_ms;
+  };
+  std::vector<Timed> timed;
   for (const Rung& r : rungs(more)) {
     CUfunction f;
     CHECK(cuModuleGetFunction(&f, module, r.kernel));
@@ -123,9 +155,13 @@ int main(int argc, char** argv) {
     CHECK(cuEventElapsedTime(&ms, start, stop));
     std::printf("rung %s %s size=%ld ms=%.5f", r.ladder, r.name, r.size, ms);
     auto it = h200.find(std::string(r.ladder) + " " + r.name + " " + std::to_string(r.size));
-    if (it != h200.end()) std::printf(" h200_ms=%.5f ratio=%.2f", it->second, ms / it->second);
+    if (it != h200.end()) {
+      std::printf(" h200_ms=%.5f ratio=%.2f", it->second, ms / it->second);
+      timed.push_back({std::string(r.ladder) + " " + std::to_string(r.size), r.name, ms, it->second});
+    }
     std::printf("\n");
   }
+  if (!timed.empty()) report(timed);
   for (CUdeviceptr b : buffers) CHECK(cuMemFree(b));
   CHECK(cuModuleUnload(module));
   CHECK(cuCtxDestroy(context));
