@@ -18,6 +18,8 @@
 #include "fission_check.h"
 #include "minicuda/replayable_faults.h"
 #include "minicuda/trace.h"
+#include "cost_model.h"
+#include "simt_counters.h"
 #include "class/clcbc0.h"
 #include "class/clcbc0qmd.h"
 #include "nv_kernel_code.h"
@@ -37,6 +39,37 @@ namespace {
 // front end costs the fitted 5.5 us less 4.3 us here.
 constexpr uint64_t kLaunchNs = 1200;        // front end: fetch the QMD, set up the grid, drain
 constexpr uint64_t kFullWaveNs = 800;       // one wave with every SM full
+
+// MINICUDA_COST_MODEL=0: SASS grids keep the wave model (and are not counted).
+bool work_aware_model() {
+  static const bool on = [] {
+    const char* env = std::getenv("MINICUDA_COST_MODEL");
+    return env == nullptr || std::string_view(env) != "0";
+  }();
+  return on;
+}
+
+// The work-aware duration of a SASS grid that ran. `counters_text` gets its counters as
+// key=value pairs, which the kernel's span note carries (the text trace's `gpu` line, the Chrome
+// trace's args, `minicuda profile`); waves= is what the wave model would give.
+uint64_t work_aware_duration(const GridCounters& counters, const KernelShape& shape, uint64_t waves_ns,
+                             std::string* counters_text) {
+  const KernelCounters c = counters.finish(H200Figures::kL2Bytes);
+  const KernelTiming t = kernel_timing(c, shape);
+  const uint64_t warp_inst = c.total_warp_instructions();
+  const uint64_t requests = c.global_load_requests + c.global_store_requests;
+  auto ratio = [](double a, double b) { return b == 0 ? 0.0 : a / b; };
+  *counters_text = fmt::format(
+      "inst_executed={} warp_efficiency_pct={:.1f} global_requests={} sectors_per_request={:.2f} l1_hit_pct={:.1f} "
+      "l2_hit_pct={:.1f} dram_read_bytes={} dram_write_bytes={} shared_bank_conflicts={} "
+      "achieved_occupancy_pct={:.1f} limiter={} waves_model_ns={}",
+      warp_inst, 100.0 * ratio(static_cast<double>(c.thread_instructions), 32.0 * warp_inst), requests,
+      ratio(static_cast<double>(c.global_load_sectors + c.global_store_sectors), requests),
+      100.0 * ratio(static_cast<double>(c.l1_hit_sectors), c.global_load_sectors),
+      100.0 * ratio(static_cast<double>(c.l2_hit_sectors), c.l2_sectors), c.dram_read_bytes, c.dram_write_bytes,
+      c.bank_conflicts(), 100.0 * t.achieved_occupancy, kernel_limiter_name(t.limiter), waves_ns);
+  return t.ns;
+}
 
 unsigned worker_threads() {
   if (const char* env = std::getenv("MINICUDA_SM_THREADS"); env != nullptr && *env != '\0') {
@@ -249,6 +282,10 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
   if (cooperative)
     trace::note(trace::Layer::Gpu, "compute: ch {} {} is cooperative: {} blocks resident together, one host thread each",
                 chid, grid.kernel_name, blocks);
+  // A SASS grid is counted and timed by the work-aware model (cost_model.h) unless
+  // MINICUDA_COST_MODEL=0 keeps the wave model for it too.
+  GridCounters counters;
+  if (grid.sass != nullptr && work_aware_model()) grid.counters = &counters;
   grid_activity(true);  // nvidia-uvm shows managed memory as the GPU's page table maps it
   std::optional<BlockError> first_error = cooperative ? run_cooperative(grid, blocks)
                                           : fission_mode() == FissionMode::Check && grid.region_entry != nullptr
@@ -257,13 +294,22 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
   grid_activity(false);
   const uint64_t resident = std::min<uint64_t>(uint64_t{occ.blocks_per_sm} * threads, props.max_threads_per_sm);
   const uint64_t wave_ns = std::max<uint64_t>(1, kFullWaveNs * resident / props.max_threads_per_sm);
+  uint64_t duration = kLaunchNs + waves * wave_ns;
+  std::string counted;  // a SASS grid's counters, for its span's note
+  if (grid.counters != nullptr && !first_error)
+    duration = work_aware_duration(counters,
+                                   KernelShape{blocks, static_cast<uint32_t>(threads), occ.blocks_per_sm,
+                                               static_cast<uint32_t>(props.multiprocessor_count),
+                                               static_cast<uint32_t>(props.max_threads_per_sm / 32)},
+                                   duration, &counted);
   const TimeSpan span =
       device_.timeline().run_grid(chid, grid_footprint(props, blocks, threads, registers, grid.dynamic_shared,
                                                        occ.blocks_per_sm),
-                                  kLaunchNs + waves * wave_ns);
+                                  duration);
   trace::device_span({timeline_unit_name(TimelineUnit::Compute), grid.kernel_name, chid, span.start, span.end,
                       device_.timeline().origin(chid)},
-                     "compute: ch {} {} ran t={}..{} ns", chid, grid.kernel_name, span.start, span.end);
+                     "compute: ch {} {} ran t={}..{} ns{}{}", chid, grid.kernel_name, span.start, span.end,
+                     counted.empty() ? "" : "; ", counted);
 
   if (!first_error) return std::nullopt;
   const KernelError& e = first_error->error;

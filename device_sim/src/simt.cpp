@@ -103,6 +103,8 @@ std::optional<BlockError> BlockExec::run_blocks(const GridLaunch& launch, BlockQ
   local_bytes_ = (uint64_t{program_->local_bytes} + 15) / 16 * 16;
   local_.assign(local_bytes_ * threads_, 0);
   tracing_ = trace::enabled(trace::Layer::Warp);
+  counting_ = launch.counters != nullptr;
+  if (counting_) counter_.begin_grid();
   error_.reset();
   if (std::string why = check_program(*program_); !why.empty()) {  // before any register is touched
     KernelError e;
@@ -130,6 +132,7 @@ std::optional<BlockError> BlockExec::run_blocks(const GridLaunch& launch, BlockQ
     }
   }
   t_fault_jump = nullptr;
+  if (counting_) counter_.end_grid(*launch.counters);
   if (!error_) return std::nullopt;
   queue.stop();
   return BlockError{block_, std::move(*error_), false};
@@ -138,6 +141,7 @@ std::optional<BlockError> BlockExec::run_blocks(const GridLaunch& launch, BlockQ
 void BlockExec::start_block() {
   block_idx_ = queue_->index(block_);
   exited_ = 0;
+  if (counting_) counter_.begin_block(block_, static_cast<unsigned>(warps_.size()));
   for (Warp& w : warps_) {
     const uint32_t present = present_lanes(w.index, threads_);
     w.ready = present;
@@ -280,6 +284,7 @@ void BlockExec::step(Warp& w) {
     mask = predicate_mask(w, guard, group);
   }
   if (tracing_) trace_line(w, pc, group, mask == group ? "" : fmt::format("guard {:08x}", mask));
+  if (counting_) counter_.count(*this, w, in, group, mask);
   w.last_group = group;
   switch (in.opcode) {
     case NV_SASS_OP_BRA:

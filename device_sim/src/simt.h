@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "nv_sass.h"
+#include "simt_counters.h"
 #include "sm.h"
 
 namespace minicuda::gpu::simt {
@@ -123,6 +124,8 @@ class BlockExec {
   unsigned expected_[kBarriers] = {};  // 0: every live thread
   unsigned red_popc_[kBarriers] = {}, red_and_[kBarriers] = {}, red_or_[kBarriers] = {};
   bool tracing_ = false;
+  bool counting_ = false;  // the launch asked for counters (GridLaunch::counters)
+  InstructionCounter counter_;
   // The fault context: the running warp, instruction and lane, kept in memory for the handler.
   Warp* fault_warp_ = nullptr;
   const NvSassInstruction* fault_instruction_ = nullptr;

@@ -38,6 +38,8 @@
 
 namespace minicuda::gpu {
 
+class GridCounters;  // simt_counters.h
+
 // The grid-wide barrier of a cooperative launch (grid_group::sync). Every block of such a grid
 // runs on a host thread of its own, all at once (compute_engine.cpp), so a block that arrives
 // simply blocks its host thread until every block that has not exited has arrived. Thread-safe.
@@ -94,6 +96,7 @@ struct GridLaunch {
   uint8_t* printf_buffer = nullptr;  // the driver's printf FIFO (NvMinicudaPrintfFifo), or null
   uint32_t printf_bytes = 0;
   GridBarrier* grid_barrier = nullptr;  // a cooperative launch's grid-wide barrier, else null
+  GridCounters* counters = nullptr;  // SASS kernels: where the SIMT executor counts (simt_counters.h), or null
 };
 
 // The errors a kernel can raise; each stops the grid and becomes a channel error.

@@ -32,6 +32,11 @@ std::vector<std::string> explain_calls();
 // device memory, channels and the engines' busy time from it. Returns the program's status.
 int smi(const std::vector<std::string>& command);
 
+// Runs the program with the GPU's Chrome trace in a temporary file, then prints one table of
+// counters per kernel the SIMT executor ran (ncu --print-summary's shape). Returns the
+// program's status (127: not found, 126: not executable, 2: no program given).
+int profile(const std::vector<std::string>& command);
+
 struct SassOptions {
   std::string file;             // a .ptx file
   std::string kernel;           // one .entry to print; empty: every one

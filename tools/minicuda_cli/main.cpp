@@ -21,7 +21,7 @@ namespace cli = minicuda::cli;
 
 namespace {
 
-const std::vector<std::string> kSubcommands = {"run", "devices", "explain", "smi", "sass"};
+const std::vector<std::string> kSubcommands = {"run", "devices", "explain", "smi", "sass", "profile"};
 
 // The long option names of `app` ("--trace"...), for suggestions.
 std::vector<std::string> option_names(const CLI::App& app) {
@@ -60,7 +60,7 @@ int report(const CLI::ParseError& error, const CLI::App& app, int argc, char** a
     std::fprintf(stderr, "%s: unknown option '%s'", where.c_str(), name.c_str());
     if (!guess.empty()) {
       std::fprintf(stderr, "; did you mean '%s'?", guess.c_str());
-    } else if (sub == "run" || sub == "smi") {
+    } else if (sub == "run" || sub == "smi" || sub == "profile") {
       std::fprintf(stderr, " (options for the program go after --: %s [OPTIONS] -- PROGRAM ARGS...);",
                    where.c_str());
     } else {
@@ -107,6 +107,10 @@ int main(int argc, char** argv) {
   CLI::App* smi = app.add_subcommand("smi", "runs PROGRAM, then prints device memory, channels and engine busy time");
   smi->add_option("command", smi_command, "-- PROGRAM ARGS...: the program to run")->required();
 
+  std::vector<std::string> profile_command;
+  CLI::App* profile = app.add_subcommand("profile", "runs PROGRAM, then prints each PTX kernel's counters (ncu --print-summary)");
+  profile->add_option("command", profile_command, "-- PROGRAM ARGS...: the program to run")->required();
+
   cli::SassOptions sass_options;
   CLI::App* sass = app.add_subcommand("sass", "compiles a .ptx file with the driver's JIT and prints the SASS beside the PTX (cuobjdump -sass)");
   sass->add_option("file", sass_options.file, "the .ptx file")->required();
@@ -127,5 +131,6 @@ int main(int argc, char** argv) {
   if (explain->parsed()) return cli::explain(call);
   if (smi->parsed()) return cli::smi(smi_command);
   if (sass->parsed()) return cli::sass(sass_options);
+  if (profile->parsed()) return cli::profile(profile_command);
   return 2;
 }
