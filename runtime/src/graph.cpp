@@ -91,6 +91,17 @@ cudaError_t kernel_payload(const cudaKernelNodeParams* p, Payload* out) {
   return cudaSuccess;
 }
 
+// A 1-D copy: a known direction, and both pointers unless nothing is copied.
+cudaError_t memcpy1d_payload(void* dst, const void* src, size_t count, cudaMemcpyKind kind, Payload* out) {
+  if (static_cast<int>(kind) < 0 || static_cast<int>(kind) > cudaMemcpyDefault) return cudaErrorInvalidMemcpyDirection;
+  if (count != 0 && (dst == nullptr || src == nullptr)) return cudaErrorInvalidValue;
+  Payload n;
+  n.type = cudaGraphNodeTypeMemcpy;
+  n.copy1d = true, n.dst = dst, n.src = src, n.count = count, n.kind = kind;
+  *out = std::move(n);
+  return cudaSuccess;
+}
+
 cudaError_t memcpy3d_payload(const cudaMemcpy3DParms* p, Payload* out) {
   if (p == nullptr) return cudaErrorInvalidValue;
   if (static_cast<int>(p->kind) < 0 || static_cast<int>(p->kind) > cudaMemcpyDefault)
@@ -267,11 +278,7 @@ cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t* pGraphNode, cudaGraph_t gr
   ADD_SCOPE("cudaGraphAddMemcpyNode1D", ", dst={}, src={}, count={}, kind={}", dst, src, count,
             memcpy_kind_name(kind));
   Payload p;
-  p.type = cudaGraphNodeTypeMemcpy;
-  p.copy1d = true, p.dst = dst, p.src = src, p.count = count, p.kind = kind;
-  cudaError_t e = cudaSuccess;
-  if (static_cast<int>(kind) < 0 || static_cast<int>(kind) > cudaMemcpyDefault) e = cudaErrorInvalidMemcpyDirection;
-  else if (count != 0 && (dst == nullptr || src == nullptr)) e = cudaErrorInvalidValue;
+  cudaError_t e = memcpy1d_payload(dst, src, count, kind, &p);
   return add_node(scope, pGraphNode, graph, pDependencies, numDependencies, e, std::move(p));
 }
 

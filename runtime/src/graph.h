@@ -70,6 +70,7 @@ bool live_node(const CUgraphNode_st* n);
 
 // Payload checks and copies: cudaSuccess or the call's error (graph.cpp).
 cudaError_t kernel_payload(const cudaKernelNodeParams* p, Payload* out);
+cudaError_t memcpy1d_payload(void* dst, const void* src, size_t count, cudaMemcpyKind kind, Payload* out);
 cudaError_t memcpy3d_payload(const cudaMemcpy3DParms* p, Payload* out);
 cudaError_t memset_payload(const cudaMemsetParams* p, Payload* out);
 cudaError_t host_payload(const cudaHostNodeParams* p, Payload* out);

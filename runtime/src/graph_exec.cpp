@@ -203,6 +203,13 @@ cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t hGraphExec, cudaGra
   return exec_set("cudaGraphExecMemcpyNodeSetParams", hGraphExec, node, cudaGraphNodeTypeMemcpy, pNodeParams,
                   memcpy3d_payload);
 }
+// A 1-D copy node takes another 1-D copy; the node stays a copy node (a kernel node is refused).
+cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, void* dst,
+                                               const void* src, size_t count, cudaMemcpyKind kind) {
+  auto check = [&](const void*, Payload* out) { return memcpy1d_payload(dst, src, count, kind, out); };
+  return exec_set("cudaGraphExecMemcpyNodeSetParams1D", hGraphExec, node, cudaGraphNodeTypeMemcpy,
+                  static_cast<const void*>(nullptr), check);
+}
 cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
                                              const cudaMemsetParams* pNodeParams) {
   return exec_set("cudaGraphExecMemsetNodeSetParams", hGraphExec, node, cudaGraphNodeTypeMemset, pNodeParams,

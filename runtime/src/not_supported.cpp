@@ -36,7 +36,6 @@ int not_supported(const char* api);
   X(cudaGraphExecEventRecordNodeSetEvent) X(cudaGraphExecEventWaitNodeSetEvent) \
   X(cudaGraphExecExternalSemaphoresSignalNodeSetParams) X(cudaGraphExecExternalSemaphoresWaitNodeSetParams) \
   X(cudaGraphExecGetFlags) \
-  X(cudaGraphExecMemcpyNodeSetParams1D) \
   X(cudaGraphExecMemcpyNodeSetParamsFromSymbol) X(cudaGraphExecMemcpyNodeSetParamsToSymbol) \
   X(cudaGraphExecNodeSetParams) \
   X(cudaGraphExternalSemaphoresSignalNodeGetParams) X(cudaGraphExternalSemaphoresSignalNodeSetParams) \
