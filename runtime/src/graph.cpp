@@ -1,7 +1,7 @@
 // CUDA graphs, the model (graph.h): cudaGraphCreate/Destroy/Clone, the cudaGraphAdd*Node calls,
 // edges, the queries and the node parameter calls. Error codes: cudaErrorInvalidValue for NULL
-// outputs, handles that are no live graph or node, and dependencies on nodes of another graph,
-// as the CUDA 13 header documents for these calls (not recorded on the device).
+// outputs, handles that are no live graph or node, and dependencies on nodes of another graph, as
+// recorded on the H200 (tests/data/h200/graphs/probe_graphs.txt).
 #include <algorithm>
 #include <atomic>
 #include <set>
@@ -92,6 +92,18 @@ cudaError_t kernel_payload(const cudaKernelNodeParams* p, Payload* out) {
 }
 
 // A 1-D copy: a known direction, and both pointers unless nothing is copied.
+// A kernel node's configuration is checked when the node is made or changed (recorded: a block of
+// 0 or of more than 1024 threads is cudaErrorInvalidValue there, not at launch).
+cudaError_t kernel_node_payload(const cudaKernelNodeParams* p, Payload* out) {
+  if (p != nullptr) {
+    const dim3 b = p->blockDim, g = p->gridDim;
+    if (b.x == 0 || b.y == 0 || b.z == 0 || g.x == 0 || g.y == 0 || g.z == 0 || b.z > 64 ||
+        static_cast<uint64_t>(b.x) * b.y * b.z > 1024)
+      return p->func == nullptr ? cudaErrorInvalidDeviceFunction : cudaErrorInvalidValue;
+  }
+  return kernel_payload(p, out);
+}
+
 cudaError_t memcpy1d_payload(void* dst, const void* src, size_t count, cudaMemcpyKind kind, Payload* out) {
   if (static_cast<int>(kind) < 0 || static_cast<int>(kind) > cudaMemcpyDefault) return cudaErrorInvalidMemcpyDirection;
   if (count != 0 && (dst == nullptr || src == nullptr)) return cudaErrorInvalidValue;
@@ -260,7 +272,7 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* pGraphNode, cudaGraph_t grap
   ADD_SCOPE("cudaGraphAddKernelNode", ", pNodeParams={}", static_cast<const void*>(pNodeParams));
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
   Payload p;
-  cudaError_t e = kernel_payload(pNodeParams, &p);
+  cudaError_t e = kernel_node_payload(pNodeParams, &p);
   return add_node(scope, pGraphNode, graph, pDependencies, numDependencies, e, std::move(p));
 }
 
@@ -367,7 +379,7 @@ cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const cudaKernelN
   std::lock_guard lock(mutex());
   if (!live_node(node) || node->payload.type != cudaGraphNodeTypeKernel) return done(scope, cudaErrorInvalidValue);
   Payload p;
-  if (cudaError_t e = kernel_payload(pNodeParams, &p); e != cudaSuccess) return done(scope, e);
+  if (cudaError_t e = kernel_node_payload(pNodeParams, &p); e != cudaSuccess) return done(scope, e);
   node->payload = std::move(p);
   return done(scope, cudaSuccess);
 }
