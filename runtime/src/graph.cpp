@@ -1,7 +1,7 @@
 // CUDA graphs, the model (graph.h): cudaGraphCreate/Destroy/Clone, the cudaGraphAdd*Node calls,
 // edges, the queries and the node parameter calls. Error codes: cudaErrorInvalidValue for NULL
-// outputs, handles that are no live graph or node, and dependencies on nodes of another graph,
-// as the CUDA 13 header documents for these calls (not recorded on the device).
+// outputs, handles that are no live graph or node, and dependencies on nodes of another graph, as
+// recorded on the H200 (tests/data/h200/graphs/probe_graphs.txt).
 #include <algorithm>
 #include <atomic>
 #include <set>
@@ -91,20 +91,47 @@ cudaError_t kernel_payload(const cudaKernelNodeParams* p, Payload* out) {
   return cudaSuccess;
 }
 
+namespace {
+// The payload a node of type t starts from; the *_payload functions fill in their parameters.
+Payload* fresh(Payload* out, cudaGraphNodeType t) {
+  *out = Payload{};
+  out->type = t;
+  return out;
+}
+}  // namespace
+
+// A kernel node's configuration is checked when the node is made or changed (recorded: a block of
+// 0 or of more than 1024 threads is cudaErrorInvalidValue there, not at launch).
+cudaError_t kernel_node_payload(const cudaKernelNodeParams* p, Payload* out) {
+  if (p != nullptr) {
+    const dim3 b = p->blockDim, g = p->gridDim;
+    if (b.x == 0 || b.y == 0 || b.z == 0 || g.x == 0 || g.y == 0 || g.z == 0 || b.z > 64 ||
+        static_cast<uint64_t>(b.x) * b.y * b.z > 1024)
+      return p->func == nullptr ? cudaErrorInvalidDeviceFunction : cudaErrorInvalidValue;
+  }
+  return kernel_payload(p, out);
+}
+
+// A 1-D copy: a known direction, and both pointers unless nothing is copied.
+cudaError_t memcpy1d_payload(void* dst, const void* src, size_t count, cudaMemcpyKind kind, Payload* out) {
+  if (static_cast<int>(kind) < 0 || static_cast<int>(kind) > cudaMemcpyDefault) return cudaErrorInvalidMemcpyDirection;
+  if (count != 0 && (dst == nullptr || src == nullptr)) return cudaErrorInvalidValue;
+  Payload* n = fresh(out, cudaGraphNodeTypeMemcpy);
+  n->copy1d = true, n->dst = dst, n->src = src, n->count = count, n->kind = kind;
+  return cudaSuccess;
+}
+
 cudaError_t memcpy3d_payload(const cudaMemcpy3DParms* p, Payload* out) {
   if (p == nullptr) return cudaErrorInvalidValue;
   if (static_cast<int>(p->kind) < 0 || static_cast<int>(p->kind) > cudaMemcpyDefault)
     return cudaErrorInvalidMemcpyDirection;
-  Payload n;
-  n.type = cudaGraphNodeTypeMemcpy;
-  n.copy3d = *p;
-  *out = std::move(n);
+  fresh(out, cudaGraphNodeTypeMemcpy)->copy3d = *p;
   return cudaSuccess;
 }
 
-// elementSize 1, 2 or 4 and, for more than one row, a pitch that holds a row (documented as
-// cudaErrorInvalidValue). 2-byte elements: cudaErrorNotSupported (libcuda builds no 16-bit
-// memset).
+// elementSize 1, 2 or 4 and, for more than one row, a pitch that holds a row (cudaErrorInvalidValue;
+// elementSize 3 recorded). 2-byte elements: cudaErrorNotSupported (libcuda builds no 16-bit async
+// memset; the H200 accepts them).
 cudaError_t memset_payload(const cudaMemsetParams* p, Payload* out) {
   if (p == nullptr || p->dst == nullptr) return cudaErrorInvalidValue;
   if (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4) return cudaErrorInvalidValue;
@@ -113,19 +140,13 @@ cudaError_t memset_payload(const cudaMemsetParams* p, Payload* out) {
     return cudaErrorNotSupported;
   }
   if (p->height > 1 && p->pitch < p->width * p->elementSize) return cudaErrorInvalidValue;
-  Payload n;
-  n.type = cudaGraphNodeTypeMemset;
-  n.memset = *p;
-  *out = std::move(n);
+  fresh(out, cudaGraphNodeTypeMemset)->memset = *p;
   return cudaSuccess;
 }
 
 cudaError_t host_payload(const cudaHostNodeParams* p, Payload* out) {
   if (p == nullptr || p->fn == nullptr) return cudaErrorInvalidValue;
-  Payload n;
-  n.type = cudaGraphNodeTypeHost;
-  n.host = *p;
-  *out = std::move(n);
+  fresh(out, cudaGraphNodeTypeHost)->host = *p;
   return cudaSuccess;
 }
 
@@ -212,6 +233,16 @@ cudaError_t add_node(trace::Scope& scope, cudaGraphNode_t* pGraphNode, cudaGraph
   return done(scope, cudaSuccess);
 }
 
+// A cudaGraphAdd*Node call whose parameters one payload function checks and copies: copy(&payload)
+// gives the parameters' error, which add_node reports after its own checks of graph and edges.
+template <class Copy>
+cudaError_t add_copied(trace::Scope& scope, cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                       const cudaGraphNode_t* deps, size_t ndeps, Copy copy) {
+  Payload p;
+  cudaError_t e = copy(&p);
+  return add_node(scope, pGraphNode, graph, deps, ndeps, e, std::move(p));
+}
+
 #define ADD_SCOPE(api, extra_fmt, ...)                                                                             \
   trace::Scope scope(trace::Layer::Cudart, api "(pGraphNode={}, graph={}, numDependencies={}" extra_fmt ")",      \
                      static_cast<void*>(pGraphNode), static_cast<void*>(graph), numDependencies, ##__VA_ARGS__)
@@ -248,17 +279,15 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* pGraphNode, cudaGraph_t grap
                                    size_t numDependencies, const cudaKernelNodeParams* pNodeParams) {
   ADD_SCOPE("cudaGraphAddKernelNode", ", pNodeParams={}", static_cast<const void*>(pNodeParams));
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
-  Payload p;
-  cudaError_t e = kernel_payload(pNodeParams, &p);
-  return add_node(scope, pGraphNode, graph, pDependencies, numDependencies, e, std::move(p));
+  return add_copied(scope, pGraphNode, graph, pDependencies, numDependencies,
+                    [&](Payload* p) { return kernel_node_payload(pNodeParams, p); });
 }
 
 cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph, const cudaGraphNode_t* pDependencies,
                                    size_t numDependencies, const cudaMemcpy3DParms* pCopyParams) {
   ADD_SCOPE("cudaGraphAddMemcpyNode", ", pCopyParams={}", static_cast<const void*>(pCopyParams));
-  Payload p;
-  cudaError_t e = memcpy3d_payload(pCopyParams, &p);
-  return add_node(scope, pGraphNode, graph, pDependencies, numDependencies, e, std::move(p));
+  return add_copied(scope, pGraphNode, graph, pDependencies, numDependencies,
+                    [&](Payload* p) { return memcpy3d_payload(pCopyParams, p); });
 }
 
 cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
@@ -266,29 +295,22 @@ cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t* pGraphNode, cudaGraph_t gr
                                      const void* src, size_t count, cudaMemcpyKind kind) {
   ADD_SCOPE("cudaGraphAddMemcpyNode1D", ", dst={}, src={}, count={}, kind={}", dst, src, count,
             memcpy_kind_name(kind));
-  Payload p;
-  p.type = cudaGraphNodeTypeMemcpy;
-  p.copy1d = true, p.dst = dst, p.src = src, p.count = count, p.kind = kind;
-  cudaError_t e = cudaSuccess;
-  if (static_cast<int>(kind) < 0 || static_cast<int>(kind) > cudaMemcpyDefault) e = cudaErrorInvalidMemcpyDirection;
-  else if (count != 0 && (dst == nullptr || src == nullptr)) e = cudaErrorInvalidValue;
-  return add_node(scope, pGraphNode, graph, pDependencies, numDependencies, e, std::move(p));
+  return add_copied(scope, pGraphNode, graph, pDependencies, numDependencies,
+                    [&](Payload* p) { return memcpy1d_payload(dst, src, count, kind, p); });
 }
 
 cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph, const cudaGraphNode_t* pDependencies,
                                    size_t numDependencies, const cudaMemsetParams* pMemsetParams) {
   ADD_SCOPE("cudaGraphAddMemsetNode", ", pMemsetParams={}", static_cast<const void*>(pMemsetParams));
-  Payload p;
-  cudaError_t e = memset_payload(pMemsetParams, &p);
-  return add_node(scope, pGraphNode, graph, pDependencies, numDependencies, e, std::move(p));
+  return add_copied(scope, pGraphNode, graph, pDependencies, numDependencies,
+                    [&](Payload* p) { return memset_payload(pMemsetParams, p); });
 }
 
 cudaError_t cudaGraphAddHostNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph, const cudaGraphNode_t* pDependencies,
                                  size_t numDependencies, const cudaHostNodeParams* pNodeParams) {
   ADD_SCOPE("cudaGraphAddHostNode", ", pNodeParams={}", static_cast<const void*>(pNodeParams));
-  Payload p;
-  cudaError_t e = host_payload(pNodeParams, &p);
-  return add_node(scope, pGraphNode, graph, pDependencies, numDependencies, e, std::move(p));
+  return add_copied(scope, pGraphNode, graph, pDependencies, numDependencies,
+                    [&](Payload* p) { return host_payload(pNodeParams, p); });
 }
 
 cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
@@ -360,7 +382,7 @@ cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const cudaKernelN
   std::lock_guard lock(mutex());
   if (!live_node(node) || node->payload.type != cudaGraphNodeTypeKernel) return done(scope, cudaErrorInvalidValue);
   Payload p;
-  if (cudaError_t e = kernel_payload(pNodeParams, &p); e != cudaSuccess) return done(scope, e);
+  if (cudaError_t e = kernel_node_payload(pNodeParams, &p); e != cudaSuccess) return done(scope, e);
   node->payload = std::move(p);
   return done(scope, cudaSuccess);
 }

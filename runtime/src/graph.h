@@ -70,6 +70,9 @@ bool live_node(const CUgraphNode_st* n);
 
 // Payload checks and copies: cudaSuccess or the call's error (graph.cpp).
 cudaError_t kernel_payload(const cudaKernelNodeParams* p, Payload* out);
+// kernel_payload, after the checks of a kernel node's launch configuration.
+cudaError_t kernel_node_payload(const cudaKernelNodeParams* p, Payload* out);
+cudaError_t memcpy1d_payload(void* dst, const void* src, size_t count, cudaMemcpyKind kind, Payload* out);
 cudaError_t memcpy3d_payload(const cudaMemcpy3DParms* p, Payload* out);
 cudaError_t memset_payload(const cudaMemsetParams* p, Payload* out);
 cudaError_t host_payload(const cudaHostNodeParams* p, Payload* out);
@@ -97,10 +100,22 @@ std::optional<cudaError_t> capture_copy(cudaStream_t stream, void* dst, const vo
 std::optional<cudaError_t> capture_memset(cudaStream_t stream, void* dst, int value, size_t count);
 std::optional<cudaError_t> capture_event_record(cudaEvent_t event, cudaStream_t stream);
 std::optional<cudaError_t> capture_wait_event(cudaStream_t stream, cudaEvent_t event);
-// cudaStreamSynchronize or cudaStreamQuery of a capturing stream.
-std::optional<cudaError_t> capture_sync(cudaStream_t stream);
-// A call the capture modes call potentially unsafe (cudaMalloc, a synchronous copy or memset,
-// cudaDeviceSynchronize), made by the calling thread.
+// A call on `stream` that no capture allows there (cudaStreamSynchronize and cudaStreamQuery with
+// sync = true / false, cudaGraphLaunch): on a capturing stream, cudaErrorStreamCaptureUnsupported
+// and the capture invalidated; on the legacy stream, implicit synchronization (below); a
+// synchronization of another stream is a potentially unsafe call.
+std::optional<cudaError_t> capture_stream_call(cudaStream_t stream, const char* api, bool sync);
+// A synchronous call on the legacy stream (cudaMemcpy, cudaMemset): with a blocking stream
+// capturing, cudaErrorStreamCaptureImplicit and that capture invalidated, in every mode.
+std::optional<cudaError_t> capture_legacy_call(const char* api);
+// cudaDeviceSynchronize: forbidden in every mode while a capture is in progress.
+std::optional<cudaError_t> capture_device_sync();
+// cudaEventQuery/cudaEventSynchronize: cudaErrorCapturedEvent for an event recorded in a capture
+// in progress (invalidated), cudaErrorInvalidValue for one whose capture has ended.
+std::optional<cudaError_t> capture_event_use(cudaEvent_t event);
+void capture_event_destroyed(cudaEvent_t event);
+// A call the capture modes call potentially unsafe (cudaMalloc, cudaFree, cudaMallocHost, a
+// synchronous copy or memset, cudaStreamSynchronize of another stream), made by the calling thread.
 std::optional<cudaError_t> capture_unsafe_call(const char* api);
 
 // A kernel's name for the trace and DOT ("?" when unknown).

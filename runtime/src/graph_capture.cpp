@@ -5,17 +5,25 @@
 // capture (fork) or merges the frontier into its own (join). cudaStreamEndCapture, in the stream
 // that began it, hands back the graph once every joined stream was joined back.
 //
-// Errors (the CUDA 13 header's documentation; not recorded on the device):
+// Errors, as recorded on the H200 (tests/data/h200/graphs/probe_graphs.txt):
 //   - beginning a capture on the legacy stream: cudaErrorStreamCaptureUnsupported; on a stream
 //     already capturing: cudaErrorIllegalState;
-//   - cudaStreamSynchronize/Query of a capturing stream, and the potentially unsafe calls the
-//     capture mode forbids (see capture_unsafe_call): cudaErrorStreamCaptureUnsupported, and the
-//     capture is invalidated; work submitted to an invalidated capture, and its end:
+//   - cudaStreamSynchronize/Query of a capturing stream, cudaGraphLaunch into one,
+//     cudaDeviceSynchronize in any mode, and the potentially unsafe calls the capture mode forbids
+//     (see capture_unsafe_call): cudaErrorStreamCaptureUnsupported, and the capture is
+//     invalidated; work submitted to an invalidated capture, and its end:
 //     cudaErrorStreamCaptureInvalidated;
+//   - work on the legacy stream (a launch, cudaMemcpy, cudaMemset, cudaStreamQuery(0)) while a
+//     blocking stream captures: cudaErrorStreamCaptureImplicit, in every mode, the capture
+//     invalidated;
+//   - cudaEventQuery/Synchronize of an event recorded in a capture in progress:
+//     cudaErrorCapturedEvent, the capture invalidated; of one whose capture ended (until it is
+//     recorded again outside a capture): cudaErrorInvalidValue, as is a wait on it;
 //   - waiting on an event recorded outside the capture: cudaErrorStreamCaptureIsolation;
-//   - ending in another stream than the origin: cudaErrorStreamCaptureUnmatched; with a joined
-//     stream's work not joined back: cudaErrorStreamCaptureUnjoined; from another thread than the
-//     one that began a global or thread-local capture: cudaErrorStreamCaptureWrongThread.
+//   - ending in another stream than the origin: cudaErrorStreamCaptureUnmatched, the capture
+//     invalidated but not ended; with a joined stream's work not joined back:
+//     cudaErrorStreamCaptureUnjoined; from another thread than the one that began a global or
+//     thread-local capture: cudaErrorStreamCaptureWrongThread (the last two not recorded).
 #include <algorithm>
 #include <atomic>
 #include <map>
@@ -41,6 +49,8 @@ struct Capture {
 struct StreamState {
   std::shared_ptr<Capture> capture;
   std::vector<CUgraphNode_st*> frontier;  // the nodes the stream's next node depends on
+  bool blocking = true;                   // synchronizes with the legacy stream
+  std::vector<cudaGraphEdgeData> edge_data;  // what cudaStreamGetCaptureInfo hands out (default edges)
 };
 struct EventState {
   std::shared_ptr<Capture> capture;
@@ -55,11 +65,21 @@ std::map<cudaEvent_t, EventState>& events() {
   static auto* m = new std::map<cudaEvent_t, EventState>;
   return *m;
 }
+// Events last recorded in a capture that has ended: unusable until recorded outside a capture.
+std::set<cudaEvent_t>& ended_events() {
+  static auto* s = new std::set<cudaEvent_t>;
+  return *s;
+}
 std::atomic<int> g_active{0};  // captures in progress in the process: 0 keeps the hooks cheap
 std::atomic<unsigned long long> g_next_id{1};
 thread_local cudaStreamCaptureMode t_mode = cudaStreamCaptureModeGlobal;
 
 bool is_legacy(cudaStream_t s) { return s == nullptr || s == cudaStreamLegacy; }
+bool is_blocking(cudaStream_t s) {
+  unsigned flags = 0;
+  return s != cudaStreamPerThread && cuStreamGetFlags(reinterpret_cast<CUstream>(s), &flags) == CUDA_SUCCESS &&
+         (flags & CU_STREAM_NON_BLOCKING) == 0;
+}
 
 StreamState* state_of(cudaStream_t s) {
   auto it = streams().find(s);
@@ -74,8 +94,25 @@ void invalidate(Capture& c, const char* why) {
 // Ends capture c in every stream and event that belongs to it.
 void finish(const std::shared_ptr<Capture>& c) {
   std::erase_if(streams(), [&](auto& kv) { return kv.second.capture == c; });
-  std::erase_if(events(), [&](auto& kv) { return kv.second.capture == c; });
+  std::erase_if(events(), [&](auto& kv) {
+    if (kv.second.capture != c) return false;
+    ended_events().insert(kv.first);
+    return true;
+  });
   --g_active;
+}
+
+// Work on the legacy stream synchronizes with every blocking stream: a capture in one of them is
+// invalidated and the call fails with cudaErrorStreamCaptureImplicit. (The mutex is held.)
+std::optional<cudaError_t> implicit_sync(const char* api) {
+  bool hit = false;
+  for (auto& [stream, s] : streams())
+    if (s.blocking) {
+      invalidate(*s.capture, fmt::format("{} on the legacy stream", api).c_str());
+      hit = true;
+    }
+  if (!hit) return std::nullopt;
+  return cudaErrorStreamCaptureImplicit;
 }
 
 void ancestors(CUgraphNode_st* n, std::set<CUgraphNode_st*>* seen) {
@@ -91,7 +128,7 @@ std::optional<cudaError_t> capture_node(cudaStream_t stream, Payload node) {
   if (g_active.load() == 0) return std::nullopt;
   std::lock_guard lock(mutex());
   StreamState* s = state_of(stream);
-  if (s == nullptr) return std::nullopt;
+  if (s == nullptr) return is_legacy(stream) ? implicit_sync(type_name(node.type)) : std::nullopt;
   if (s->capture->invalidated) return cudaErrorStreamCaptureInvalidated;
   cudaGraphNodeType type = node.type;
   CUgraphNode_st* n = add_node_to(*s->capture->graph, std::move(node), s->frontier);
@@ -106,7 +143,7 @@ std::optional<cudaError_t> capture_kernel(const void* func, dim3 grid, dim3 bloc
   if (g_active.load() == 0) return std::nullopt;
   {
     std::lock_guard lock(mutex());
-    if (state_of(stream) == nullptr) return std::nullopt;
+    if (state_of(stream) == nullptr) return is_legacy(stream) ? implicit_sync("a kernel launch") : std::nullopt;
   }
   cudaKernelNodeParams p{const_cast<void*>(func), grid, block, static_cast<unsigned>(shared), args, nullptr};
   Payload node;
@@ -115,8 +152,8 @@ std::optional<cudaError_t> capture_kernel(const void* func, dim3 grid, dim3 bloc
 }
 
 std::optional<cudaError_t> capture_event_record(cudaEvent_t event, cudaStream_t stream) {
-  if (g_active.load() == 0) return std::nullopt;
   std::lock_guard lock(mutex());
+  ended_events().erase(event);  // recorded again: what it holds now counts
   StreamState* s = state_of(stream);
   if (s == nullptr) return std::nullopt;
   if (s->capture->invalidated) return cudaErrorStreamCaptureInvalidated;
@@ -126,8 +163,9 @@ std::optional<cudaError_t> capture_event_record(cudaEvent_t event, cudaStream_t 
 }
 
 std::optional<cudaError_t> capture_wait_event(cudaStream_t stream, cudaEvent_t event) {
-  if (g_active.load() == 0) return std::nullopt;
   std::lock_guard lock(mutex());
+  if (ended_events().count(event)) return cudaErrorInvalidValue;
+  if (g_active.load() == 0) return std::nullopt;
   StreamState* s = state_of(stream);
   auto ev = events().find(event);
   if (ev == events().end()) {
@@ -137,7 +175,7 @@ std::optional<cudaError_t> capture_wait_event(cudaStream_t stream, cudaEvent_t e
   }
   if (s == nullptr) {  // fork: the stream joins the capture after the event's nodes
     if (is_legacy(stream)) return cudaErrorStreamCaptureImplicit;
-    streams()[stream] = {ev->second.capture, ev->second.frontier};
+    streams()[stream] = {ev->second.capture, ev->second.frontier, is_blocking(stream), {}};
     return cudaSuccess;
   }
   if (s->capture != ev->second.capture) return cudaErrorStreamCaptureMerge;
@@ -147,13 +185,45 @@ std::optional<cudaError_t> capture_wait_event(cudaStream_t stream, cudaEvent_t e
   return cudaSuccess;
 }
 
-std::optional<cudaError_t> capture_sync(cudaStream_t stream) {
+std::optional<cudaError_t> capture_stream_call(cudaStream_t stream, const char* api, bool sync) {
+  if (g_active.load() == 0) return std::nullopt;
+  {
+    std::lock_guard lock(mutex());
+    if (StreamState* s = state_of(stream)) {
+      invalidate(*s->capture, fmt::format("{} of the capturing stream", api).c_str());
+      return cudaErrorStreamCaptureUnsupported;
+    }
+    if (is_legacy(stream)) return implicit_sync(api);
+  }
+  return sync ? capture_unsafe_call(api) : std::nullopt;
+}
+
+std::optional<cudaError_t> capture_legacy_call(const char* api) {
   if (g_active.load() == 0) return std::nullopt;
   std::lock_guard lock(mutex());
-  StreamState* s = state_of(stream);
-  if (s == nullptr) return std::nullopt;
-  invalidate(*s->capture, "the capturing stream was synchronized");
+  return implicit_sync(api);
+}
+
+std::optional<cudaError_t> capture_device_sync() {
+  if (g_active.load() == 0) return std::nullopt;
+  std::lock_guard lock(mutex());
+  for (auto& [stream, s] : streams()) invalidate(*s.capture, "cudaDeviceSynchronize");
   return cudaErrorStreamCaptureUnsupported;
+}
+
+std::optional<cudaError_t> capture_event_use(cudaEvent_t event) {
+  std::lock_guard lock(mutex());
+  if (ended_events().count(event)) return cudaErrorInvalidValue;
+  auto ev = events().find(event);
+  if (ev == events().end()) return std::nullopt;
+  invalidate(*ev->second.capture, "a query or wait of an event recorded in it");
+  return cudaErrorCapturedEvent;
+}
+
+void capture_event_destroyed(cudaEvent_t event) {
+  std::lock_guard lock(mutex());
+  ended_events().erase(event);
+  events().erase(event);
 }
 
 // The rule of cudaThreadExchangeStreamCaptureMode: in the thread's mode Relaxed nothing is
@@ -191,33 +261,33 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mo
   auto c = std::make_shared<Capture>();
   c->graph = adopt(std::make_unique<CUgraph_st>());
   c->origin = stream, c->mode = mode, c->thread = std::this_thread::get_id(), c->id = g_next_id++;
-  streams()[stream] = {c, {}};
+  streams()[stream] = {c, {}, is_blocking(stream), {}};
   ++g_active;
   trace::note(trace::Layer::Cudart, "capture {} into graph {}", c->id, c->graph->id);
   return done(scope, cudaSuccess);
 }
 
+// A NULL pGraph ends the capture and drops its graph (recorded: cudaSuccess).
 cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph) {
   trace::Scope scope(trace::Layer::Cudart, "cudaStreamEndCapture(stream={}, pGraph={})", static_cast<void*>(stream),
                      static_cast<void*>(pGraph));
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
-  if (pGraph == nullptr) return done(scope, cudaErrorInvalidValue);
   std::lock_guard lock(mutex());
   StreamState* s = state_of(stream);
   if (s == nullptr) return done(scope, cudaErrorIllegalState);
   std::shared_ptr<Capture> c = s->capture;
   if (c->mode != cudaStreamCaptureModeRelaxed && c->thread != std::this_thread::get_id())
     return done(scope, cudaErrorStreamCaptureWrongThread);
-  *pGraph = nullptr;
+  if (pGraph != nullptr) *pGraph = nullptr;
+  if (c->origin != stream) {  // the capture goes on, invalidated, until its origin ends it
+    invalidate(*c, "ended in another stream than the one that began it");
+    return done(scope, cudaErrorStreamCaptureUnmatched);
+  }
   auto fail = [&](cudaError_t e) {
     finish(c);
     destroy(c->graph);
     return done(scope, e);
   };
-  if (c->origin != stream) {
-    invalidate(*c, "ended in another stream than the one that began it");
-    return fail(cudaErrorStreamCaptureUnmatched);
-  }
   if (c->invalidated) return fail(cudaErrorStreamCaptureInvalidated);
   std::set<CUgraphNode_st*> joined;
   for (auto* n : s->frontier) ancestors(n, &joined);
@@ -226,9 +296,10 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph) {
       for (auto* n : st.frontier)
         if (!joined.count(n)) return fail(cudaErrorStreamCaptureUnjoined);
   finish(c);
-  *pGraph = c->graph;
   trace::note(trace::Layer::Cudart, "capture {} ended: graph {} of {} nodes", c->id, c->graph->id,
               c->graph->nodes.size());
+  if (pGraph == nullptr) destroy(c->graph);
+  else *pGraph = c->graph;
   return done(scope, cudaSuccess);
 }
 
@@ -238,6 +309,13 @@ cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* 
   if (pCaptureStatus == nullptr) return done(scope, cudaErrorInvalidValue);
   std::lock_guard lock(mutex());
   StreamState* s = state_of(stream);
+  // The legacy stream while a blocking stream captures: recorded as cudaErrorStreamCaptureImplicit
+  // with the status None (whether the query invalidates the capture was not recorded: it does not).
+  if (s == nullptr && is_legacy(stream) &&
+      std::any_of(streams().begin(), streams().end(), [](auto& kv) { return kv.second.blocking; })) {
+    *pCaptureStatus = cudaStreamCaptureStatusNone;
+    return done(scope, cudaErrorStreamCaptureImplicit);
+  }
   *pCaptureStatus = s == nullptr                ? cudaStreamCaptureStatusNone
                     : s->capture->invalidated ? cudaStreamCaptureStatusInvalidated
                                               : cudaStreamCaptureStatusActive;
@@ -245,7 +323,8 @@ cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* 
 }
 
 // The capture's id, graph and the stream's current dependencies (arrays valid until the stream's
-// next captured call), for an active or invalidated capture; only the status otherwise.
+// next captured call) for an active capture; only the status otherwise (recorded: the outputs of a
+// stream that does not capture stay as they were, and an invalidated capture's id is not handed out).
 cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, cudaStreamCaptureStatus* captureStatus_out,
                                      unsigned long long* id_out, cudaGraph_t* graph_out,
                                      const cudaGraphNode_t** dependencies_out, const cudaGraphEdgeData** edgeData_out,
@@ -255,15 +334,16 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, cudaStreamCaptureStatu
   if (captureStatus_out == nullptr) return done(scope, cudaErrorInvalidValue);
   std::lock_guard lock(mutex());
   StreamState* s = state_of(stream);
-  if (s == nullptr) {
-    *captureStatus_out = cudaStreamCaptureStatusNone;
+  if (s == nullptr || s->capture->invalidated) {
+    *captureStatus_out = s == nullptr ? cudaStreamCaptureStatusNone : cudaStreamCaptureStatusInvalidated;
     return done(scope, cudaSuccess);
   }
-  *captureStatus_out = s->capture->invalidated ? cudaStreamCaptureStatusInvalidated : cudaStreamCaptureStatusActive;
+  *captureStatus_out = cudaStreamCaptureStatusActive;
+  s->edge_data.assign(std::max<size_t>(s->frontier.size(), 1), cudaGraphEdgeData{});  // default edges
   if (id_out != nullptr) *id_out = s->capture->id;
   if (graph_out != nullptr) *graph_out = s->capture->graph;
   if (dependencies_out != nullptr) *dependencies_out = s->frontier.data();
-  if (edgeData_out != nullptr) *edgeData_out = nullptr;  // all edges are default ones
+  if (edgeData_out != nullptr) *edgeData_out = s->edge_data.data();
   if (numDependencies_out != nullptr) *numDependencies_out = s->frontier.size();
   return done(scope, cudaSuccess);
 }

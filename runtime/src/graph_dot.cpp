@@ -2,9 +2,9 @@
 // graph_<id>_node_<index> (index: creation order) labelled with its type and what it does (a
 // kernel's name and configuration, a copy's size and kind, a memset's value, ...); each edge an
 // arrow from the dependency to the node; a child graph a dashed cluster with its own nodes.
-// cudaGraphDebugDotFlagsVerbose adds the handles. Errors (CUDA 13 header): cudaErrorInvalidValue
+// cudaGraphDebugDotFlagsVerbose adds the handles. Errors (recorded on the H200): cudaErrorInvalidValue
 // for a NULL path or a graph that is not live, cudaErrorOperatingSystem when the file cannot be
-// written.
+// written; unknown flag bits are accepted.
 #include <cstdio>
 #include <string>
 

@@ -30,43 +30,40 @@ void fill(const std::vector<T>& all, T* out, size_t* count) {
 }
 }  // namespace
 
-// Each pair must join two nodes of graph. An edge that exists (add) or does not (remove) is an
-// error, as the CUDA 13 header documents; cudaErrorInvalidValue, like the calls' other bad input.
-// Cycles are accepted here and refused by cudaGraphInstantiate.
-cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t* from, const cudaGraphNode_t* to,
-                                     const cudaGraphEdgeData* edgeData, size_t numDependencies) {
-  trace::Scope scope(trace::Layer::Cudart, "cudaGraphAddDependencies(graph={}, numDependencies={})",
-                     static_cast<void*>(graph), numDependencies);
-  std::lock_guard lock(mutex());
-  if (!live_graph(graph) || (numDependencies != 0 && (from == nullptr || to == nullptr)))
-    return done(scope, cudaErrorInvalidValue);
-  if (!default_edges(edgeData, numDependencies)) return done(scope, cudaErrorNotSupported);
-  for (size_t i = 0; i < numDependencies; ++i) {
-    if (!live_node(from[i]) || !live_node(to[i]) || from[i]->graph != graph || to[i]->graph != graph ||
-        from[i] == to[i])
-      return done(scope, cudaErrorInvalidValue);
-    auto& d = to[i]->deps;
-    if (std::find(d.begin(), d.end(), from[i]) != d.end()) return done(scope, cudaErrorInvalidValue);
-  }
-  for (size_t i = 0; i < numDependencies; ++i) to[i]->deps.push_back(from[i]);
-  return done(scope, cudaSuccess);
-}
-
-cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t* from, const cudaGraphNode_t* to,
-                                        const cudaGraphEdgeData* edgeData, size_t numDependencies) {
-  trace::Scope scope(trace::Layer::Cudart, "cudaGraphRemoveDependencies(graph={}, numDependencies={})",
-                     static_cast<void*>(graph), numDependencies);
+// Each pair must join two nodes of graph (a node to itself: refused when adding). An edge that
+// exists (add) or does not (remove) is an error: cudaErrorInvalidValue, like the calls' other bad
+// input (recorded on the H200). Cycles are accepted here and refused by cudaGraphInstantiate
+// (recorded).
+namespace {
+cudaError_t change_edges(const char* api, bool add, cudaGraph_t graph, const cudaGraphNode_t* from,
+                         const cudaGraphNode_t* to, const cudaGraphEdgeData* edgeData, size_t numDependencies) {
+  trace::Scope scope(trace::Layer::Cudart, "{}(graph={}, numDependencies={})", api, static_cast<void*>(graph),
+                     numDependencies);
   std::lock_guard lock(mutex());
   if (!live_graph(graph) || (numDependencies != 0 && (from == nullptr || to == nullptr)))
     return done(scope, cudaErrorInvalidValue);
   if (!default_edges(edgeData, numDependencies)) return done(scope, cudaErrorNotSupported);
   for (size_t i = 0; i < numDependencies; ++i) {
     if (!live_node(from[i]) || !live_node(to[i]) || to[i]->graph != graph) return done(scope, cudaErrorInvalidValue);
+    if (add && (from[i]->graph != graph || from[i] == to[i])) return done(scope, cudaErrorInvalidValue);
     auto& d = to[i]->deps;
-    if (std::find(d.begin(), d.end(), from[i]) == d.end()) return done(scope, cudaErrorInvalidValue);
+    if ((std::find(d.begin(), d.end(), from[i]) != d.end()) == add) return done(scope, cudaErrorInvalidValue);
   }
-  for (size_t i = 0; i < numDependencies; ++i) std::erase(to[i]->deps, from[i]);
+  for (size_t i = 0; i < numDependencies; ++i) {
+    if (add) to[i]->deps.push_back(from[i]);
+    else std::erase(to[i]->deps, from[i]);
+  }
   return done(scope, cudaSuccess);
+}
+}  // namespace
+
+cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t* from, const cudaGraphNode_t* to,
+                                     const cudaGraphEdgeData* edgeData, size_t numDependencies) {
+  return change_edges("cudaGraphAddDependencies", true, graph, from, to, edgeData, numDependencies);
+}
+cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t* from, const cudaGraphNode_t* to,
+                                        const cudaGraphEdgeData* edgeData, size_t numDependencies) {
+  return change_edges("cudaGraphRemoveDependencies", false, graph, from, to, edgeData, numDependencies);
 }
 
 cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t* nodes, size_t* numNodes) {

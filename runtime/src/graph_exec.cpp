@@ -4,6 +4,7 @@
 // stream-ordered program makes (cuLaunchKernel, the copy and memset engines, host functions,
 // events). The stream's order keeps every edge. cudaGraphExecUpdate and the cudaGraphExec*
 // SetParams calls change the executable's copy only.
+#include <algorithm>
 #include <set>
 
 #include "graph.h"
@@ -18,7 +19,9 @@ struct CUgraphExec_st {
     Payload payload;
   };
   std::vector<Step> steps;                  // in submission order
-  std::vector<const CUgraphNode_st*> nodes;  // the instantiated graph's nodes, creation order
+  std::vector<const CUgraphNode_st*> nodes;  // the instantiated graph's nodes, creation order (compared, never read)
+  std::vector<cudaGraphNodeType> types;      // their types and dependencies (creation indices), for updates
+  std::vector<std::vector<size_t>> deps;
   uint32_t graph_id = 0;
 };
 
@@ -60,13 +63,18 @@ cudaError_t instantiate(const char* api, cudaGraphExec_t* pGraphExec, cudaGraph_
                                                 cudaGraphInstantiateFlagUpload)) != 0)
     return done(scope, cudaErrorInvalidValue);
   auto exec = std::make_unique<CUgraphExec_st>();
-  // A cycle: the toolkit names no code for it; cudaErrorInvalidValue, its code for a malformed
-  // graph (CUDA 13 header; not recorded on the device).
+  // A cycle (cudaGraphAddDependencies accepts the edge that closes it): cudaErrorInvalidValue,
+  // recorded on the H200.
   if (!flatten(*graph, 0, true, &exec->steps)) {
     trace::note(trace::Layer::Cudart, "graph {}: its edges form a cycle", graph->id);
     return done(scope, cudaErrorInvalidValue);
   }
-  for (auto& n : graph->nodes) exec->nodes.push_back(n.get());
+  for (auto& n : graph->nodes) {
+    exec->nodes.push_back(n.get());
+    exec->types.push_back(n->payload.type);
+    exec->deps.emplace_back();
+    for (auto* d : n->deps) exec->deps.back().push_back(index_of(*graph, d));
+  }
   exec->graph_id = graph->id;
   trace::note(trace::Layer::Cudart, "graph {} instantiated: {} nodes -> {} steps", graph->id, graph->nodes.size(),
               exec->steps.size());
@@ -121,8 +129,6 @@ cudaError_t exec_set(const char* api, cudaGraphExec_t exec, cudaGraphNode_t node
   if (s == nullptr) return done(scope, cudaErrorInvalidValue);
   Payload p;
   if (cudaError_t e = check(params, &p); e != cudaSuccess) return done(scope, e);
-  // A kernel node keeps its function: another one is a change the update rules refuse.
-  if (type == cudaGraphNodeTypeKernel && p.func != s->payload.func) return done(scope, cudaErrorInvalidValue);
   s->payload = std::move(p);
   return done(scope, cudaSuccess);
 }
@@ -143,7 +149,7 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec) {
   return done(scope, cudaSuccess);
 }
 
-// NULL or a destroyed executable graph: cudaErrorInvalidValue (CUDA 13 header). The first step that
+// NULL or a destroyed executable graph: cudaErrorInvalidValue (recorded). The first step that
 // fails stops the launch with its error.
 cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
   trace::Scope scope(trace::Layer::Cudart, "cudaGraphLaunch(graphExec={}, stream={})", static_cast<void*>(graphExec),
@@ -151,6 +157,8 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
   std::lock_guard lock(mutex());
   if (execs().count(graphExec) == 0) return done(scope, cudaErrorInvalidValue);
+  // Recorded: a launch into a capturing stream is refused and invalidates the capture.
+  if (auto e = capture_stream_call(stream, "cudaGraphLaunch", false)) return done(scope, *e);
   trace::note(trace::Layer::Cudart, "graph {}: {} steps onto stream {}", graphExec->graph_id, graphExec->steps.size(),
               static_cast<void*>(stream));
   for (auto& s : graphExec->steps)
@@ -159,49 +167,57 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
 }
 
 // The update keeps the executable's topology: hGraph must have as many nodes, of the same types,
-// in the same creation order, with the same edges, and its kernel nodes the same functions. Then
-// every step takes the new node's parameters. Otherwise cudaErrorGraphExecUpdateFailure with the
-// reason in *resultInfo, as the CUDA 13 header describes.
+// in the same creation order, with the same edges. Then every step takes the new node's
+// parameters, a kernel node's function included (recorded on the H200: a change of function is
+// accepted). Otherwise cudaErrorGraphExecUpdateFailure with the reason in *resultInfo, which may be
+// NULL (recorded).
 cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph, cudaGraphExecUpdateResultInfo* resultInfo) {
   trace::Scope scope(trace::Layer::Cudart, "cudaGraphExecUpdate(hGraphExec={}, hGraph={})",
                      static_cast<void*>(hGraphExec), static_cast<void*>(hGraph));
   std::lock_guard lock(mutex());
-  if (execs().count(hGraphExec) == 0 || !live_graph(hGraph) || resultInfo == nullptr)
-    return done(scope, cudaErrorInvalidValue);
+  if (execs().count(hGraphExec) == 0 || !live_graph(hGraph)) return done(scope, cudaErrorInvalidValue);
   auto fail = [&](cudaGraphExecUpdateResult why, cudaGraphNode_t node, cudaGraphNode_t from) {
-    *resultInfo = {why, node, from};
+    if (resultInfo != nullptr) *resultInfo = {why, node, from};
     return done(scope, cudaErrorGraphExecUpdateFailure);
   };
-  const auto& old = hGraphExec->nodes;
-  if (old.size() != hGraph->nodes.size()) return fail(cudaGraphExecUpdateErrorTopologyChanged, nullptr, nullptr);
-  for (size_t i = 0; i < old.size(); ++i) {
+  // Recorded on the H200: a different node count names no node; an edge the graph adds names the
+  // node it leads to, an edge it lacks the node it came from; errorFromNode stays NULL.
+  const size_t count = hGraphExec->types.size();
+  if (count != hGraph->nodes.size()) return fail(cudaGraphExecUpdateErrorTopologyChanged, nullptr, nullptr);
+  auto has = [](const std::vector<size_t>& v, size_t x) { return std::find(v.begin(), v.end(), x) != v.end(); };
+  std::vector<std::vector<size_t>> now(count);
+  for (size_t i = 0; i < count; ++i)
+    for (auto* d : hGraph->nodes[i]->deps) now[i].push_back(index_of(*hGraph, d));
+  for (size_t i = 0; i < count; ++i) {
     CUgraphNode_st* n = hGraph->nodes[i].get();
-    if (n->deps.size() != old[i]->deps.size()) return fail(cudaGraphExecUpdateErrorTopologyChanged, n, nullptr);
-    for (size_t d = 0; d < n->deps.size(); ++d) {
-      size_t was = 0;
-      while (was < old.size() && old[was] != old[i]->deps[d]) ++was;
-      if (index_of(*hGraph, n->deps[d]) != was) return fail(cudaGraphExecUpdateErrorTopologyChanged, n, n->deps[d]);
-    }
-    if (n->payload.type != old[i]->payload.type) return fail(cudaGraphExecUpdateErrorNodeTypeChanged, n, nullptr);
+    for (size_t d : now[i])
+      if (!has(hGraphExec->deps[i], d)) return fail(cudaGraphExecUpdateErrorTopologyChanged, n, nullptr);
+    for (size_t j = 0; j < count; ++j)
+      if (has(hGraphExec->deps[j], i) && !has(now[j], i)) return fail(cudaGraphExecUpdateErrorTopologyChanged, n, nullptr);
+    if (n->payload.type != hGraphExec->types[i]) return fail(cudaGraphExecUpdateErrorNodeTypeChanged, n, nullptr);
     if (n->payload.type == cudaGraphNodeTypeGraph) return fail(cudaGraphExecUpdateErrorNotSupported, n, nullptr);
   }
-  for (auto& s : hGraphExec->steps)
-    if (s.payload.type == cudaGraphNodeTypeKernel && s.payload.func != hGraph->nodes[s.top]->payload.func)
-      return fail(cudaGraphExecUpdateErrorUnsupportedFunctionChange, hGraph->nodes[s.top].get(), nullptr);
   for (auto& s : hGraphExec->steps) s.payload = hGraph->nodes[s.top]->payload;
-  *resultInfo = {cudaGraphExecUpdateSuccess, nullptr, nullptr};
+  if (resultInfo != nullptr) *resultInfo = {cudaGraphExecUpdateSuccess, nullptr, nullptr};
   return done(scope, cudaSuccess);
 }
 
 cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
                                              const cudaKernelNodeParams* pNodeParams) {
   return exec_set("cudaGraphExecKernelNodeSetParams", hGraphExec, node, cudaGraphNodeTypeKernel, pNodeParams,
-                  kernel_payload);
+                  kernel_node_payload);
 }
 cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
                                              const cudaMemcpy3DParms* pNodeParams) {
   return exec_set("cudaGraphExecMemcpyNodeSetParams", hGraphExec, node, cudaGraphNodeTypeMemcpy, pNodeParams,
                   memcpy3d_payload);
+}
+// A 1-D copy node takes another 1-D copy; the node stays a copy node (a kernel node is refused).
+cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, void* dst,
+                                               const void* src, size_t count, cudaMemcpyKind kind) {
+  auto check = [&](const void*, Payload* out) { return memcpy1d_payload(dst, src, count, kind, out); };
+  return exec_set("cudaGraphExecMemcpyNodeSetParams1D", hGraphExec, node, cudaGraphNodeTypeMemcpy,
+                  static_cast<const void*>(nullptr), check);
 }
 cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
                                              const cudaMemsetParams* pNodeParams) {

@@ -31,6 +31,8 @@ cudaError_t copy(const char* api, DefaultStream mode, void* dst, const void* src
                      memcpy_kind_name(kind));
   if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return done(scope, cudaErrorInvalidMemcpyDirection);
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
+  if (mode == DefaultStream::Legacy)
+    if (auto e = graph::capture_legacy_call(api)) return done(scope, *e);  // capture hook
   if (auto e = graph::capture_unsafe_call(api)) return done(scope, *e);  // capture hook
   if (count == 0) return done(scope, cudaSuccess);
   const bool legacy = mode == DefaultStream::Legacy;
@@ -57,6 +59,8 @@ cudaError_t copy(const char* api, DefaultStream mode, void* dst, const void* src
 cudaError_t set(const char* api, DefaultStream mode, void* devPtr, int value, size_t count) {
   trace::Scope scope(trace::Layer::Cudart, "{}(devPtr={}, value={}, count={})", api, devPtr, value, count);
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
+  if (mode == DefaultStream::Legacy)
+    if (auto e = graph::capture_legacy_call(api)) return done(scope, *e);  // capture hook
   if (auto e = graph::capture_unsafe_call(api)) return done(scope, *e);  // capture hook
   if (count == 0) return done(scope, cudaSuccess);
   auto d = reinterpret_cast<CUdeviceptr>(devPtr);
@@ -85,7 +89,7 @@ cudaError_t cudaMemset_ptds(void* devPtr, int value, size_t count) {
 cudaError_t cudaDeviceSynchronize(void) {
   trace::Scope scope(trace::Layer::Cudart, "cudaDeviceSynchronize()");
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
-  if (auto e = graph::capture_unsafe_call("cudaDeviceSynchronize")) return done(scope, *e);  // capture hook
+  if (auto e = graph::capture_device_sync()) return done(scope, *e);  // capture hook
   CUcontext ctx = nullptr;
   cuCtxGetCurrent(&ctx);
   return done(scope, to_cuda_error(cuCtxSynchronize_v2(ctx)));

@@ -30,6 +30,7 @@ cudaError_t cudaMalloc(void** devPtr, size_t size) {
 cudaError_t cudaFree(void* devPtr) {
   trace::Scope scope(trace::Layer::Cudart, "cudaFree(devPtr={})", devPtr);
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
+  if (auto e = graph::capture_unsafe_call("cudaFree")) return done(scope, *e);  // capture hook
   if (devPtr == nullptr) return done(scope, cudaSuccess);
   return done(scope, to_cuda_error(cuMemFree_v2(reinterpret_cast<CUdeviceptr>(devPtr))));
 }
@@ -46,6 +47,7 @@ cudaError_t cudaHostAlloc(void** pHost, size_t size, unsigned int flags) {
     return done(scope, cudaErrorInvalidValue);
   }
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
+  if (auto e = graph::capture_unsafe_call("cudaHostAlloc")) return done(scope, *e);  // capture hook
   if (size == 0) {
     *pHost = nullptr;
     return done(scope, cudaSuccess);
@@ -65,6 +67,7 @@ cudaError_t cudaMallocHost(void** ptr, size_t size) {
   trace::Scope scope(trace::Layer::Cudart, "cudaMallocHost(ptr={}, size={})", static_cast<void*>(ptr), size);
   if (ptr == nullptr) return done(scope, cudaErrorInvalidValue);
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
+  if (auto e = graph::capture_unsafe_call("cudaMallocHost")) return done(scope, *e);  // capture hook
   if (size == 0) {
     *ptr = nullptr;
     return done(scope, cudaSuccess);

@@ -36,14 +36,14 @@ namespace {
 cudaError_t stream_synchronize(const char* api, DefaultStream mode, cudaStream_t stream) {
   trace::Scope scope(trace::Layer::Cudart, "{}(stream={})", api, static_cast<void*>(stream));
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
-  if (auto e = graph::capture_sync(stream)) return done(scope, *e);  // capture hook
+  if (auto e = graph::capture_stream_call(stream, api, true)) return done(scope, *e);  // capture hook
   CUresult r = mode == DefaultStream::Legacy ? cuStreamSynchronize(stream) : cuStreamSynchronize_ptsz(stream);
   return done(scope, to_cuda_error(r));
 }
 cudaError_t stream_query(const char* api, DefaultStream mode, cudaStream_t stream) {
   trace::Scope scope(trace::Layer::Cudart, "{}(stream={})", api, static_cast<void*>(stream));
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
-  if (auto e = graph::capture_sync(stream)) return done(scope, *e);  // capture hook
+  if (auto e = graph::capture_stream_call(stream, api, false)) return done(scope, *e);  // capture hook
   CUresult r = mode == DefaultStream::Legacy ? cuStreamQuery(stream) : cuStreamQuery_ptsz(stream);
   return done(scope, to_cuda_error(r));
 }
@@ -198,6 +198,7 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
 cudaError_t cudaEventDestroy(cudaEvent_t event) {
   trace::Scope scope(trace::Layer::Cudart, "cudaEventDestroy(event={})", static_cast<void*>(event));
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
+  graph::capture_event_destroyed(event);  // capture hook
   return done(scope, to_cuda_error(cuEventDestroy_v2(event)));
 }
 
@@ -239,12 +240,14 @@ cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream
 cudaError_t cudaEventQuery(cudaEvent_t event) {
   trace::Scope scope(trace::Layer::Cudart, "cudaEventQuery(event={})", static_cast<void*>(event));
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
+  if (auto e = graph::capture_event_use(event)) return done(scope, *e);  // capture hook
   return done(scope, to_cuda_error(cuEventQuery(event)));
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   trace::Scope scope(trace::Layer::Cudart, "cudaEventSynchronize(event={})", static_cast<void*>(event));
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
+  if (auto e = graph::capture_event_use(event)) return done(scope, *e);  // capture hook
   return done(scope, to_cuda_error(cuEventSynchronize(event)));
 }
 

@@ -8,7 +8,10 @@
 //   - probe_bad_input.cu (probe_bad_input.txt: NULL out-pointers, invalid and destroyed handles,
 //     sizes of 0 and 2^63, bad flags, at every runtime and driver call minicuda has);
 //   - probe_semantics.cu and probe_semantics_more.cu (their .txt: what a kernel sees in freed memory, and what
-//     integer division by zero and MIN / -1 give).
+//     integer division by zero and MIN / -1 give);
+//   - graphs/probe_graphs.cu (graphs/probe_graphs.txt: the graph API's bad input, cudaGraphExecUpdate's
+//     result info, the calls each capture mode forbids, cudaStreamGetCaptureInfo; the text
+//     cudaGraphDebugDotPrint writes is not compared, only its codes: docs/graphs.md).
 // All are built here against minicuda unchanged and run as they ran there. Every recorded key
 // must be answered, and every answer must equal the H200's, except the few listed as known
 // differences, each with the reason it cannot (or should not) match; those must still give the
@@ -131,7 +134,19 @@ constexpr KnownDifference kKnownDifferences[] = {
      "g++ divides two unsigned chars with an 8-bit divide, whose quotient register holds 0xff; nvcc "
      "divides them in 16 bits and the H200 gives 65535 (docs/kernels.md, integer division by zero)"},
     {"div.uchar_as_int.7_rem_0", "255", "the same 8-bit divide: its remainder register holds 0xff"},
+    // --- graphs ---
+    {"graph.addMemset.elem2", "801 cudaErrorNotSupported",
+     "memset nodes of 2-byte elements are not built (libcuda has no cuMemsetD2D16Async)"},
+    {"graph.execMemsetSetParams.elem2", "801 cudaErrorNotSupported", "the same, in an executable graph"},
+    {"iso.execKernelSetParams.null_params", "1 cudaErrorInvalidValue",
+     "a NULL pNodeParams crashed the H200's driver (SIGSEGV); minicuda refuses it"},
 };
+
+// The DOT text cudaGraphDebugDotPrint writes (dot.flags<N>.line<i>): the real driver's layout
+// carries handles and device addresses; minicuda writes its own (docs/graphs.md).
+bool not_compared(const std::string& key) {
+  return key.starts_with("dot.flags") && key.find(".line") != std::string::npos;
+}
 
 const KnownDifference* known_difference(const std::string& key) {
   for (const KnownDifference& d : kKnownDifferences) {
@@ -144,6 +159,7 @@ const KnownDifference* known_difference(const std::string& key) {
 int compare(const Answers& expected, const Answers& actual) {
   int matched = 0;
   for (const auto& [key, value] : actual) {
+    if (not_compared(key)) continue;
     if (const KnownDifference* d = known_difference(key)) {
       EXPECT_EQ(value, d->minicuda) << key << ": a known difference (" << d->why << "), but minicuda's answer changed";
     } else if (!expected.count(key)) {
@@ -151,6 +167,7 @@ int compare(const Answers& expected, const Answers& actual) {
     }
   }
   for (const auto& [key, value] : expected) {
+    if (not_compared(key)) continue;
     const auto it = actual.find(key);
     // `iso.<question>.child = crashed signal=N`: the H200's driver crashed on that question (it
     // ran in a child process); minicuda must not, and answers it instead (kKnownDifferences).
@@ -200,6 +217,11 @@ TEST(ConformanceH200, EverySemanticsAnswerMatchesTheH200) {
 // division by zero of dividends of 2^32 and more, and narrow unsigned quotients kept as int.
 TEST(ConformanceH200, EveryMoreSemanticsAnswerMatchesTheH200) {
   expect_conformance("probe_semantics_more.txt", MINICUDA_PROBE_SEMANTICS_MORE_EXE, "");
+}
+
+// CUDA graphs and stream capture (graphs/probe_graphs.txt).
+TEST(ConformanceH200, EveryGraphsAnswerMatchesTheH200) {
+  expect_conformance("graphs/probe_graphs.txt", MINICUDA_PROBE_GRAPHS_EXE, "");
 }
 
 }  // namespace

@@ -155,6 +155,11 @@ TEST_F(CaptureTest, AForkNotJoinedBackFailsTheEnd) {
   cudaGraph_t g = reinterpret_cast<cudaGraph_t>(0x1);
   EXPECT_EQ(cudaStreamEndCapture(s2, &g), cudaErrorStreamCaptureUnmatched);  // not the origin
   EXPECT_EQ(g, nullptr);
+  // The capture goes on, invalidated, until its origin ends it (recorded on the H200).
+  cudaStreamCaptureStatus status{};
+  ASSERT_EQ(cudaStreamIsCapturing(s1, &status), cudaSuccess);
+  EXPECT_EQ(status, cudaStreamCaptureStatusInvalidated);
+  EXPECT_EQ(cudaStreamEndCapture(s1, &g), cudaErrorStreamCaptureInvalidated);
 
   ASSERT_EQ(cudaStreamBeginCapture(s1, cudaStreamCaptureModeGlobal), cudaSuccess);
   ASSERT_EQ(cudaEventRecord(fork, s1), cudaSuccess);
@@ -162,7 +167,6 @@ TEST_F(CaptureTest, AForkNotJoinedBackFailsTheEnd) {
   ASSERT_EQ(cudaMemsetAsync(d, 1, 4, s2), cudaSuccess);
   EXPECT_EQ(cudaStreamEndCapture(s1, &g), cudaErrorStreamCaptureUnjoined);
   EXPECT_EQ(g, nullptr);
-  cudaStreamCaptureStatus status{};
   ASSERT_EQ(cudaStreamIsCapturing(s2, &status), cudaSuccess);
   EXPECT_EQ(status, cudaStreamCaptureStatusNone);
   cudaEventDestroy(fork);
@@ -191,7 +195,8 @@ TEST_F(CaptureTest, ForbiddenCallsInvalidateAGlobalCapture) {
   EXPECT_EQ(cudaStreamSynchronize(s1), cudaErrorStreamCaptureUnsupported);
   EXPECT_EQ(cudaStreamEndCapture(s1, &g), cudaErrorStreamCaptureInvalidated);
   ASSERT_EQ(cudaStreamBeginCapture(s1, cudaStreamCaptureModeGlobal), cudaSuccess);
-  EXPECT_EQ(cudaMemcpy(&host, d, sizeof(int), cudaMemcpyDeviceToHost), cudaErrorStreamCaptureUnsupported);
+  // cudaMemcpy runs on the legacy stream, which s1 (blocking) synchronizes with (recorded).
+  EXPECT_EQ(cudaMemcpy(&host, d, sizeof(int), cudaMemcpyDeviceToHost), cudaErrorStreamCaptureImplicit);
   EXPECT_EQ(cudaStreamEndCapture(s1, &g), cudaErrorStreamCaptureInvalidated);
   cudaFree(d);
 }

@@ -91,7 +91,12 @@ enum cudaGraphDebugDotFlags MINICUDA_ENUM_INT {
   cudaGraphDebugDotFlagsMemcpyNodeParams = 1 << 3,
   cudaGraphDebugDotFlagsMemsetNodeParams = 1 << 4,
   cudaGraphDebugDotFlagsHostNodeParams = 1 << 5,
-  cudaGraphDebugDotFlagsEventNodeParams = 1 << 6
+  cudaGraphDebugDotFlagsEventNodeParams = 1 << 6,
+  cudaGraphDebugDotFlagsExtSemasSignalNodeParams = 1 << 7,
+  cudaGraphDebugDotFlagsExtSemasWaitNodeParams = 1 << 8,
+  cudaGraphDebugDotFlagsKernelNodeAttributes = 1 << 9,
+  cudaGraphDebugDotFlagsHandles = 1 << 10,
+  cudaGraphDebugDotFlagsConditionalNodeParams = 1 << 15
 };
 
 #ifdef __cplusplus
@@ -151,6 +156,8 @@ cudaError_t CUDARTAPI cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExe
                                                        const struct cudaKernelNodeParams* pNodeParams);
 cudaError_t CUDARTAPI cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
                                                        const struct cudaMemcpy3DParms* pNodeParams);
+cudaError_t CUDARTAPI cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, void* dst,
+                                                         const void* src, size_t count, enum cudaMemcpyKind kind);
 cudaError_t CUDARTAPI cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
                                                        const struct cudaMemsetParams* pNodeParams);
 cudaError_t CUDARTAPI cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
