@@ -30,11 +30,11 @@ int not_supported(const char* api) {
   X(cuCtxDetach) X(cuCtxFromGreenCtx) X(cuCtxGetDevResource) X(cuCtxGetExecAffinity) X(cuCtxGetId) \
   X(cuCtxRecordEvent) X(cuCtxSetFlags) X(cuCtxWaitEvent) X(cuDestroyExternalMemory) X(cuDestroyExternalSemaphore) \
   X(cuDevResourceGenerateDesc) X(cuDevSmResourceSplitByCount) X(cuDeviceComputeCapability) \
-  X(cuDeviceGetDefaultMemPool) X(cuDeviceGetDevResource) X(cuDeviceGetExecAffinitySupport) \
-  X(cuDeviceGetGraphMemAttribute) X(cuDeviceGetHostAtomicCapabilities) X(cuDeviceGetLuid) X(cuDeviceGetMemPool) \
+  X(cuDeviceGetDevResource) X(cuDeviceGetExecAffinitySupport) \
+  X(cuDeviceGetGraphMemAttribute) X(cuDeviceGetHostAtomicCapabilities) X(cuDeviceGetLuid) \
   X(cuDeviceGetNvSciSyncAttributes) X(cuDeviceGetP2PAtomicCapabilities) X(cuDeviceGetProperties) \
   X(cuDeviceGetTexture1DLinearMaxWidth) X(cuDeviceGraphMemTrim) X(cuDeviceRegisterAsyncNotification) \
-  X(cuDeviceSetGraphMemAttribute) X(cuDeviceSetMemPool) X(cuDeviceUnregisterAsyncNotification) \
+  X(cuDeviceSetGraphMemAttribute) X(cuDeviceUnregisterAsyncNotification) \
   X(cuExternalMemoryGetMappedBuffer) X(cuExternalMemoryGetMappedMipmappedArray) X(cuFlushGPUDirectRDMAWrites) \
   X(cuFuncGetModule) X(cuFuncGetName) X(cuFuncIsLoaded) X(cuFuncLoad) X(cuFuncSetBlockShape) \
   X(cuFuncSetSharedSize) X(cuGetProcAddress_v2) X(cuGetProcAddress_v2_ptsz) X(cuGraphAddBatchMemOpNode) \
@@ -74,17 +74,17 @@ int not_supported(const char* api) {
   X(cuLibraryGetKernelCount) X(cuLibraryGetManaged) X(cuLibraryGetModule) X(cuLibraryGetUnifiedFunction) \
   X(cuLibraryLoadFromFile) X(cuLinkAddData_v2) X(cuLinkAddFile_v2) X(cuLinkComplete) X(cuLinkCreate_v2) \
   X(cuLinkDestroy) X(cuLogsCurrent) X(cuLogsDumpToFile) X(cuLogsDumpToMemory) X(cuLogsRegisterCallback) \
-  X(cuLogsUnregisterCallback) X(cuMemAddressFree) X(cuMemAddressReserve) X(cuMemAllocAsync) X(cuMemAllocAsync_ptsz) \
-  X(cuMemAllocFromPoolAsync) X(cuMemAllocFromPoolAsync_ptsz) X(cuMemBatchDecompressAsync) \
+  X(cuLogsUnregisterCallback) X(cuMemAddressFree) X(cuMemAddressReserve) \
+  X(cuMemBatchDecompressAsync) \
   X(cuMemBatchDecompressAsync_ptsz) X(cuMemCreate) X(cuMemDiscardAndPrefetchBatchAsync) \
   X(cuMemDiscardAndPrefetchBatchAsync_ptsz) X(cuMemDiscardBatchAsync) X(cuMemDiscardBatchAsync_ptsz) \
-  X(cuMemExportToShareableHandle) X(cuMemFreeAsync) X(cuMemFreeAsync_ptsz) X(cuMemGetAccess) \
+  X(cuMemExportToShareableHandle) X(cuMemGetAccess) \
   X(cuMemGetAllocationGranularity) X(cuMemGetAllocationPropertiesFromHandle) X(cuMemGetDefaultMemPool) \
   X(cuMemGetHandleForAddressRange) X(cuMemGetMemPool) X(cuMemImportFromShareableHandle) X(cuMemMap) \
-  X(cuMemMapArrayAsync) X(cuMemMapArrayAsync_ptsz) X(cuMemPoolCreate) X(cuMemPoolDestroy) X(cuMemPoolExportPointer) \
-  X(cuMemPoolExportToShareableHandle) X(cuMemPoolGetAccess) X(cuMemPoolGetAttribute) \
-  X(cuMemPoolImportFromShareableHandle) X(cuMemPoolImportPointer) X(cuMemPoolSetAccess) X(cuMemPoolSetAttribute) \
-  X(cuMemPoolTrimTo) X(cuMemPrefetchAsync_v2_ptsz) X(cuMemPrefetchBatchAsync) X(cuMemPrefetchBatchAsync_ptsz) \
+  X(cuMemMapArrayAsync) X(cuMemMapArrayAsync_ptsz) X(cuMemPoolExportPointer) \
+  X(cuMemPoolExportToShareableHandle) \
+  X(cuMemPoolImportFromShareableHandle) X(cuMemPoolImportPointer) \
+  X(cuMemPrefetchAsync_v2_ptsz) X(cuMemPrefetchBatchAsync) X(cuMemPrefetchBatchAsync_ptsz) \
   X(cuMemRangeGetAttribute) X(cuMemRangeGetAttributes) X(cuMemRelease) X(cuMemRetainAllocationHandle) \
   X(cuMemSetAccess) X(cuMemSetMemPool) X(cuMemUnmap) X(cuMemcpy2DAsync_v2_ptsz) X(cuMemcpy2DUnaligned_v2_ptds) \
   X(cuMemcpy2D_v2_ptds) X(cuMemcpy3DAsync_v2_ptsz) X(cuMemcpy3DBatchAsync_v2) X(cuMemcpy3DBatchAsync_v2_ptsz) \

@@ -15,17 +15,16 @@ int not_supported(const char* api);
   X(cudaArrayGetInfo) X(cudaArrayGetMemoryRequirements) X(cudaArrayGetPlane) X(cudaArrayGetSparseProperties) \
   X(cudaCreateSurfaceObject) X(cudaCreateTextureObject) X(cudaDestroyExternalMemory) X(cudaDestroyExternalSemaphore) \
   X(cudaDestroySurfaceObject) X(cudaDestroyTextureObject) X(cudaDeviceFlushGPUDirectRDMAWrites) \
-  X(cudaDeviceGetDefaultMemPool) X(cudaDeviceGetGraphMemAttribute) X(cudaDeviceGetHostAtomicCapabilities) \
-  X(cudaDeviceGetMemPool) X(cudaDeviceGetNvSciSyncAttributes) X(cudaDeviceGetP2PAtomicCapabilities) \
+  X(cudaDeviceGetGraphMemAttribute) X(cudaDeviceGetHostAtomicCapabilities) \
+  X(cudaDeviceGetNvSciSyncAttributes) X(cudaDeviceGetP2PAtomicCapabilities) \
   X(cudaDeviceGetTexture1DLinearMaxWidth) X(cudaDeviceGraphMemTrim) X(cudaDeviceRegisterAsyncNotification) \
-  X(cudaDeviceSetGraphMemAttribute) X(cudaDeviceSetMemPool) X(cudaDeviceUnregisterAsyncNotification) \
-  X(cudaExternalMemoryGetMappedBuffer) X(cudaExternalMemoryGetMappedMipmappedArray) X(cudaFreeArray) X(cudaFreeAsync) \
-  X(cudaFreeAsync_ptsz) X(cudaFreeMipmappedArray) X(cudaFuncGetName) X(cudaFuncGetParamInfo) X(cudaGetChannelDesc) \
+  X(cudaDeviceSetGraphMemAttribute) X(cudaDeviceUnregisterAsyncNotification) \
+  X(cudaExternalMemoryGetMappedBuffer) X(cudaExternalMemoryGetMappedMipmappedArray) X(cudaFreeArray) \
+  X(cudaFreeMipmappedArray) X(cudaFuncGetName) X(cudaFuncGetParamInfo) X(cudaGetChannelDesc) \
   X(cudaGetDriverEntryPoint) X(cudaGetDriverEntryPointByVersion) X(cudaGetDriverEntryPointByVersion_ptsz) \
   X(cudaGetDriverEntryPoint_ptsz) X(cudaGetExportTable) X(cudaGetFuncBySymbol) X(cudaGetKernel) \
   X(cudaGetMipmappedArrayLevel) X(cudaGetSurfaceObjectResourceDesc) X(cudaGetTextureObjectResourceDesc) \
   X(cudaGetTextureObjectResourceViewDesc) X(cudaGetTextureObjectTextureDesc) \
-  \
   X(cudaGraphAddExternalSemaphoresSignalNode) X(cudaGraphAddExternalSemaphoresWaitNode) \
   X(cudaGraphAddMemAllocNode) X(cudaGraphAddMemFreeNode) \
   X(cudaGraphAddMemcpyNodeFromSymbol) X(cudaGraphAddMemcpyNodeToSymbol) \
@@ -61,12 +60,12 @@ int not_supported(const char* api);
   X(cudaLibraryGetKernelCount) X(cudaLibraryGetManaged) X(cudaLibraryGetUnifiedFunction) X(cudaLibraryLoadData) \
   X(cudaLibraryLoadFromFile) X(cudaLibraryUnload) X(cudaLogsCurrent) X(cudaLogsDumpToFile) X(cudaLogsDumpToMemory) \
   X(cudaLogsRegisterCallback) X(cudaLogsUnregisterCallback) X(cudaMalloc3DArray) X(cudaMallocArray) \
-  X(cudaMallocAsync) X(cudaMallocAsync_ptsz) X(cudaMallocFromPoolAsync) X(cudaMallocFromPoolAsync_ptsz) \
+  \
   X(cudaMallocMipmappedArray) X(cudaMemDiscardAndPrefetchBatchAsync) X(cudaMemDiscardAndPrefetchBatchAsync_ptsz) \
   X(cudaMemDiscardBatchAsync) X(cudaMemDiscardBatchAsync_ptsz) X(cudaMemGetDefaultMemPool) X(cudaMemGetMemPool) \
-  X(cudaMemPoolCreate) X(cudaMemPoolDestroy) X(cudaMemPoolExportPointer) X(cudaMemPoolExportToShareableHandle) \
-  X(cudaMemPoolGetAccess) X(cudaMemPoolGetAttribute) X(cudaMemPoolImportFromShareableHandle) \
-  X(cudaMemPoolImportPointer) X(cudaMemPoolSetAccess) X(cudaMemPoolSetAttribute) X(cudaMemPoolTrimTo) \
+  X(cudaMemPoolExportPointer) X(cudaMemPoolExportToShareableHandle) \
+  X(cudaMemPoolImportFromShareableHandle) \
+  X(cudaMemPoolImportPointer) \
   X(cudaMemPrefetchAsync_ptsz) X(cudaMemPrefetchBatchAsync) X(cudaMemPrefetchBatchAsync_ptsz) \
   X(cudaMemRangeGetAttribute) X(cudaMemRangeGetAttributes) X(cudaMemSetMemPool) X(cudaMemcpy2DArrayToArray) \
   X(cudaMemcpy2DArrayToArray_ptds) X(cudaMemcpy2DAsync_ptsz) X(cudaMemcpy2DFromArray) X(cudaMemcpy2DFromArrayAsync) \

@@ -3,14 +3,14 @@
 // prints what they answered, then the runtime's last error twice ("key value" lines).
 #include <cstdio>
 
-extern "C" int cudaMemPoolCreate(void** pool, const void* props);
+extern "C" int cudaMemPoolExportPointer(void* exportData, void* ptr);
 extern "C" int cudaGetLastError();
 extern "C" int cuGraphCreate(void** graph, unsigned flags);
 
 int main() {
   void* pool = nullptr;
   void* graph = nullptr;
-  std::printf("cudaMemPoolCreate %d\n", cudaMemPoolCreate(&pool, nullptr));
+  std::printf("cudaMemPoolExportPointer %d\n", cudaMemPoolExportPointer(&pool, nullptr));
   std::printf("lastError %d\n", cudaGetLastError());
   std::printf("lastErrorAgain %d\n", cudaGetLastError());
   std::printf("cuGraphCreate %d\n", cuGraphCreate(&graph, 0));

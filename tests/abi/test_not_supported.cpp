@@ -17,7 +17,7 @@ TEST(AbiNotSupported, CallsAnswer801) {
   CommandResult r = run_command("env -u MINICUDA_TRACE '" + kProgram + "'");
   ASSERT_EQ(r.status, 0) << r.output;
   auto v = key_values(r.output);
-  EXPECT_EQ(v["cudaMemPoolCreate"], "801");  // cudaErrorNotSupported
+  EXPECT_EQ(v["cudaMemPoolExportPointer"], "801");  // cudaErrorNotSupported
   EXPECT_EQ(v["lastError"], "801");
   EXPECT_EQ(v["lastErrorAgain"], "0");
   EXPECT_EQ(v["cuGraphCreate"], "801");  // CUDA_ERROR_NOT_SUPPORTED
@@ -28,7 +28,7 @@ TEST(AbiNotSupported, CallsAnswer801) {
 TEST(AbiNotSupported, TheTraceNamesTheCall) {
   CommandResult r = run_command("env MINICUDA_TRACE=cudart,libcuda '" + kProgram + "'");
   ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_NE(r.output.find("cudaMemPoolCreate: not supported by minicuda"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("cudaMemPoolExportPointer: not supported by minicuda"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("cudaErrorNotSupported"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("cuGraphCreate: not supported by minicuda"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("CUDA_ERROR_NOT_SUPPORTED"), std::string::npos) << r.output;

@@ -9,6 +9,7 @@
 #include "libcuda.h"
 #include "channel.h"
 #include "memcheck.h"
+#include "mempool.h"
 #include "pool.h"
 
 namespace minicuda::libcuda {
@@ -156,6 +157,9 @@ CUresult cuMemFree_v2(CUdeviceptr dptr) {
   // cudaFree "may perform implicit synchronization": work still queued may use the memory.
   (void)wait_all(*ctx);
   if (ctx->managed.count(dptr) != 0) return done(scope, free_managed(*ctx, dptr));
+  // A stream-ordered allocation: its block goes back to its memory pool (mempool.h), now that
+  // the work above has finished; the pool's chunk itself is no cuMemAlloc allocation.
+  if (CUmemPoolHandle_st* mp = mempool_of_allocation(dptr)) return done(scope, mempool_free(*ctx, *mp, dptr, nullptr));
   CUresult r = ctx->pool->free(dptr);
   if (r == CUDA_SUCCESS && ctx->pool->layout() == PoolLayout::Memcheck) memcheck::on_free(*ctx, dptr);
   return done(scope, r);
