@@ -29,6 +29,10 @@ cudaError_t malloc_async(const char* api, DefaultStream mode, void** devPtr, siz
                      static_cast<void*>(stream));
   if (devPtr == nullptr) return done(scope, cudaErrorInvalidValue);
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
+  // On the legacy stream, a capture elsewhere in global mode forbids it (measured:
+  // malloc_in_capture_legacy.malloc_legacy = 900, and the capture is invalidated).
+  if (stream == nullptr || stream == cudaStreamLegacy)
+    if (auto e = graph::capture_unsafe_call(api)) return done(scope, *e);
   if (capturing(stream)) {
     trace::note(trace::Layer::Cudart, "{}: a capture would need a mem-alloc node, which minicuda's graphs do not build", api);
     return done(scope, cudaErrorNotSupported);
@@ -93,6 +97,7 @@ cudaError_t cudaMemPoolCreate(cudaMemPool_t* memPool, const cudaMemPoolProps* po
   trace::Scope scope(trace::Layer::Cudart, "cudaMemPoolCreate(memPool={}, poolProps={})", static_cast<void*>(memPool),
                      static_cast<const void*>(poolProps));
   if (cudaError_t e = ensure_initialized(); e != cudaSuccess) return done(scope, e);
+  if (auto e = graph::capture_unsafe_call("cudaMemPoolCreate")) return done(scope, *e);  // pool_calls_in_capture.*
   static_assert(sizeof(cudaMemPoolProps) == sizeof(CUmemPoolProps));
   return done(scope, to_cuda_error(cuMemPoolCreate(memPool, reinterpret_cast<const CUmemPoolProps*>(poolProps))));
 }
@@ -107,6 +112,7 @@ cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep) {
   trace::Scope scope(trace::Layer::Cudart, "cudaMemPoolTrimTo(memPool={}, minBytesToKeep={})",
                      static_cast<void*>(memPool), minBytesToKeep);
   if (cudaError_t e = ensure_initialized(); e != cudaSuccess) return done(scope, e);
+  if (auto e = graph::capture_unsafe_call("cudaMemPoolTrimTo")) return done(scope, *e);  // pool_calls_in_capture.*
   return done(scope, to_cuda_error(cuMemPoolTrimTo(memPool, minBytesToKeep)));
 }
 
@@ -115,6 +121,7 @@ cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, cudaMemPoolAttr attr,
   trace::Scope scope(trace::Layer::Cudart, "cudaMemPoolSetAttribute(memPool={}, attr={}, value={})",
                      static_cast<void*>(memPool), static_cast<int>(attr), value);
   if (cudaError_t e = ensure_initialized(); e != cudaSuccess) return done(scope, e);
+  if (auto e = graph::capture_unsafe_call("cudaMemPoolSetAttribute")) return done(scope, *e);  // pool_calls_in_capture.*
   return done(scope, to_cuda_error(cuMemPoolSetAttribute(memPool, static_cast<CUmemPool_attribute>(attr), value)));
 }
 
@@ -122,6 +129,7 @@ cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, cudaMemPoolAttr attr,
   trace::Scope scope(trace::Layer::Cudart, "cudaMemPoolGetAttribute(memPool={}, attr={}, value={})",
                      static_cast<void*>(memPool), static_cast<int>(attr), value);
   if (cudaError_t e = ensure_initialized(); e != cudaSuccess) return done(scope, e);
+  if (auto e = graph::capture_unsafe_call("cudaMemPoolGetAttribute")) return done(scope, *e);  // pool_calls_in_capture.*
   return done(scope, to_cuda_error(cuMemPoolGetAttribute(memPool, static_cast<CUmemPool_attribute>(attr), value)));
 }
 

@@ -5,6 +5,8 @@
 // named in the comments); the error codes are in test_mempool_errors.cpp.
 #include <atomic>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "runtime_fixtures.h"
 
@@ -98,7 +100,7 @@ TEST_F(MemPool, AskTheKernelForAChunkOnceThenServeFromTheCache) {
     EXPECT_NE(calls[1].find("UVM_CREATE_EXTERNAL_RANGE"), std::string::npos) << calls[1];
     EXPECT_NE(calls[2].find("UVM_MAP_EXTERNAL_ALLOCATION"), std::string::npos) << calls[2];
   }
-  EXPECT_EQ(attr(cudaMemPoolAttrReservedMemCurrent), 32 * kMiB);  // gran.1000: one 32 MiB chunk
+  EXPECT_EQ(attr(cudaMemPoolAttrReservedMemCurrent), 32 * kMiB);  // gran.512, gran.4096: one 32 MiB piece
   for (int i = 0; i < 8; ++i) {
     trace::Recorder recorder;
     void* q = nullptr;
@@ -186,46 +188,141 @@ TEST_F(MemPool, InternalDependencyReusesAPendingFreeBeforeGrowing) {
   EXPECT_EQ(cudaStreamSynchronize(b_), cudaSuccess);
 }
 
-TEST_F(MemPool, ASynchronizeReleasesWhatIsAboveTheThreshold) {
-  // release.thr0: the default threshold 0 gives every free chunk back at the synchronize.
-  void* p = alloc(48 * kMiB, nullptr);
-  void* q = alloc(4 * kMiB, nullptr);
-  EXPECT_EQ(attr(cudaMemPoolAttrReservedMemCurrent), 48 * kMiB + 32 * kMiB);
-  ASSERT_EQ(cudaFreeAsync(p, nullptr), cudaSuccess);
-  EXPECT_EQ(attr(cudaMemPoolAttrReservedMemCurrent), 48 * kMiB + 32 * kMiB);  // a free alone keeps it
-  trace::Recorder recorder;
-  ASSERT_EQ(cudaStreamSynchronize(nullptr), cudaSuccess);
-  EXPECT_EQ(attr(cudaMemPoolAttrReservedMemCurrent), 32 * kMiB);
-  EXPECT_GT(kernel_calls(recorder), 0u);  // UVM_FREE and RM_FREE of the chunk
-  ASSERT_EQ(cudaFreeAsync(q, nullptr), cudaSuccess);
-  ASSERT_EQ(cudaStreamSynchronize(nullptr), cudaSuccess);
-  EXPECT_EQ(attr(cudaMemPoolAttrReservedMemCurrent), 0u);
-  EXPECT_EQ(attr(cudaMemPoolAttrReservedMemHigh), 80 * kMiB);
+TEST_F(MemPool, ReservedMemoryGrowsIn32MiBPieces) {
+  // gran.<size>: ReservedMemCurrent after one allocation in a fresh pool; UsedMemCurrent is the
+  // size asked for; after the free and a synchronize (threshold 0) nothing stays.
+  const std::pair<size_t, unsigned long long> rows[] = {
+      {1, 32 * kMiB},          {4096, 32 * kMiB},          {2 * kMiB + 1, 32 * kMiB},
+      {32 * kMiB, 32 * kMiB},  {32 * kMiB + 1, 64 * kMiB}, {33 * kMiB, 64 * kMiB},
+      {100 * kMiB, 128 * kMiB}, {1024 * kMiB, 1024 * kMiB}};
+  for (const auto& [size, reserved] : rows) {
+    void* p = alloc(size, nullptr);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % (2 * kMiB), 0u) << size;  // gran.*.align2m = 1
+    EXPECT_EQ(attr(cudaMemPoolAttrReservedMemCurrent), reserved) << size;
+    EXPECT_EQ(attr(cudaMemPoolAttrUsedMemCurrent), size) << size;
+    ASSERT_EQ(cudaFreeAsync(p, nullptr), cudaSuccess);
+    ASSERT_EQ(cudaStreamSynchronize(nullptr), cudaSuccess);
+    EXPECT_EQ(attr(cudaMemPoolAttrReservedMemCurrent), 0u) << size;  // gran.*.after_free_sync
+  }
 }
 
-TEST_F(MemPool, AHighThresholdKeepsTheMemoryUntilTrimmed) {
+TEST_F(MemPool, SmallBlocksAre512BytesApartAndThePoolGrowsRightAfterItsMemory) {
+  // seq.*: each block takes whole 512-byte steps; seq1m.grow_at_*: 1 MiB blocks after 8 KiB of
+  // small ones grow the pool by 32 MiB at the 32nd and the 64th; the high-water marks.
   set_threshold(~0ull);
+  const size_t small[] = {1, 1, 100, 256, 257, 512, 1000, 4096};
+  const long long delta[] = {0, 512, 512, 512, 512, 512, 512, 1024};
+  char* prev = nullptr;
+  for (int i = 0; i < 8; ++i) {
+    char* p = static_cast<char*>(alloc(small[i], nullptr));
+    if (prev != nullptr) EXPECT_EQ(p - prev, delta[i]) << i;
+    prev = p;
+  }
+  EXPECT_EQ(attr(cudaMemPoolAttrUsedMemCurrent), 6223u);  // seq.7 used
+  std::vector<int> grew;
+  unsigned long long r0 = attr(cudaMemPoolAttrReservedMemCurrent);
+  for (int i = 0; i < 80; ++i) {
+    alloc(kMiB, nullptr);
+    unsigned long long r = attr(cudaMemPoolAttrReservedMemCurrent);
+    if (r != r0) grew.push_back(i);
+    r0 = r;
+  }
+  EXPECT_EQ(grew, (std::vector<int>{31, 63}));
+  EXPECT_EQ(attr(cudaMemPoolAttrReservedMemHigh), 96 * kMiB);  // seq.reserved_high
+  EXPECT_EQ(attr(cudaMemPoolAttrUsedMemHigh), 83892303u);      // seq.used_high
+}
+
+// release.thr<T>: 48 MiB and 4 MiB in one 64 MiB mapping; Reserved after freeing the 48 MiB and a
+// synchronize, after freeing the rest and a synchronize, then after TrimTo(40 MiB), (1 MiB), (0).
+struct ReleaseRow {
+  unsigned long long threshold, after_free_sync, after_all_sync, trim40m, trim1m;
+};
+class MemPoolRelease : public MemPool, public ::testing::WithParamInterface<ReleaseRow> {};
+
+TEST_P(MemPoolRelease, SynchronizeKeepsTheThresholdAndTrimKeepsWhatItIsAsked) {
+  const ReleaseRow row = GetParam();
+  set_threshold(row.threshold);
   void* p = alloc(48 * kMiB, nullptr);
   void* q = alloc(4 * kMiB, nullptr);
+  EXPECT_EQ(attr(cudaMemPoolAttrReservedMemCurrent), 64 * kMiB);  // alloc
   ASSERT_EQ(cudaFreeAsync(p, nullptr), cudaSuccess);
+  EXPECT_EQ(attr(cudaMemPoolAttrReservedMemCurrent), 64 * kMiB);  // free: nothing before a synchronize
+  ASSERT_EQ(cudaStreamSynchronize(nullptr), cudaSuccess);
+  EXPECT_EQ(attr(cudaMemPoolAttrReservedMemCurrent), row.after_free_sync);
   ASSERT_EQ(cudaFreeAsync(q, nullptr), cudaSuccess);
   ASSERT_EQ(cudaStreamSynchronize(nullptr), cudaSuccess);
-  EXPECT_EQ(attr(cudaMemPoolAttrReservedMemCurrent), 80 * kMiB);
+  EXPECT_EQ(attr(cudaMemPoolAttrReservedMemCurrent), row.after_all_sync);
+  EXPECT_EQ(attr(cudaMemPoolAttrReservedMemHigh), 64 * kMiB);
   ASSERT_EQ(cudaMemPoolTrimTo(pool_, 40 * kMiB), cudaSuccess);
-  EXPECT_EQ(attr(cudaMemPoolAttrReservedMemCurrent), 32 * kMiB);
+  EXPECT_EQ(attr(cudaMemPoolAttrReservedMemCurrent), row.trim40m);
+  ASSERT_EQ(cudaMemPoolTrimTo(pool_, kMiB), cudaSuccess);
+  EXPECT_EQ(attr(cudaMemPoolAttrReservedMemCurrent), row.trim1m);
   ASSERT_EQ(cudaMemPoolTrimTo(pool_, 0), cudaSuccess);
   EXPECT_EQ(attr(cudaMemPoolAttrReservedMemCurrent), 0u);
 }
+INSTANTIATE_TEST_SUITE_P(Recorded, MemPoolRelease,
+                         ::testing::Values(ReleaseRow{0, 32 * kMiB, 0, 0, 0},
+                                           ReleaseRow{kMiB, 32 * kMiB, 0, 0, 0},
+                                           ReleaseRow{32 * kMiB, 32 * kMiB, 32 * kMiB, 32 * kMiB, 32 * kMiB},
+                                           ReleaseRow{64 * kMiB, 64 * kMiB, 64 * kMiB, 64 * kMiB, 32 * kMiB},
+                                           ReleaseRow{~0ull, 64 * kMiB, 64 * kMiB, 64 * kMiB, 32 * kMiB}));
 
-TEST_F(MemPool, UsedMemoryCountsLiveBlocks) {
-  void* p = alloc(1, nullptr);
-  EXPECT_EQ(attr(cudaMemPoolAttrUsedMemCurrent), 512u);
-  void* q = alloc(3 * kMiB, nullptr);
-  EXPECT_EQ(attr(cudaMemPoolAttrUsedMemCurrent), 512u + 3 * kMiB);
-  ASSERT_EQ(cudaFreeAsync(p, nullptr), cudaSuccess);
+TEST_F(MemPool, TrimKeepsLivePiecesAndEverySynchronizeIsAReleasePoint) {
+  // trim_live.*, release_points.*
+  set_threshold(~0ull);
+  void* p = alloc(8 * kMiB, nullptr);
+  void* q = alloc(40 * kMiB, nullptr);
   ASSERT_EQ(cudaFreeAsync(q, nullptr), cudaSuccess);
-  EXPECT_EQ(attr(cudaMemPoolAttrUsedMemCurrent), 0u);
-  EXPECT_EQ(attr(cudaMemPoolAttrUsedMemHigh), 512u + 3 * kMiB);
+  ASSERT_EQ(cudaStreamSynchronize(nullptr), cudaSuccess);
+  EXPECT_EQ(attr(cudaMemPoolAttrReservedMemCurrent), 64 * kMiB);  // trim_live.before
+  ASSERT_EQ(cudaMemPoolTrimTo(pool_, 0), cudaSuccess);
+  EXPECT_EQ(attr(cudaMemPoolAttrReservedMemCurrent), 32 * kMiB);  // trim_live.after
+  EXPECT_EQ(attr(cudaMemPoolAttrUsedMemCurrent), 8 * kMiB);       // trim_live.used
+  set_threshold(0);
+  q = alloc(40 * kMiB, nullptr);
+  ASSERT_EQ(cudaFreeAsync(q, nullptr), cudaSuccess);
+  cudaEvent_t e = nullptr;
+  ASSERT_EQ(cudaEventCreate(&e), cudaSuccess);
+  ASSERT_EQ(cudaEventRecord(e, nullptr), cudaSuccess);
+  ASSERT_EQ(cudaEventSynchronize(e), cudaSuccess);
+  EXPECT_EQ(attr(cudaMemPoolAttrReservedMemCurrent), 32 * kMiB);  // after_event_sync
+  q = alloc(40 * kMiB, nullptr);
+  ASSERT_EQ(cudaFreeAsync(q, nullptr), cudaSuccess);
+  EXPECT_EQ(attr(cudaMemPoolAttrReservedMemCurrent), 64 * kMiB);  // after_free_nosync
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(attr(cudaMemPoolAttrReservedMemCurrent), 32 * kMiB);  // after_device_sync
+  ASSERT_EQ(cudaFreeAsync(p, nullptr), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(nullptr), cudaSuccess);
+  EXPECT_EQ(attr(cudaMemPoolAttrReservedMemCurrent), 0u);  // all_free
+  EXPECT_EQ(cudaEventDestroy(e), cudaSuccess);
+}
+
+TEST_F(MemPool, ASmallerRequestReusesTheStartOfABiggerFreedBlock) {
+  void* x = alloc(4 * kMiB, a_);
+  ASSERT_EQ(cudaFreeAsync(x, a_), cudaSuccess);
+  EXPECT_EQ(alloc(kMiB, a_), x);  // reuse.smaller_after_bigger_same_addr = 1
+}
+
+TEST_F(MemPool, CudaMallocAsyncDuringCaptureIsNotBuilt) {
+  // The H200 records a mem-alloc node (capture.node0.type = 10); minicuda's graphs have none, so
+  // the call answers cudaErrorNotSupported and the capture goes on.
+  ASSERT_EQ(cudaStreamBeginCapture(a_, cudaStreamCaptureModeGlobal), cudaSuccess);
+  void* p = nullptr;
+  EXPECT_EQ(cudaMallocAsync(&p, kMiB, a_), cudaErrorNotSupported);
+  cudaGraph_t g = nullptr;
+  EXPECT_EQ(cudaStreamEndCapture(a_, &g), cudaSuccess);
+  EXPECT_EQ(cudaGraphDestroy(g), cudaSuccess);
+}
+
+TEST_F(MemPool, PoolCallsDuringAGlobalCaptureInvalidateIt) {
+  // pool_calls_in_capture.*, malloc_in_capture_legacy.*: 900, then the end answers 901.
+  ASSERT_EQ(cudaStreamBeginCapture(a_, cudaStreamCaptureModeGlobal), cudaSuccess);
+  EXPECT_EQ(cudaMemPoolTrimTo(pool_, 0), cudaErrorStreamCaptureUnsupported);
+  void* p = nullptr;
+  EXPECT_EQ(cudaMallocAsync(&p, 1024, nullptr), cudaErrorStreamCaptureUnsupported);
+  cudaGraph_t g = nullptr;
+  EXPECT_EQ(cudaStreamEndCapture(a_, &g), cudaErrorStreamCaptureInvalidated);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorStreamCaptureInvalidated);
 }
 
 TEST_F(MemPool, KernelsUseAsyncMemoryAndDefaultPoolServesMallocAsync) {
@@ -241,6 +338,13 @@ TEST_F(MemPool, KernelsUseAsyncMemoryAndDefaultPoolServesMallocAsync) {
   cudaMemPool_t def = nullptr;
   ASSERT_EQ(cudaDeviceGetDefaultMemPool(&def, 0), cudaSuccess);
   EXPECT_EQ(attr(cudaMemPoolAttrUsedMemHigh, def), 4096u);
+  cudaPointerAttributes pa{};
+  void* q = nullptr;
+  ASSERT_EQ(cudaMallocAsync(&q, 1000, nullptr), cudaSuccess);
+  ASSERT_EQ(cudaPointerGetAttributes(&pa, q), cudaSuccess);  // ptrattr.async.*
+  EXPECT_EQ(pa.type, cudaMemoryTypeDevice);
+  EXPECT_EQ(pa.device, 0);
+  EXPECT_EQ(cudaFreeAsync(q, nullptr), cudaSuccess);
 }
 
 }  // namespace

@@ -67,11 +67,20 @@ CUresult alloc_async(const char* api, DefaultStream mode, CUdeviceptr* dptr, siz
   std::lock_guard lock(driver_mutex());
   CUcontext ctx = nullptr;
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
-  if (dptr == nullptr || bytesize == 0) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  if (dptr == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
   CUmemPoolHandle_st* pool = from_pool ? find_mempool(hPool) : current_pool(ctx->device);
   if (pool == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
   CUstream_st* s = nullptr;
   if (CUresult r = resolve_stream(*ctx, hStream, &s, mode); r != CUDA_SUCCESS) return done(scope, r);
+  if (pool->props.location.type != CU_MEM_LOCATION_TYPE_DEVICE) {
+    trace::note(trace::Layer::Libcuda, "mempool: a pool of host memory: not built in minicuda");
+    return done(scope, CUDA_ERROR_NOT_SUPPORTED);
+  }
+  // Measured: a request of 0 bytes succeeds and hands out no memory (driver_null.allocasync_size0).
+  if (bytesize == 0) {
+    *dptr = 0;
+    return done(scope, CUDA_SUCCESS);
+  }
   uint64_t p = 0;
   if (CUresult r = mempool_allocate(*ctx, *pool, bytesize, s, &p); r != CUDA_SUCCESS) return done(scope, r);
   *dptr = p;
@@ -86,9 +95,17 @@ CUresult free_async(const char* api, DefaultStream mode, CUdeviceptr dptr, CUstr
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   CUstream_st* s = nullptr;
   if (CUresult r = resolve_stream(*ctx, hStream, &s, mode); r != CUDA_SUCCESS) return done(scope, r);
-  CUmemPoolHandle_st* pool = mempool_of_allocation(dptr);
-  if (pool == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
-  return done(scope, mempool_free(*ctx, *pool, dptr, s));
+  if (dptr == 0) return done(scope, CUDA_SUCCESS);  // measured: driver_null.freeasync_0
+  if (CUmemPoolHandle_st* pool = mempool_of_allocation(dptr)) return done(scope, mempool_free(*ctx, *pool, dptr, s));
+  // Measured: an allocation of cuMemAlloc is freed too, once the stream's work before it is done
+  // (freeasync_of_cudamalloc.*); anything else: CUDA_ERROR_INVALID_VALUE.
+  uint64_t start = 0, size = 0, chunk = 0, chunk_size = 0;
+  if (!ctx->pool->find(dptr, &start, &size, &chunk, &chunk_size) || start != dptr)
+    return done(scope, CUDA_ERROR_INVALID_VALUE);
+  Channel& ch = channel_of(*ctx, s);
+  if (CUresult r = ch.wait(ch.last_fence()); r != CUDA_SUCCESS) return done(scope, *ctx, r);
+  trace::note(trace::Layer::Libcuda, "mempool: {:#x} is a cuMemAlloc allocation: freed after its stream's work", dptr);
+  return done(scope, ctx->pool->free(dptr));
 }
 
 }  // namespace
@@ -99,19 +116,22 @@ CUmemPoolHandle_st* find_mempool(CUmemoryPool pool) {
 
 CUmemPoolHandle_st* mempool_of_allocation(uint64_t dptr) {
   for (CUmemPoolHandle_st* pool : mempools().pools) {
-    mempool_forget_if_reset(*pool);
-    auto chunk = pool->chunks.upper_bound(dptr);
-    if (chunk == pool->chunks.begin()) continue;
-    --chunk;
-    auto b = chunk->second.blocks.find(dptr);
-    if (b != chunk->second.blocks.end() && b->second.live) return pool;
+    auto seg = pool->segments.upper_bound(dptr);
+    if (seg == pool->segments.begin()) continue;
+    --seg;
+    auto b = seg->second.blocks.find(dptr);
+    if (b != seg->second.blocks.end() && b->second.live) return pool;
   }
   return nullptr;
 }
 
+std::vector<CUmemPoolHandle_st*> all_mempools() {
+  return std::vector<CUmemPoolHandle_st*>(mempools().pools.begin(), mempools().pools.end());
+}
+
 void mempool_synchronized(CUctx_st& ctx) {
   for (CUmemPoolHandle_st* pool : mempools().pools)
-    if (pool->ctx == &ctx) mempool_release(*pool, pool->release_threshold, "synchronize");
+    if (pool->ctx == &ctx) mempool_release(*pool, pool->release_threshold, ReleaseRule::Threshold, "synchronize");
 }
 
 void mempool_stream_waited(CUstream_st* s, const Channel* ch, uint64_t fence) {
@@ -155,8 +175,9 @@ CUresult cuMemFreeAsync_ptsz(CUdeviceptr dptr, CUstream hStream) {
 }
 
 // Contract: *pool = a new, empty pool. NULL pool or poolProps, allocType not PINNED, a location
-// that is not a device of this machine, unknown handle types, nonzero reserved bytes:
-// CUDA_ERROR_INVALID_VALUE (a bad device ordinal: CUDA_ERROR_INVALID_DEVICE).
+// that is neither a device of this machine nor the host, handle types other than a POSIX fd or
+// fabric, nonzero reserved bytes: CUDA_ERROR_INVALID_VALUE (measured, create.*). A host pool is
+// made, but minicuda allocates nothing from it (CUDA_ERROR_NOT_SUPPORTED).
 CUresult cuMemPoolCreate(CUmemoryPool* pool, const CUmemPoolProps* poolProps) {
   trace::Scope scope(trace::Layer::Libcuda, "cuMemPoolCreate(pool={}, poolProps={})", static_cast<void*>(pool),
                      static_cast<const void*>(poolProps));
@@ -165,14 +186,15 @@ CUresult cuMemPoolCreate(CUmemoryPool* pool, const CUmemPoolProps* poolProps) {
   if (pool == nullptr || poolProps == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
   const CUmemPoolProps& p = *poolProps;
   if (p.allocType != CU_MEM_ALLOCATION_TYPE_PINNED) return done(scope, CUDA_ERROR_INVALID_VALUE);
-  if (p.location.type != CU_MEM_LOCATION_TYPE_DEVICE) return done(scope, CUDA_ERROR_INVALID_VALUE);
-  if (device_info(p.location.id) == nullptr) return done(scope, CUDA_ERROR_INVALID_DEVICE);
+  const bool host = p.location.type == CU_MEM_LOCATION_TYPE_HOST;
+  if (!host && p.location.type != CU_MEM_LOCATION_TYPE_DEVICE) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  if (!host && device_info(p.location.id) == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
   const unsigned known = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR | CU_MEM_HANDLE_TYPE_FABRIC;
   if ((static_cast<unsigned>(p.handleTypes) & ~known) != 0) return done(scope, CUDA_ERROR_INVALID_VALUE);
   for (unsigned char c : p.reserved)
     if (c != 0) return done(scope, CUDA_ERROR_INVALID_VALUE);
   auto* made = new CUmemPoolHandle_st;
-  made->device = p.location.id;
+  made->device = host ? 0 : p.location.id;
   made->props = p;
   mempools().pools.insert(made);
   *pool = made;
@@ -192,13 +214,14 @@ CUresult cuMemPoolDestroy(CUmemoryPool pool) {
   if (p == nullptr || p->is_default) return done(scope, CUDA_ERROR_INVALID_VALUE);
   for (auto it = mempools().current.begin(); it != mempools().current.end();)
     it = it->second == p ? mempools().current.erase(it) : std::next(it);
-  mempool_release(*p, 0, "cuMemPoolDestroy");
-  if (p->used == 0 && p->chunks.empty()) {
+  mempool_release(*p, 0, ReleaseRule::Trim, "cuMemPoolDestroy");
+  if (p->used == 0 && p->reserved == 0) {
+    if (p->ctx != nullptr) mempool_release_segments(*p);
     mempools().pools.erase(p);
     delete p;
   } else {
-    // Live allocations keep their chunks; the handle stays only as their owner.
-    trace::note(trace::Layer::Libcuda, "mempool: {} B still in use: the chunks stay until freed", p->used);
+    // Live allocations keep their pieces; the handle stays only as their owner.
+    trace::note(trace::Layer::Libcuda, "mempool: {} B still in use: its pieces stay until freed", p->used);
     p->destroyed = true;
   }
   return done(scope, CUDA_SUCCESS);
@@ -213,7 +236,7 @@ CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep) {
   if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
   CUmemPoolHandle_st* p = find_mempool(pool);
   if (p == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
-  mempool_release(*p, minBytesToKeep, "cuMemPoolTrimTo");
+  mempool_release(*p, minBytesToKeep, ReleaseRule::Trim, "cuMemPoolTrimTo");
   return done(scope, CUDA_SUCCESS);
 }
 
@@ -256,7 +279,6 @@ CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void
   if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
   CUmemPoolHandle_st* p = find_mempool(pool);
   if (p == nullptr || value == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
-  mempool_forget_if_reset(*p);
   auto* v64 = static_cast<cuuint64_t*>(value);
   switch (attr) {
     case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES: *static_cast<int*>(value) = p->follow_event_dependencies; break;
@@ -272,10 +294,12 @@ CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void
   return done(scope, CUDA_SUCCESS);
 }
 
-// Contract: access of other devices to the pool. Each entry must name a device of this machine
-// (else CUDA_ERROR_INVALID_DEVICE) and use a known flag; the owning device always keeps
-// read-write access, so an entry for it that asks anything else: CUDA_ERROR_INVALID_DEVICE.
-// NULL pool, or NULL map with count > 0: CUDA_ERROR_INVALID_VALUE.
+// Contract: access of devices to the pool's memory; on this one-GPU machine only the owner's
+// read-write entry is accepted. Measured (access.set_*): a flag that is not NONE, READ or
+// READWRITE: CUDA_ERROR_INVALID_VALUE; a host location: CUDA_ERROR_NOT_SUPPORTED; a device this
+// machine lacks: CUDA_ERROR_INVALID_DEVICE; the owner asking READ: CUDA_ERROR_NOT_SUPPORTED, NONE:
+// CUDA_ERROR_INVALID_DEVICE. count 0 (even with a NULL map): CUDA_SUCCESS. NULL pool, or NULL map
+// with count > 0: CUDA_ERROR_INVALID_VALUE.
 CUresult cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc* map, size_t count) {
   trace::Scope scope(trace::Layer::Libcuda, "cuMemPoolSetAccess(pool={}, map={}, count={})", static_cast<void*>(pool),
                      static_cast<const void*>(map), count);
@@ -285,20 +309,21 @@ CUresult cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc* map, size_
   if (p == nullptr || (map == nullptr && count > 0)) return done(scope, CUDA_ERROR_INVALID_VALUE);
   for (size_t i = 0; i < count; ++i) {
     const CUmemAccessDesc& d = map[i];
-    if (d.location.type != CU_MEM_LOCATION_TYPE_DEVICE) return done(scope, CUDA_ERROR_INVALID_VALUE);
-    if (device_info(d.location.id) == nullptr) return done(scope, CUDA_ERROR_INVALID_DEVICE);
     if (d.flags != CU_MEM_ACCESS_FLAGS_PROT_NONE && d.flags != CU_MEM_ACCESS_FLAGS_PROT_READ &&
         d.flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
       return done(scope, CUDA_ERROR_INVALID_VALUE);
-    if (d.location.id == p->device && d.flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
-      return done(scope, CUDA_ERROR_INVALID_DEVICE);
+    if (d.location.type == CU_MEM_LOCATION_TYPE_HOST) return done(scope, CUDA_ERROR_NOT_SUPPORTED);
+    if (d.location.type != CU_MEM_LOCATION_TYPE_DEVICE) return done(scope, CUDA_ERROR_INVALID_VALUE);
+    if (device_info(d.location.id) == nullptr) return done(scope, CUDA_ERROR_INVALID_DEVICE);
+    if (d.location.id == p->device && d.flags == CU_MEM_ACCESS_FLAGS_PROT_READ) return done(scope, CUDA_ERROR_NOT_SUPPORTED);
+    if (d.location.id == p->device && d.flags == CU_MEM_ACCESS_FLAGS_PROT_NONE) return done(scope, CUDA_ERROR_INVALID_DEVICE);
   }
   return done(scope, CUDA_SUCCESS);
 }
 
 // Contract: *flags = the access location has to the pool's memory: read-write for the owning
-// device. NULL arguments or a location that is not a device: CUDA_ERROR_INVALID_VALUE; a device
-// this machine does not have: CUDA_ERROR_INVALID_DEVICE.
+// device, none for the host (measured, access.get_*). A device this machine lacks or another
+// location type, NULL arguments: CUDA_ERROR_INVALID_VALUE.
 CUresult cuMemPoolGetAccess(CUmemAccess_flags* flags, CUmemoryPool memPool, CUmemLocation* location) {
   trace::Scope scope(trace::Layer::Libcuda, "cuMemPoolGetAccess(flags={}, memPool={}, location={})",
                      static_cast<void*>(flags), static_cast<void*>(memPool), static_cast<void*>(location));
@@ -306,8 +331,12 @@ CUresult cuMemPoolGetAccess(CUmemAccess_flags* flags, CUmemoryPool memPool, CUme
   if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
   CUmemPoolHandle_st* p = find_mempool(memPool);
   if (p == nullptr || flags == nullptr || location == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
-  if (location->type != CU_MEM_LOCATION_TYPE_DEVICE) return done(scope, CUDA_ERROR_INVALID_VALUE);
-  if (device_info(location->id) == nullptr) return done(scope, CUDA_ERROR_INVALID_DEVICE);
+  if (location->type == CU_MEM_LOCATION_TYPE_HOST) {
+    *flags = CU_MEM_ACCESS_FLAGS_PROT_NONE;
+    return done(scope, CUDA_SUCCESS);
+  }
+  if (location->type != CU_MEM_LOCATION_TYPE_DEVICE || device_info(location->id) == nullptr)
+    return done(scope, CUDA_ERROR_INVALID_VALUE);
   *flags = location->id == p->device ? CU_MEM_ACCESS_FLAGS_PROT_READWRITE : CU_MEM_ACCESS_FLAGS_PROT_NONE;
   return done(scope, CUDA_SUCCESS);
 }
@@ -325,26 +354,24 @@ CUresult cuDeviceGetDefaultMemPool(CUmemoryPool* pool_out, CUdevice dev) {
   return done(scope, CUDA_SUCCESS);
 }
 
-// Contract: *pool = the pool cuMemAllocAsync uses on dev. NULL pool: CUDA_ERROR_INVALID_VALUE; no
-// such device: CUDA_ERROR_INVALID_DEVICE.
+// Contract: *pool = the pool cuMemAllocAsync uses on dev. NULL pool or no such device:
+// CUDA_ERROR_INVALID_VALUE (measured, getmempool.dev1).
 CUresult cuDeviceGetMemPool(CUmemoryPool* pool, CUdevice dev) {
   trace::Scope scope(trace::Layer::Libcuda, "cuDeviceGetMemPool(pool={}, dev={})", static_cast<void*>(pool), dev);
   std::lock_guard lock(driver_mutex());
   if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
-  if (pool == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
-  if (device_info(dev) == nullptr) return done(scope, CUDA_ERROR_INVALID_DEVICE);
+  if (pool == nullptr || device_info(dev) == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
   *pool = current_pool(dev);
   return done(scope, CUDA_SUCCESS);
 }
 
-// Contract: makes pool the one cuMemAllocAsync uses on dev. No such device:
-// CUDA_ERROR_INVALID_DEVICE; NULL or unknown pool, or a pool of another device:
-// CUDA_ERROR_INVALID_VALUE.
+// Contract: makes pool the one cuMemAllocAsync uses on dev. No such device, NULL or unknown pool,
+// or a pool of another device: CUDA_ERROR_INVALID_VALUE (measured, setmempool.*).
 CUresult cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool) {
   trace::Scope scope(trace::Layer::Libcuda, "cuDeviceSetMemPool(dev={}, pool={})", dev, static_cast<void*>(pool));
   std::lock_guard lock(driver_mutex());
   if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
-  if (device_info(dev) == nullptr) return done(scope, CUDA_ERROR_INVALID_DEVICE);
+  if (device_info(dev) == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
   CUmemPoolHandle_st* p = find_mempool(pool);
   if (p == nullptr || p->device != dev) return done(scope, CUDA_ERROR_INVALID_VALUE);
   mempools().current[dev] = p;

@@ -1,10 +1,13 @@
 // Private to libcuda: the stream-ordered allocator's memory pools (cuMemAllocAsync and friends).
 //
-// A pool is a second heap on top of the context's device-memory pool (pool.h), as a user-space
-// allocator sits on top of mmap: it asks for physical memory in big chunks (kChunkBytes, or a
-// request rounded up to 2 MiB when larger) and carves allocations out of them with no system
-// call. What makes it "stream-ordered" is what a freed block remembers: the stream it was freed
-// in and the channel fence of that stream's work at the free. The block may be handed out again
+// A pool is a second heap on top of the kernel's memory objects, as a user-space allocator sits
+// on top of mmap. It reserves a range of GPU VA (a segment) and backs it with physical memory in
+// 32 MiB pieces, each an RM_ALLOC of vidmem mapped by UVM at its place in the segment (measured on
+// an H200: ReservedMemCurrent moves in 32 MiB steps, and an allocation larger than the free mapped
+// space extends the mapping right after it). Allocations are carved out of mapped pieces with no
+// system call, in 512-byte steps. What makes it "stream-ordered" is what a freed block remembers:
+// the stream it was freed in and the fence of that stream's work at the free. The block may be
+// handed out again
 //   - at once to an allocation in the same stream (stream order already puts it after the free);
 //   - to another stream that waited (cuStreamWaitEvent) for an event recorded after the free
 //     (REUSE_FOLLOW_EVENT_DEPENDENCIES);
@@ -12,8 +15,9 @@
 //   - to any stream, before the pool would grow, by making that stream's channel wait for the
 //     free's fence (REUSE_ALLOW_INTERNAL_DEPENDENCIES: a semaphore acquire, as cuStreamWaitEvent).
 // At a synchronize (stream, event or context) the frees the GPU has passed become plain free
-// memory, and whole free chunks go back to the kernel while the pool holds more than its release
-// threshold. cuMemPoolTrimTo does the same down to the bytes it is asked to keep.
+// memory, and pieces that hold nothing go back to the kernel while the pool holds more than its
+// release threshold. cuMemPoolTrimTo gives back free pieces as long as at least the bytes it is
+// asked to keep stay.
 #pragma once
 
 #include <cstdint>
@@ -25,7 +29,7 @@ namespace minicuda::libcuda {
 
 class Channel;
 
-// One block of a chunk: live (handed out) or free; a free block may still be waiting for its
+// One block of a segment: live (handed out) or free; a free block may still be waiting for its
 // free's stream to reach the fence below ("pending").
 struct PoolBlock {
   uint64_t size = 0;
@@ -37,10 +41,11 @@ struct PoolBlock {
   uint64_t requested = 0;           // live: the bytes asked for
 };
 
-// Physical memory the pool got from the context's pool in one piece.
-struct PoolChunk {
-  uint64_t size = 0;
-  std::map<uint64_t, PoolBlock> blocks;  // by address; they tile the chunk
+// A range of GPU VA the pool reserved; pieces of it are mapped to vidmem.
+struct PoolSegment {
+  uint64_t size = 0;                     // bytes of VA
+  std::map<uint64_t, NvHandle> pieces;   // mapped pieces (kMemPoolPieceBytes each) by VA: their RM memory
+  std::map<uint64_t, PoolBlock> blocks;  // by address; they tile the whole segment
 };
 
 }  // namespace minicuda::libcuda
@@ -56,35 +61,44 @@ struct CUmemPoolHandle_st {
   int follow_event_dependencies = 1, allow_opportunistic = 1, allow_internal_dependencies = 1;
   uint64_t release_threshold = 0;
   uint64_t reserved = 0, reserved_high = 0, used = 0, used_high = 0;
-  CUctx_st* ctx = nullptr;  // the context whose pool the chunks came from
-  uint64_t epoch = 0;       // ... in that build of it; a reset context took them back
-  std::map<uint64_t, minicuda::libcuda::PoolChunk> chunks;  // by GPU VA
+  CUctx_st* ctx = nullptr;  // the context whose VA and vidmem the segments use (null: none yet)
+  std::map<uint64_t, minicuda::libcuda::PoolSegment> segments;  // by GPU VA
 };
 
 namespace minicuda::libcuda {
 
-// The size of the chunks a pool asks for, and the granularity of its blocks (measured: see
-// docs/memory-pools.md and tests/data/h200/mempool/probe_mempool.txt).
-inline constexpr uint64_t kMemPoolChunkBytes = 32ull << 20;
-inline constexpr uint64_t kMemPoolLargeRound = 2ull << 20;
+// The physical memory a pool maps at a time, and the granularity of its blocks (measured:
+// probe_mempool.txt gran.* and seq.*, docs/memory-pools.md); the VA a segment reserves.
+inline constexpr uint64_t kMemPoolPieceBytes = 32ull << 20;
 inline constexpr uint64_t kMemPoolBlockAlign = 512;
+inline constexpr uint64_t kMemPoolSegmentBytes = 8ull << 30;
 
 // A live pool of this process, or null.
 CUmemPoolHandle_st* find_mempool(CUmemoryPool pool);
 // The pool (of this process) whose live allocation starts at dptr, or null.
 CUmemPoolHandle_st* mempool_of_allocation(uint64_t dptr);
 // Hands out bytes from pool for work in stream s (mempool_alloc.cpp), by the reuse rules above;
-// grows the pool when nothing fits. CUDA_ERROR_OUT_OF_MEMORY when the kernel has no room or the
-// pool's maxSize would be passed.
+// maps more pieces when nothing fits. CUDA_ERROR_OUT_OF_MEMORY when the kernel has no room or the
+// pool's maxSize (rounded up to a piece) would be passed.
 CUresult mempool_allocate(CUctx_st& ctx, CUmemPoolHandle_st& pool, uint64_t bytes, CUstream_st* s, uint64_t* out);
 // Frees the live allocation at dptr in stream s's order. CUDA_ERROR_INVALID_VALUE if dptr does not
 // start a live allocation of pool.
 CUresult mempool_free(CUctx_st& ctx, CUmemPoolHandle_st& pool, uint64_t dptr, CUstream_st* s);
-// Turns passed frees into plain free memory, then returns free chunks to the kernel while the pool
-// holds more than keep bytes.
-void mempool_release(CUmemPoolHandle_st& pool, uint64_t keep, const char* why);
-// Drops the chunks of a pool whose context was reset (the reset took the memory back).
-void mempool_forget_if_reset(CUmemPoolHandle_st& pool);
+// How mempool_release decides what to keep.
+enum class ReleaseRule {
+  Threshold,  // a synchronize: give back free pieces while the pool holds more than keep
+  Trim,       // cuMemPoolTrimTo: give back a free piece only if at least keep bytes stay
+};
+// Turns passed frees into plain free memory, then returns free pieces to the kernel by the rule.
+void mempool_release(CUmemPoolHandle_st& pool, uint64_t keep, ReleaseRule rule, const char* why);
+// Gives the pool's VA back (pool destruction, nothing mapped any more).
+void mempool_release_segments(CUmemPoolHandle_st& pool);
+// The live pool allocation of ctx holding addr (Pool::find's answer for pool memory): its start,
+// requested size, and the block around it. False if none.
+bool mempool_find(CUctx_st& ctx, uint64_t addr, uint64_t* start, uint64_t* size, uint64_t* map_va,
+                  uint64_t* map_size);
+// ctx is being torn down (Pool::release_all): its pools' pieces go back, their blocks are forgotten.
+void mempool_context_torn_down(CUctx_st& ctx);
 
 // Hooks of the synchronizing calls and cuStreamWaitEvent (stream.cpp, context.cpp).
 // A synchronize of ctx finished: every pool on it releases down to its threshold.
@@ -93,5 +107,7 @@ void mempool_synchronized(CUctx_st& ctx);
 void mempool_stream_waited(CUstream_st* s, const Channel* ch, uint64_t fence);
 // The highest fence of ch that s waited for (0: none).
 uint64_t mempool_waited_fence(CUstream_st* s, const Channel* ch);
+// Every pool of this process (mempool.cpp).
+std::vector<CUmemPoolHandle_st*> all_mempools();
 
 }  // namespace minicuda::libcuda
