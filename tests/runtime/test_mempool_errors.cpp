@@ -217,5 +217,33 @@ TEST_F(MemPoolErrors, DriverTwins) {
   EXPECT_EQ(pool, def);  // drv.defaultpool_same_as_runtime = 1
 }
 
+TEST_F(MemPoolErrors, ADestroyedStreamIsAnswered) {
+  // iso.bad_stream: the H200's driver crashed; minicuda answers with the stream error.
+  cudaStream_t s = nullptr;
+  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+  ASSERT_EQ(cudaStreamDestroy(s), cudaSuccess);
+  void* p = nullptr;
+  EXPECT_EQ(cudaMallocAsync(&p, 16, s), cudaErrorInvalidResourceHandle);
+}
+
+TEST_F(MemPoolErrors, MaxSizeCountsWholePieces) {
+  // create.maxsize_1MiB, maxsize_1MiB.*: the first 32 MiB piece is mapped all the same, and a
+  // second allocation inside it succeeds.
+  cudaMemPoolProps p = props_;
+  p.maxSize = 1 << 20;
+  cudaMemPool_t pool = nullptr;
+  ASSERT_EQ(cudaMemPoolCreate(&pool, &p), cudaSuccess);
+  void *a = nullptr, *b = nullptr;
+  EXPECT_EQ(cudaMallocFromPoolAsync(&a, 512 << 10, pool, nullptr), cudaSuccess);
+  unsigned long long reserved = 0;
+  EXPECT_EQ(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved), cudaSuccess);
+  EXPECT_EQ(reserved, 32ull << 20);
+  EXPECT_EQ(cudaMallocFromPoolAsync(&b, 1 << 20, pool, nullptr), cudaSuccess);  // alloc_1MiB_more
+  EXPECT_EQ(cudaFreeAsync(a, nullptr), cudaSuccess);
+  EXPECT_EQ(cudaFreeAsync(b, nullptr), cudaSuccess);
+  EXPECT_EQ(cudaStreamSynchronize(nullptr), cudaSuccess);
+  EXPECT_EQ(cudaMemPoolDestroy(pool), cudaSuccess);
+}
+
 }  // namespace
 }  // namespace minicuda::testing
