@@ -344,6 +344,10 @@ TEST_F(MemPool, KernelsUseAsyncMemoryAndDefaultPoolServesMallocAsync) {
   ASSERT_EQ(cudaPointerGetAttributes(&pa, q), cudaSuccess);  // ptrattr.async.*
   EXPECT_EQ(pa.type, cudaMemoryTypeDevice);
   EXPECT_EQ(pa.device, 0);
+  CUmemoryPool owner = nullptr;  // ptrattr.async.mempool_is_default = 1
+  EXPECT_EQ(cuPointerGetAttribute(&owner, CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE, reinterpret_cast<CUdeviceptr>(q)),
+            CUDA_SUCCESS);
+  EXPECT_EQ(owner, def);
   EXPECT_EQ(cudaFreeAsync(q, nullptr), cudaSuccess);
 }
 

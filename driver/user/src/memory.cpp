@@ -75,6 +75,7 @@ bool write_attribute(const PointerInfo& info, CUpointer_attribute attribute, uin
     case CU_POINTER_ATTRIBUTE_MAPPED: *static_cast<int*>(data) = info.ctx ? 1 : 0; return true;
     case CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR: *static_cast<void**>(data) = reinterpret_cast<void*>(info.mapping_base); return true;
     case CU_POINTER_ATTRIBUTE_MAPPING_SIZE: *static_cast<size_t*>(data) = info.mapping_size; return true;
+    case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE: *static_cast<CUmemoryPool*>(data) = mempool_containing(ptr); return true;
     default: return false;
   }
 }

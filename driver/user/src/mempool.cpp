@@ -125,6 +125,14 @@ CUmemPoolHandle_st* mempool_of_allocation(uint64_t dptr) {
   return nullptr;
 }
 
+CUmemPoolHandle_st* mempool_containing(uint64_t addr) {
+  for (CUmemPoolHandle_st* pool : mempools().pools) {
+    uint64_t start = 0, size = 0, va = 0, bytes = 0;
+    if (pool->ctx != nullptr && mempool_find(*pool->ctx, addr, &start, &size, &va, &bytes)) return pool;
+  }
+  return nullptr;
+}
+
 std::vector<CUmemPoolHandle_st*> all_mempools() {
   return std::vector<CUmemPoolHandle_st*>(mempools().pools.begin(), mempools().pools.end());
 }

@@ -77,6 +77,8 @@ inline constexpr uint64_t kMemPoolSegmentBytes = 8ull << 30;
 CUmemPoolHandle_st* find_mempool(CUmemoryPool pool);
 // The pool (of this process) whose live allocation starts at dptr, or null.
 CUmemPoolHandle_st* mempool_of_allocation(uint64_t dptr);
+// The pool (of this process) with a live allocation holding addr, or null.
+CUmemPoolHandle_st* mempool_containing(uint64_t addr);
 // Hands out bytes from pool for work in stream s (mempool_alloc.cpp), by the reuse rules above;
 // maps more pieces when nothing fits. CUDA_ERROR_OUT_OF_MEMORY when the kernel has no room or the
 // pool's maxSize (rounded up to a piece) would be passed.
