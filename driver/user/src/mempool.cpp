@@ -20,8 +20,8 @@ struct MemPools {
   std::map<CUstream_st*, std::map<const Channel*, uint64_t>> waited;  // event dependencies per stream
 };
 MemPools& mempools() {
-  static std::map<Driver*, MemPools> per_process;  // guarded by driver_mutex()
-  return per_process[&driver()];
+  static std::map<int, MemPools> per_process;  // by pid, as driver(); guarded by driver_mutex()
+  return per_process[kernel::vdso_getpid()];
 }
 
 const char* attr_name(CUmemPool_attribute a) {
@@ -133,9 +133,7 @@ CUmemPoolHandle_st* mempool_containing(uint64_t addr) {
   return nullptr;
 }
 
-std::vector<CUmemPoolHandle_st*> all_mempools() {
-  return std::vector<CUmemPoolHandle_st*>(mempools().pools.begin(), mempools().pools.end());
-}
+const std::set<CUmemPoolHandle_st*>& all_mempools() { return mempools().pools; }
 
 void mempool_synchronized(CUctx_st& ctx) {
   for (CUmemPoolHandle_st* pool : mempools().pools)

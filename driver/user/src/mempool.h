@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 
 #include "libcuda.h"
 
@@ -109,7 +110,7 @@ void mempool_synchronized(CUctx_st& ctx);
 void mempool_stream_waited(CUstream_st* s, const Channel* ch, uint64_t fence);
 // The highest fence of ch that s waited for (0: none).
 uint64_t mempool_waited_fence(CUstream_st* s, const Channel* ch);
-// Every pool of this process (mempool.cpp).
-std::vector<CUmemPoolHandle_st*> all_mempools();
+// Every pool of this process (mempool.cpp); guarded by driver_mutex().
+const std::set<CUmemPoolHandle_st*>& all_mempools();
 
 }  // namespace minicuda::libcuda
