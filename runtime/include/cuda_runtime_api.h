@@ -527,6 +527,8 @@ cudaError_t CUDARTAPI cudaStreamAttachMemAsync(cudaStream_t stream, void* devPtr
 #endif
 /* CUDA graphs and stream capture. */
 #include "crt/cuda_graph_api.h"
+/* The stream-ordered allocator: cudaMallocAsync, memory pools. */
+#include "crt/cuda_mempool_api.h"
 #undef MINICUDA_DV
 #ifdef __cplusplus
 template <class T>

@@ -473,6 +473,7 @@ CUresult CUDAAPI cuPointerGetAttributes(unsigned int numAttributes, CUpointer_at
                                         void** data, CUdeviceptr ptr);
 
 #include "cuda_managed.h" /* managed memory: cuMemAllocManaged, prefetch, advice, attach */
+#include "cuda_mempool.h" /* the stream-ordered allocator: cuMemAllocAsync, memory pools */
 
 /* --- Copies and memsets (synchronous forms) --- */
 

@@ -18,6 +18,7 @@
 #include "class/clc86f.h"
 #include "class/clc8b5.h"
 #include "memcheck.h"
+#include "mempool.h"
 #include "pool.h"
 
 namespace minicuda::libcuda {
@@ -426,6 +427,7 @@ CUresult cuCtxSynchronize_v2(CUcontext ctx) {
   if (ctx == nullptr || !valid_context(ctx) || !ctx->active) return done(scope, CUDA_ERROR_INVALID_CONTEXT);
   if (CUresult s = sticky_error(*ctx); s != CUDA_SUCCESS) return done(scope, s);
   if (wait_all(*ctx) != CUDA_SUCCESS) return done(scope, sticky_error(*ctx));
+  mempool_synchronized(*ctx);  // pools release above their threshold
   return done(scope, CUDA_SUCCESS);
 }
 

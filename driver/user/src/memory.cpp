@@ -9,6 +9,7 @@
 #include "libcuda.h"
 #include "channel.h"
 #include "memcheck.h"
+#include "mempool.h"
 #include "pool.h"
 
 namespace minicuda::libcuda {
@@ -74,6 +75,7 @@ bool write_attribute(const PointerInfo& info, CUpointer_attribute attribute, uin
     case CU_POINTER_ATTRIBUTE_MAPPED: *static_cast<int*>(data) = info.ctx ? 1 : 0; return true;
     case CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR: *static_cast<void**>(data) = reinterpret_cast<void*>(info.mapping_base); return true;
     case CU_POINTER_ATTRIBUTE_MAPPING_SIZE: *static_cast<size_t*>(data) = info.mapping_size; return true;
+    case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE: *static_cast<CUmemoryPool*>(data) = mempool_containing(ptr); return true;
     default: return false;
   }
 }
@@ -156,6 +158,9 @@ CUresult cuMemFree_v2(CUdeviceptr dptr) {
   // cudaFree "may perform implicit synchronization": work still queued may use the memory.
   (void)wait_all(*ctx);
   if (ctx->managed.count(dptr) != 0) return done(scope, free_managed(*ctx, dptr));
+  // A stream-ordered allocation: its block goes back to its memory pool (mempool.h), now that
+  // the work above has finished; the pool's chunk itself is no cuMemAlloc allocation.
+  if (CUmemPoolHandle_st* mp = mempool_of_allocation(dptr)) return done(scope, mempool_free(*ctx, *mp, dptr, nullptr));
   CUresult r = ctx->pool->free(dptr);
   if (r == CUDA_SUCCESS && ctx->pool->layout() == PoolLayout::Memcheck) memcheck::on_free(*ctx, dptr);
   return done(scope, r);

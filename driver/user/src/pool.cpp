@@ -5,6 +5,7 @@
 #include <iterator>
 
 #include "memcheck.h"
+#include "mempool.h"
 
 namespace minicuda::libcuda {
 
@@ -155,9 +156,9 @@ CUresult Pool::free(CUdeviceptr ptr) {
 
 bool Pool::find(uint64_t addr, uint64_t* start, uint64_t* size, uint64_t* chunk_va, uint64_t* chunk_size) const {
   auto it = allocs_.upper_bound(addr);
-  if (it == allocs_.begin()) return false;
+  if (it == allocs_.begin()) return mempool_find(ctx_, addr, start, size, chunk_va, chunk_size);
   --it;
-  if (addr >= it->first + it->second.size) return false;
+  if (addr >= it->first + it->second.size) return mempool_find(ctx_, addr, start, size, chunk_va, chunk_size);
   *start = it->first;
   *size = it->second.size;
   *chunk_va = it->second.chunk_va;
@@ -166,6 +167,7 @@ bool Pool::find(uint64_t addr, uint64_t* start, uint64_t* size, uint64_t* chunk_
 }
 
 void Pool::release_all() {
+  mempool_context_torn_down(ctx_);
   while (!chunks_.empty()) release_chunk(chunks_.begin()->first);
   allocs_.clear();
 }

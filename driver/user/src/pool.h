@@ -64,8 +64,12 @@ class Pool {
     for (const auto& [start, a] : allocs_) all.emplace_back(start, a.size);
     return all;
   }
-  // Returns every chunk to the kernel (context teardown).
+  // Returns every chunk to the kernel (context teardown), the memory pools' pieces first.
   void release_all();
+  // GPU VA for the stream-ordered allocator's pools (mempool.h), which map their own memory in
+  // it: `size` bytes (a multiple of 2 MiB) reserved, 2 MiB-aligned, or 0 when none is left.
+  uint64_t reserve_va(uint64_t size) { return va_.allocate(size, kChunkSize).value_or(0); }
+  void release_va(uint64_t va, uint64_t size) { va_.release(va, size); }
   uint64_t chunk_count() const { return chunks_.size(); }
 
  private:

@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "channel.h"
+#include "mempool.h"
 #include "host_clock.h"
 #include "libcuda.h"
 
@@ -199,7 +200,9 @@ CUresult stream_synchronize(const char* api, DefaultStream mode, CUstream hStrea
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   CUstream_st* s = nullptr;
   if (CUresult r = resolve_stream(*ctx, hStream, &s, mode); r != CUDA_SUCCESS) return done(scope, r);
-  return done(scope, *ctx, s ? s->channel->wait(s->last_fence) : wait_all(*ctx));
+  CUresult r = s ? s->channel->wait(s->last_fence) : wait_all(*ctx);
+  if (r == CUDA_SUCCESS) mempool_synchronized(*ctx);  // pools release above their threshold
+  return done(scope, *ctx, r);
 }
 }  // namespace
 
@@ -268,6 +271,7 @@ CUresult stream_wait_event(const char* api, DefaultStream mode, CUstream hStream
   trace::note(trace::Layer::Libcuda, "stream wait: semaphore acquire of the recording channel's fence >= {}", e->fence);
   ch.acquire(e->channel->fence_va(), e->fence);
   submitted(s, ch.submit());
+  mempool_stream_waited(s, e->channel, e->fence);  // a dependency the pools' reuse may follow
   return done(scope, CUDA_SUCCESS);
 }
 }  // namespace
@@ -408,7 +412,9 @@ CUresult cuEventSynchronize(CUevent hEvent) {
   const bool blocking = (e->flags & CU_EVENT_BLOCKING_SYNC) != 0 ||
                         (ctx->flags & CU_CTX_SCHED_MASK) == CU_CTX_SCHED_BLOCKING_SYNC;
   const Channel::WaitMode mode = blocking ? Channel::WaitMode::Blocking : Channel::WaitMode::Spin;
-  return done(scope, *ctx, e->fence == 0 ? CUDA_SUCCESS : e->channel->wait(e->fence, mode));
+  CUresult r = e->fence == 0 ? CUDA_SUCCESS : e->channel->wait(e->fence, mode);
+  if (r == CUDA_SUCCESS) mempool_synchronized(*ctx);  // pools release above their threshold
+  return done(scope, *ctx, r);
 }
 
 // Contract: *pMilliseconds = GPU time between the two records (end - start; may be negative).
