@@ -1,8 +1,14 @@
 // activity: the engines' busy-time counters (EngineActivity, minicuda/device.h), the simulator's
 // performance monitor. The compute engine calls begin/end around each grid and the copy engine
 // around each transfer; nvidia.ko samples them for its status file (minicuda smi's GPU-Util and
-// the running kernel). Wall-clock time, from steady_clock.
-#include <chrono>
+// the running kernel).
+//
+// The clock is CLOCK_MONOTONIC_COARSE: the kernel's tick, read without a system call (a few ns,
+// where the precise clock costs about 200 ns on the project's VM, docs/performance.md), with a
+// resolution of one tick (4 ms here). A piece of work shorter than a tick counts as 0 or one tick;
+// as its start falls anywhere within a tick, the sum over many pieces is right on average, and a
+// utilisation over an interval of many ticks (500 ms by default) is what the engines did.
+#include <time.h>
 
 #include "minicuda/device.h"
 
@@ -10,8 +16,9 @@ namespace minicuda::gpu {
 
 namespace {
 uint64_t wall_now_ns() {
-  return static_cast<uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
 }
 }  // namespace
 
