@@ -1,9 +1,10 @@
 // The same kernels as nvcc's PTX (libcuda's JIT + the SIMT executor), as C++ kernels on minicuda
 // (cu2cxx) and natively (a host loop doing the same work), in one run. The kernels are those of
-// the PTX-vs-C++ gate (tests/ptx_vs_cxx/kernels/*.cu, their PTX in tests/ptx_vs_cxx/ptx):
+// the PTX-vs-C++ gate (tests/ptx_vs_cxx: alu.cu's PTX in its ptx/, vector_add's and reduction's
+// in the PTX corpus, tests/data/ptx/corpus, from tests/data/ptx/src):
 //   alu:        xc_alu, 16,384 threads, each 256 iterations of x = fmaf(x, 1.0001, 0.5): ALU-bound
-//   memory:     xc_vector_add over 2^22 floats, <<<16384, 256>>>: memory-bound
-//   reduction:  xc_reduce over 2^22 ints, <<<8192, 256>>>: shared tree, shuffles, an atomic a block
+//   memory:     vector_add over 2^22 floats, <<<16384, 256>>>: memory-bound
+//   reduction:  reduce_sum over 2^22 ints, <<<8192, 256>>>: shared tree, shuffles, an atomic a block
 // Work is counted in thread-instructions of the PTX path: the SASS instructions the SIMT executor
 // executes, each times the lanes active for it. The program counts them itself before measuring:
 // it runs itself once with MINICUDA_TRACE=warp (the executor's per-warp-instruction trace, which
@@ -45,9 +46,9 @@ constexpr int kReduceN = 1 << 22;
 constexpr unsigned kVectorBlocks = kVectorN / kThreads;
 constexpr unsigned kReduceBlocks = kReduceN / (2 * kThreads);
 
-// The kernel `entry` of tests/ptx_vs_cxx/ptx/NAME.ptx, loaded into the primary context.
-CUfunction load_ptx(const char* name, const char* entry) {
-  std::ifstream f(std::string(MINICUDA_XCHECK_PTX_DIR) + "/" + name + ".ptx");
+// The kernel `entry` of DIR/NAME.ptx, loaded into the primary context.
+CUfunction load_ptx(const char* dir, const char* name, const char* entry) {
+  std::ifstream f(std::string(dir) + "/" + name + ".ptx");
   std::stringstream ss;
   ss << f.rdbuf();
   CUmodule m = nullptr;
@@ -61,9 +62,9 @@ CUfunction load_ptx(const char* name, const char* entry) {
 }
 
 struct Kernels {
-  CUfunction alu = load_ptx("alu", "xc_alu");
-  CUfunction vector_add = load_ptx("vector_add", "xc_vector_add");
-  CUfunction reduce = load_ptx("reduction", "xc_reduce");
+  CUfunction alu = load_ptx(MINICUDA_XCHECK_PTX_DIR, "alu", "xc_alu");
+  CUfunction vector_add = load_ptx(MINICUDA_XCHECK_CORPUS_DIR, "vector_add", "vector_add");
+  CUfunction reduce = load_ptx(MINICUDA_XCHECK_CORPUS_DIR, "reduction", "reduce_sum");
 };
 Kernels& kernels() {
   static Kernels k;

@@ -287,10 +287,12 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
   GridCounters counters;
   if (grid.sass != nullptr && work_aware_model()) grid.counters = &counters;
   grid_activity(true);  // nvidia-uvm shows managed memory as the GPU's page table maps it
+  device_.activity().begin(TimelineUnit::Compute, chid, grid.kernel_name);
   std::optional<BlockError> first_error = cooperative ? run_cooperative(grid, blocks)
                                           : fission_mode() == FissionMode::Check && grid.region_entry != nullptr
                                               ? run_grid_checked(chid, grid)
                                               : run_grid(grid, helpers);
+  device_.activity().end(TimelineUnit::Compute);
   grid_activity(false);
   const uint64_t resident = std::min<uint64_t>(uint64_t{occ.blocks_per_sm} * threads, props.max_threads_per_sm);
   const uint64_t wave_ns = std::max<uint64_t>(1, kFullWaveNs * resident / props.max_threads_per_sm);

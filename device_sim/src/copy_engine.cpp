@@ -310,6 +310,7 @@ std::optional<ChannelFault> CopyEngine::transfer(uint32_t chid, const CopyState&
     std::memcpy(element + c * component, constant, component);
   }
   // Lines of no bytes move nothing (and their address, which the MMU did not check, may be 0).
+  device_.activity().begin(unit, chid, nullptr);
   for (uint64_t i = 0; i < count && dst_lines.bytes != 0; ++i) {
     auto* out = reinterpret_cast<uint8_t*>(*line_va(dst_lines, i));
     const auto* in =
@@ -334,6 +335,7 @@ std::optional<ChannelFault> CopyEngine::transfer(uint32_t chid, const CopyState&
     }
   }
 
+  device_.activity().end(unit);
   const uint64_t bytes = dst_lines.bytes * count;
   const TimeSpan span = device_.timeline().run(chid, unit, transfer_ns(cost, bytes));
   const uint64_t now = span.end;

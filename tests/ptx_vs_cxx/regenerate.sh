@@ -1,6 +1,7 @@
 #!/bin/sh
 # Rebuilds ptx/NAME.ptx from kernels/NAME.cu with nvcc 13 (the kernels only: nvcc -ptx drops the
-# host wrappers that the C++ path of the test calls). The .ptx files are kept in git so that the
+# host wrappers that the C++ path of the test calls). launchers/*.cu need none here: their kernels'
+# PTX is the corpus's, rebuilt by tests/data/ptx/regenerate.sh. The .ptx files are kept in git so that the
 # build and the tests need no CUDA toolkit; run this only when a kernel source changes.
 set -eu
 cd "$(dirname "$0")"

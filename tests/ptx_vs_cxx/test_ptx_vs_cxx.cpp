@@ -1,7 +1,9 @@
-// The differential gate of the PTX path: each kernel of kernels/*.cu runs twice on the simulated
-// GPU with the same inputs, once as C++ (the .cu translated by cu2cxx and compiled into this
-// binary) and once as nvcc's PTX of the same .cu (ptx/NAME.ptx, loaded with cuModuleLoadData,
-// compiled by libcuda's JIT, launched with cuLaunchKernel, run by the SIMT executor). The outputs
+// The differential gate of the PTX path: each kernel runs twice on the simulated GPU with the same
+// inputs, once as C++ (the .cu translated by cu2cxx and compiled into this binary) and once as
+// nvcc's PTX of the same .cu (loaded with cuModuleLoadData, compiled by libcuda's JIT, launched
+// with cuLaunchKernel, run by the SIMT executor). The gate's own kernels are kernels/NAME.cu with
+// their PTX in ptx/NAME.ptx; the kernels the PTX corpus shares are tests/data/ptx/src/NAME.cu, one
+// source for both suites, with their PTX in tests/data/ptx/corpus/NAME.ptx. The outputs
 // must be equal bit for bit, floats included (the kernels fix their order of operations). The
 // same binary runs again with MINICUDA_SM_THREADS=1 and =4 (tests/CMakeLists.txt), so the PTX
 // results are also the same at every SM worker-thread count.
@@ -17,7 +19,7 @@
 #include <string>
 #include <vector>
 
-// The host launchers of kernels/*.cu (the C++ path).
+// The host launchers of kernels/*.cu and launchers/*.cu (the C++ path).
 void xc_reduce_cxx(unsigned blocks, unsigned threads, const int* in, int* out, int n);
 void xc_scan_cxx(unsigned blocks, unsigned threads, const float* in, float* out, int n);
 void xc_histogram_cxx(unsigned blocks, unsigned threads, const unsigned char* data, unsigned* bins, int n);
@@ -77,9 +79,16 @@ class PtxVsCxx : public ::testing::Test {
     }
   }
 
-  // The kernel `entry` of ptx/NAME.ptx, through cuModuleLoadData and cuModuleGetFunction.
-  CUfunction load(const std::string& name, const char* entry) {
-    std::ifstream f(std::string(MINICUDA_XCHECK_PTX_DIR) + "/" + name + ".ptx");
+  // The kernel `entry` of ptx/NAME.ptx (the gate's own kernels), through cuModuleLoadData and
+  // cuModuleGetFunction.
+  CUfunction load(const std::string& name, const char* entry) { return load_file(MINICUDA_XCHECK_PTX_DIR, name, entry); }
+  // The kernel `entry` of the PTX corpus (tests/data/ptx/corpus/NAME.ptx): kernels whose one source
+  // is tests/data/ptx/src/NAME.cu, which launchers/NAME.cu translates for the C++ path.
+  CUfunction load_corpus(const std::string& name, const char* entry) {
+    return load_file(MINICUDA_XCHECK_CORPUS_DIR, name, entry);
+  }
+  CUfunction load_file(const std::string& dir, const std::string& name, const char* entry) {
+    std::ifstream f(dir + "/" + name + ".ptx");
     std::stringstream ss;
     ss << f.rdbuf();
     std::string text = ss.str();
@@ -115,7 +124,7 @@ std::vector<int> random_ints(std::mt19937& rng, size_t n, int lo, int hi) {
 }
 
 TEST_F(PtxVsCxx, ReductionSharedTreeShufflesAtomics) {
-  CUfunction fn = load("reduction", "xc_reduce");
+  CUfunction fn = load_corpus("reduction", "reduce_sum");
   const unsigned threads = 256;
   for (int n : {1, 255, 512, 1000, 4097, 100003}) {
     DeviceBuffer<int> in(random_ints(rng, n, -1000000, 1000000)), out(1);
@@ -147,7 +156,7 @@ TEST_F(PtxVsCxx, BlockScanWithBarriers) {
 }
 
 TEST_F(PtxVsCxx, HistogramWithSharedAtomics) {
-  CUfunction fn = load("histogram", "xc_histogram");
+  CUfunction fn = load_corpus("histogram", "histogram256");
   for (int n : {1, 777, 65536, 200001}) {
     std::vector<unsigned char> bytes(n);
     // Skewed data: many collisions on a few bins, as well as a spread.
@@ -166,7 +175,7 @@ TEST_F(PtxVsCxx, HistogramWithSharedAtomics) {
 }
 
 TEST_F(PtxVsCxx, TransposeThroughPaddedSharedTiles) {
-  CUfunction fn = load("transpose", "xc_transpose");
+  CUfunction fn = load_corpus("transpose", "transpose");
   for (auto [rows, cols] : {std::pair{32, 32}, {1, 77}, {45, 19}, {100, 257}}) {
     DeviceBuffer<float> in(random_floats(rng, static_cast<size_t>(rows) * cols)), out(static_cast<size_t>(rows) * cols);
     xc_transpose_cxx(rows, cols, in.ptr, out.ptr);
@@ -213,7 +222,7 @@ TEST_F(PtxVsCxx, TiledMatmulWithFma) {
 }
 
 TEST_F(PtxVsCxx, VectorAdd) {
-  CUfunction fn = load("vector_add", "xc_vector_add");
+  CUfunction fn = load_corpus("vector_add", "vector_add");
   const unsigned threads = 128;
   for (int n : {1, 127, 128, 1000, 65537}) {
     DeviceBuffer<float> a(random_floats(rng, n)), b(random_floats(rng, n)), c(n);

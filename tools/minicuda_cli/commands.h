@@ -37,6 +37,16 @@ int smi(const std::vector<std::string>& command);
 // program's status (127: not found, 126: not executable, 2: no program given).
 int profile(const std::vector<std::string>& command);
 
+struct SmiLiveOptions {
+  bool query = false;     // -q: the detailed form instead of the table
+  int loop_seconds = 0;   // --loop N: print again every N seconds until interrupted; 0: once
+};
+
+// The simulated GPUs of every running minicuda program, from the status files their nvidia.ko
+// publishes (minicuda/gpu_status.h): the nvidia-smi table, or the -q form. Stale files (a pid
+// that is gone) are skipped, unreadable ones named on stderr. Returns 0.
+int smi_live(const SmiLiveOptions& options);
+
 struct SassOptions {
   std::string file;             // a .ptx file
   std::string kernel;           // one .entry to print; empty: every one

@@ -3,6 +3,7 @@
 //   minicuda run [--trace LAYERS] [--format text|json|chrome|html] [--out FILE] -- PROGRAM ARGS...
 //   minicuda devices
 //   minicuda explain CALL
+//   minicuda smi [-q] [--loop N]
 //   minicuda smi -- PROGRAM ARGS...
 //   minicuda sass FILE.ptx [--kernel NAME] [--arch sm_90]
 //
@@ -104,8 +105,13 @@ int main(int argc, char** argv) {
   explain->add_option("call", call, "the CUDA call to explain")->required();
 
   std::vector<std::string> smi_command;
-  CLI::App* smi = app.add_subcommand("smi", "runs PROGRAM, then prints device memory, channels and engine busy time");
-  smi->add_option("command", smi_command, "-- PROGRAM ARGS...: the program to run")->required();
+  cli::SmiLiveOptions smi_options;
+  CLI::App* smi = app.add_subcommand(
+      "smi", "the simulated GPUs of the running minicuda programs (nvidia-smi); with -- PROGRAM: runs it, then sums up its GPU work");
+  smi->add_flag("-q,--query", smi_options.query, "the detailed form: every field of every GPU and process");
+  smi->add_option("-l,--loop", smi_options.loop_seconds, "print again every N seconds, until interrupted")
+      ->check(CLI::PositiveNumber);
+  smi->add_option("command", smi_command, "-- PROGRAM ARGS...: run the program, then print what its GPU did");
 
   std::vector<std::string> profile_command;
   CLI::App* profile = app.add_subcommand("profile", "runs PROGRAM, then prints each PTX kernel's counters (ncu --print-summary)");
@@ -129,7 +135,7 @@ int main(int argc, char** argv) {
   if (run->parsed()) return cli::run(run_options);
   if (app.got_subcommand("devices")) return cli::devices();
   if (explain->parsed()) return cli::explain(call);
-  if (smi->parsed()) return cli::smi(smi_command);
+  if (smi->parsed()) return smi_command.empty() ? cli::smi_live(smi_options) : cli::smi(smi_command);
   if (sass->parsed()) return cli::sass(sass_options);
   if (profile->parsed()) return cli::profile(profile_command);
   return 2;

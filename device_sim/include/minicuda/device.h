@@ -297,6 +297,43 @@ class Timeline {
   uint64_t latest_ = 0;
 };
 
+// The engines' activity counters (activity.cpp): what a real GPU's performance monitor samples
+// for nvidia-smi's utilisation. Each engine unit counts the host (wall-clock) nanoseconds it has
+// spent on work - grids, copies, memsets - so that a reader who samples twice gets the share of
+// the interval the unit was busy; the compute unit also names the grid it is running. Wall time,
+// not simulated time: it answers "is the GPU working now", which simulated time (which moves only
+// when work runs) cannot. The engines call begin/end around each piece of work, on the thread that
+// runs it; a unit runs one piece at a time (EngineThreads). Counting is off until a reader
+// enable()s it (nvidia.ko, when it starts publishing for minicuda smi): until then begin/end cost
+// one atomic load. Thread-safe (one mutex, held for a few loads and stores; on, the cost is two
+// clock reads per piece of work: docs/performance.md).
+class EngineActivity {
+ public:
+  struct Sample {
+    uint64_t wall_ns = 0;                    // steady_clock when taken
+    uint64_t busy_ns[kTimelineUnits] = {};   // per unit, cumulative, work still running included
+    uint64_t work_items[kTimelineUnits] = {};  // pieces of work begun, per unit
+    std::string kernel;                      // the grid the compute unit runs now; "" when idle
+    uint32_t kernel_chid = 0;                // its channel
+  };
+  // Starts counting (idempotent); work already running is counted from its next piece.
+  void enable() { enabled_.store(true, std::memory_order_relaxed); }
+  // Unit starts a piece of work for channel chid: a grid named `kernel`, or (kernel null) a copy.
+  void begin(TimelineUnit unit, uint32_t chid, const char* kernel);
+  // The unit's piece of work ended.
+  void end(TimelineUnit unit);
+  Sample sample() const;
+
+ private:
+  std::atomic<bool> enabled_{false};
+  mutable std::mutex mutex_;
+  uint64_t busy_ns_[kTimelineUnits] = {};    // finished work; guarded by mutex_
+  uint64_t started_ns_[kTimelineUnits] = {};  // when the running piece began, 0 if idle; guarded by mutex_
+  uint64_t items_[kTimelineUnits] = {};      // guarded by mutex_
+  std::string kernel_;                       // guarded by mutex_
+  uint32_t kernel_chid_ = 0;                 // guarded by mutex_
+};
+
 class Device;
 class CopyEngine;  // device_sim/src/copy_engine.h
 class ComputeEngine;  // device_sim/src/compute_engine.h
@@ -497,6 +534,8 @@ class Device {
   // The simulated clock of every engine and channel (Timeline above; costs in docs/timing.md).
   Timeline& timeline() { return timeline_; }
   const Timeline& timeline() const { return timeline_; }
+  // The engines' busy-time counters and the running grid (EngineActivity).
+  EngineActivity& activity() { return activity_; }
   // Simulated time in nanoseconds since the device was built: when the latest work finished.
   // It only moves when the engines work, so it is the same on every run.
   uint64_t now_ns() const { return timeline_.now(); }
@@ -521,6 +560,7 @@ class Device {
   Vram vram_;
   Mmu mmu_;
   Timeline timeline_;
+  EngineActivity activity_;
   HostInterface host_{*this};  // last: it uses mmu_
 };
 

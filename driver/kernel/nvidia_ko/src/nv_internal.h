@@ -7,6 +7,7 @@
 //   rm_control.cpp  RM controls (NV_ESC_RM_CONTROL)
 //   pma.cpp         the physical memory allocator over VRAM
 //   uvm.cpp         /dev/nvidia-uvm: VA ranges and GPU mappings of external allocations
+//   nv_smi.cpp      the status file that `minicuda smi` reads (memory, processes, utilisation)
 //
 // Locking: one global lock, nv_lock(), held by every ioctl, mmap and release of either module
 // (the real RM has a global "API lock" too). Everything below is guarded by it.
@@ -30,6 +31,9 @@
 namespace minicuda::nvidia {
 
 std::recursive_mutex& nv_lock();
+
+// The driver version RM reports (NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION): the measured H200's (gpu.txt).
+inline constexpr const char* kNvDriverVersion = "580.159.04";
 
 // The GPUs this module drives, probed at module init: MINICUDA_DEVICES=N gives N of the preset
 // MINICUDA_DEVICE picks (H200 by default), MINICUDA_DEVICES=h200,teaching one GPU per preset
@@ -130,6 +134,8 @@ struct RmClient {
   NvU32 next_unique = 0;
 };
 
+// Every RM client, by handle (the status file lists them as the GPU's processes).
+const std::map<NvHandle, RmClient>& rm_clients();
 // The client with this handle if `file` owns it, else null (a client is private to its file).
 RmClient* rm_client(kernel::File* file, NvHandle hClient);
 // A memory object (0x3E, 0x40 or 0x71) of a client that `file` owns; null otherwise.
@@ -175,6 +181,10 @@ void uvm_memory_freed(const RmObject& memory);
 // Called by RM before any object goes away: mmap contexts prepared for it are dropped, so a later
 // mmap() cannot reach memory RM has released (nv.cpp).
 void nv_memory_freed(const RmObject& object);
+
+// The status file of `minicuda smi` (nv_smi.cpp, minicuda/gpu_status.h): starts the thread that
+// rewrites it, once per process, unless MINICUDA_SMI=0. Called under nv_lock() when a client is made.
+void nv_smi_start();
 
 // Module init of the two modules (called by kernel::boot()).
 void nv_register_devices();

@@ -13,8 +13,6 @@ namespace minicuda::nvidia {
 
 namespace {
 
-constexpr const char* kDriverVersion = "580.159.04";  // the measured driver (gpu.txt)
-
 template <typename T>
 T* as(void* params, NvU32 size, NV_STATUS* status) {
   if (size != sizeof(T)) {
@@ -38,11 +36,11 @@ NV_STATUS build_version(void* params, NvU32 size) {
   auto* p = as<NV0000_CTRL_SYSTEM_GET_BUILD_VERSION_PARAMS>(params, size, &st);
   if (!p) return st;
   NvU32 max = p->sizeOfStrings;
-  p->sizeOfStrings = static_cast<NvU32>(std::strlen(kDriverVersion) + 1);
+  p->sizeOfStrings = static_cast<NvU32>(std::strlen(kNvDriverVersion) + 1);
   p->changelistNumber = p->officialChangelistNumber = 0;
   if (max == 0) return NV_OK;  // the size query
-  if ((st = copy_string_out(p->pDriverVersionBuffer, kDriverVersion, max)) != NV_OK) return st;
-  if ((st = copy_string_out(p->pVersionBuffer, kDriverVersion, max)) != NV_OK) return st;
+  if ((st = copy_string_out(p->pDriverVersionBuffer, kNvDriverVersion, max)) != NV_OK) return st;
+  if ((st = copy_string_out(p->pVersionBuffer, kNvDriverVersion, max)) != NV_OK) return st;
   return copy_string_out(p->pTitleBuffer, "minicuda nvidia.ko", max);
 }
 

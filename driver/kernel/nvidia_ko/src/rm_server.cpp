@@ -93,11 +93,14 @@ NV_STATUS alloc_client(kernel::File* file, NvHandle* hObject) {
   clients()[handle] = std::move(client);
   *hObject = handle;
   trace::note(trace::Layer::Nvidia, "rm: new client {} for pid {}", hstr(handle), clients()[handle].pid);
+  nv_smi_start();  // the program uses the GPU: its status file appears (nv_smi.cpp)
   return NV_OK;
 }
 }  // namespace
 
 std::string hstr(NvHandle h) { return fmt::format("{:#010x}", h); }
+
+const std::map<NvHandle, RmClient>& rm_clients() { return clients(); }
 
 RmClient* rm_client(kernel::File* file, NvHandle hClient) {
   auto it = clients().find(hClient);
