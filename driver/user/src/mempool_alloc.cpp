@@ -84,15 +84,7 @@ CUresult map_pieces(CUctx_st& ctx, CUmemPoolHandle_st& pool, PoolSegment& seg, u
   const DeviceInfo& dev = *device_info(ctx.device);
   for (uint64_t p = piece_of(addr); p < addr + n; p += kMemPoolPieceBytes) {
     if (seg.pieces.count(p) != 0) continue;
-    NV_MEMORY_ALLOCATION_PARAMS mem{};
-    mem.type = NVOS32_TYPE_IMAGE;
-    mem.flags = NVOS32_ALLOC_FLAGS_ALIGNMENT_FORCE | NVOS32_ALLOC_FLAGS_MAP_NOT_REQUIRED;
-    mem.attr = nv_field_num(NVOS32_ATTR_LOCATION_SHIFT, NVOS32_ATTR_LOCATION_MASK, NVOS32_ATTR_LOCATION_VIDMEM) |
-               nv_field_num(NVOS32_ATTR_PAGE_SIZE_SHIFT, NVOS32_ATTR_PAGE_SIZE_MASK, NVOS32_ATTR_PAGE_SIZE_HUGE);
-    mem.attr2 = nv_field_num(NVOS32_ATTR2_PAGE_SIZE_HUGE_SHIFT, NVOS32_ATTR2_PAGE_SIZE_HUGE_MASK,
-                             NVOS32_ATTR2_PAGE_SIZE_HUGE_2MB);
-    mem.size = kMemPoolPieceBytes;
-    mem.alignment = Pool::kChunkSize;
+    NV_MEMORY_ALLOCATION_PARAMS mem = vidmem_request(kMemPoolPieceBytes, Pool::kChunkSize);
     NvHandle hMemory = next_handle();
     NV_STATUS s = rm_alloc(d.hClient, dev.hDevice, &hMemory, NV01_MEMORY_LOCAL_USER, &mem, sizeof mem);
     if (s != NV_OK) return to_cu_result(s);

@@ -37,15 +37,7 @@ CUresult Pool::grow(uint64_t size, bool dedicated, uint64_t guard, uint64_t* va_
   uint64_t va = va_.allocate(size + guard).value_or(0);
   if (va == 0) return CUDA_ERROR_OUT_OF_MEMORY;
 
-  NV_MEMORY_ALLOCATION_PARAMS mem{};
-  mem.type = NVOS32_TYPE_IMAGE;
-  mem.flags = NVOS32_ALLOC_FLAGS_ALIGNMENT_FORCE | NVOS32_ALLOC_FLAGS_MAP_NOT_REQUIRED;
-  mem.attr = nv_field_num(NVOS32_ATTR_LOCATION_SHIFT, NVOS32_ATTR_LOCATION_MASK, NVOS32_ATTR_LOCATION_VIDMEM) |
-             nv_field_num(NVOS32_ATTR_PAGE_SIZE_SHIFT, NVOS32_ATTR_PAGE_SIZE_MASK, NVOS32_ATTR_PAGE_SIZE_HUGE);
-  mem.attr2 = nv_field_num(NVOS32_ATTR2_PAGE_SIZE_HUGE_SHIFT, NVOS32_ATTR2_PAGE_SIZE_HUGE_MASK,
-                           NVOS32_ATTR2_PAGE_SIZE_HUGE_2MB);
-  mem.size = size;
-  mem.alignment = kChunkSize;
+  NV_MEMORY_ALLOCATION_PARAMS mem = vidmem_request(size, kChunkSize);
   NvHandle hMemory = next_handle();
   NV_STATUS s = rm_alloc(d.hClient, dev.hDevice, &hMemory, NV01_MEMORY_LOCAL_USER, &mem, sizeof mem);
   if (s != NV_OK) {
@@ -188,6 +180,19 @@ bool Pool::nearest(uint64_t addr, uint64_t* start, uint64_t* size) const {
   *start = best->first;
   *size = best->second.size;
   return true;
+}
+
+NV_MEMORY_ALLOCATION_PARAMS vidmem_request(uint64_t size, uint64_t alignment) {
+  NV_MEMORY_ALLOCATION_PARAMS mem{};
+  mem.type = NVOS32_TYPE_IMAGE;
+  mem.flags = NVOS32_ALLOC_FLAGS_ALIGNMENT_FORCE | NVOS32_ALLOC_FLAGS_MAP_NOT_REQUIRED;
+  mem.attr = nv_field_num(NVOS32_ATTR_LOCATION_SHIFT, NVOS32_ATTR_LOCATION_MASK, NVOS32_ATTR_LOCATION_VIDMEM) |
+             nv_field_num(NVOS32_ATTR_PAGE_SIZE_SHIFT, NVOS32_ATTR_PAGE_SIZE_MASK, NVOS32_ATTR_PAGE_SIZE_HUGE);
+  mem.attr2 = nv_field_num(NVOS32_ATTR2_PAGE_SIZE_HUGE_SHIFT, NVOS32_ATTR2_PAGE_SIZE_HUGE_MASK,
+                           NVOS32_ATTR2_PAGE_SIZE_HUGE_2MB);
+  mem.size = size;
+  mem.alignment = alignment;
+  return mem;
 }
 
 }  // namespace minicuda::libcuda

@@ -101,4 +101,8 @@ class Pool {
   std::map<uint64_t, Allocation> allocs_;  // by start address
 };
 
+// The NV01_MEMORY_LOCAL_USER request libcuda makes for device memory: video memory in 2 MiB
+// huge pages, force-aligned, mapped later through UVM (cudaMalloc's chunks, memory pools' pieces).
+NV_MEMORY_ALLOCATION_PARAMS vidmem_request(uint64_t size, uint64_t alignment);
+
 }  // namespace minicuda::libcuda
