@@ -197,6 +197,28 @@ static inline cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const T& symbol, 
   return ::cudaMemcpyFromSymbolAsync(dst, (const void*)&symbol, count, offset, kind, stream);
 }
 
+/* The CUDA 11 form of cudaGraphInstantiate, kept by the real header for older code: the error
+ * node and log buffer are not filled in; it instantiates with flags 0. */
+static inline cudaError_t cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph,
+                                               cudaGraphNode_t* pErrorNode, char* pLogBuffer, size_t bufferSize) {
+  (void)pErrorNode;
+  (void)pLogBuffer;
+  (void)bufferSize;
+  return ::cudaGraphInstantiate(pGraphExec, graph, 0);
+}
+
+/* The CUDA 11 form of cudaGraphExecUpdate: the node that failed and the result, each written when
+ * its pointer is not NULL, from the CUDA 12 form's result info. */
+static inline cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
+                                              cudaGraphNode_t* hErrorNode_out,
+                                              enum cudaGraphExecUpdateResult* updateResult_out) {
+  cudaGraphExecUpdateResultInfo info{};
+  const cudaError_t status = ::cudaGraphExecUpdate(hGraphExec, hGraph, &info);
+  if (hErrorNode_out != nullptr) *hErrorNode_out = info.errorNode;
+  if (updateResult_out != nullptr) *updateResult_out = info.result;
+  return status;
+}
+
 #include "crt/host_runtime.h" /* kernel registration and <<<>>> (what nvcc's host code calls) */
 
 #endif /* __cplusplus */

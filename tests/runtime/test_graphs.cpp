@@ -304,6 +304,14 @@ TEST_F(GraphTest, ExecUpdateTakesNewParametersAndRefusesANewTopology) {
   EXPECT_EQ(info.result, cudaGraphExecUpdateErrorTopologyChanged);
   EXPECT_EQ(cudaGetLastError(), cudaErrorGraphExecUpdateFailure);
   EXPECT_EQ(cudaGraphExecUpdate(exec, g2, nullptr), cudaSuccess);  // the result info is optional (recorded)
+  // The CUDA 11 form (jacobiCudaGraphs calls it) answers from the same result info.
+  cudaGraphNode_t error_node = nullptr;
+  cudaGraphExecUpdateResult result = cudaGraphExecUpdateSuccess;
+  EXPECT_EQ(cudaGraphExecUpdate(exec, g3, &error_node, &result), cudaErrorGraphExecUpdateFailure);
+  EXPECT_EQ(result, cudaGraphExecUpdateErrorTopologyChanged);
+  EXPECT_EQ(error_node, info.errorNode);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorGraphExecUpdateFailure);
+  EXPECT_EQ(cudaGraphExecUpdate(exec, g2, nullptr, nullptr), cudaSuccess);
   cudaGraphExecDestroy(exec);
   cudaGraphDestroy(g1), cudaGraphDestroy(g2), cudaGraphDestroy(g3);
   cudaFree(d);
@@ -411,6 +419,30 @@ TEST_F(GraphTest, DotPrintWritesTheNodesAndEdges) {
   EXPECT_EQ(cudaGraphDebugDotPrint(g, nullptr, 0), cudaErrorInvalidValue);
   EXPECT_EQ(cudaGraphDebugDotPrint(g, "/nonexistent-dir/x.dot", 0), cudaErrorOperatingSystem);
   cudaGraphDestroy(g);
+  cudaFree(d);
+}
+
+// The CUDA 11 form (error node, log buffer) that older programs still call, as NVIDIA's
+// jacobiCudaGraphs does: it instantiates with flags 0 and leaves both outputs as they were.
+TEST_F(GraphTest, TheFiveArgumentInstantiateOfCuda11StillInstantiates) {
+  int* d = nullptr;
+  ASSERT_EQ(cudaMalloc(&d, kN * sizeof(int)), cudaSuccess);
+  cudaGraph_t g = nullptr;
+  ASSERT_EQ(cudaGraphCreate(&g, 0), cudaSuccess);
+  cudaMemsetParams ms{d, 0, 0x01010101u, 4, kN, 1};
+  cudaGraphNode_t fill = nullptr;
+  ASSERT_EQ(cudaGraphAddMemsetNode(&fill, g, nullptr, 0, &ms), cudaSuccess);
+  cudaGraphExec_t exec = nullptr;
+  cudaGraphNode_t error_node = fill;
+  char log[16] = "untouched";
+  ASSERT_EQ(cudaGraphInstantiate(&exec, g, &error_node, log, sizeof log), cudaSuccess);
+  EXPECT_EQ(error_node, fill);
+  EXPECT_STREQ(log, "untouched");
+  ASSERT_EQ(cudaGraphLaunch(exec, 0), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  for (int v : read_back(d)) ASSERT_EQ(v, 0x01010101);
+  EXPECT_EQ(cudaGraphExecDestroy(exec), cudaSuccess);
+  EXPECT_EQ(cudaGraphDestroy(g), cudaSuccess);
   cudaFree(d);
 }
 
