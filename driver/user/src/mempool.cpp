@@ -20,8 +20,10 @@ struct MemPools {
   std::map<CUstream_st*, std::map<const Channel*, uint64_t>> waited;  // event dependencies per stream
 };
 MemPools& mempools() {
-  static std::map<int, MemPools> per_process;  // by pid, as driver(); guarded by driver_mutex()
-  return per_process[kernel::vdso_getpid()];
+  // By pid, as driver(); guarded by driver_mutex(). Never destroyed: pools stay valid for any
+  // teardown that runs at exit, and stay reachable (not leaks) until the process ends.
+  static auto* per_process = new std::map<int, MemPools>;
+  return (*per_process)[kernel::vdso_getpid()];
 }
 
 const char* attr_name(CUmemPool_attribute a) {
