@@ -25,7 +25,10 @@ for preset in "${presets[@]}"; do
     *) echo "test.sh: unknown preset '$preset' (debug, asan, tsan or fuzz)" >&2; exit 2 ;;
   esac
   echo "== test.sh: $preset =="
+  start=$SECONDS
   cmake --preset "$preset"
   cmake --build --preset "$preset" -j2
+  built=$SECONDS
   ctest --preset "$preset" -j2
+  echo "== test.sh: $preset took $((SECONDS - start)) s (build $((built - start)) s, tests $((SECONDS - built)) s) =="
 done
