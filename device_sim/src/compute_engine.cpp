@@ -49,26 +49,41 @@ bool work_aware_model() {
   return on;
 }
 
-// The work-aware duration of a SASS grid that ran. `counters_text` gets its counters as
-// key=value pairs, which the kernel's span note carries (the text trace's `gpu` line, the Chrome
-// trace's args, `minicuda profile`); waves= is what the wave model would give.
+// The work-aware duration of a SASS grid that ran. `args` gets its counters, which its span
+// carries as structured args (the Chrome trace's, the HTML viewer's) and as key=value pairs in
+// its note (the text trace's `gpu` line, which `minicuda profile` also reads); waves_model_ns is
+// what the wave model would give.
 uint64_t work_aware_duration(const GridCounters& counters, const KernelShape& shape, uint64_t waves_ns,
-                             std::string* counters_text) {
+                             std::vector<trace::DeviceSpan::Arg>* args) {
   const KernelCounters c = counters.finish(H200Figures::kL2Bytes);
   const KernelTiming t = kernel_timing(c, shape);
   const uint64_t warp_inst = c.total_warp_instructions();
   const uint64_t requests = c.global_load_requests + c.global_store_requests;
   auto ratio = [](double a, double b) { return b == 0 ? 0.0 : a / b; };
-  *counters_text = fmt::format(
-      "inst_executed={} warp_efficiency_pct={:.1f} global_requests={} sectors_per_request={:.2f} l1_hit_pct={:.1f} "
-      "l2_hit_pct={:.1f} dram_read_bytes={} dram_write_bytes={} shared_bank_conflicts={} "
-      "achieved_occupancy_pct={:.1f} limiter={} waves_model_ns={}",
-      warp_inst, 100.0 * ratio(static_cast<double>(c.thread_instructions), 32.0 * warp_inst), requests,
-      ratio(static_cast<double>(c.global_load_sectors + c.global_store_sectors), requests),
-      100.0 * ratio(static_cast<double>(c.l1_hit_sectors), c.global_load_sectors),
-      100.0 * ratio(static_cast<double>(c.l2_hit_sectors), c.l2_sectors), c.dram_read_bytes, c.dram_write_bytes,
-      c.bank_conflicts(), 100.0 * t.achieved_occupancy, kernel_limiter_name(t.limiter), waves_ns);
+  auto percent = [&](double a, double b) { return fmt::format("{:.1f}", 100.0 * ratio(a, b)); };
+  *args = {
+      {"inst_executed", std::to_string(warp_inst)},
+      {"warp_efficiency_pct", percent(static_cast<double>(c.thread_instructions), 32.0 * warp_inst)},
+      {"global_requests", std::to_string(requests)},
+      {"sectors_per_request",
+       fmt::format("{:.2f}", ratio(static_cast<double>(c.global_load_sectors + c.global_store_sectors), requests))},
+      {"l1_hit_pct", percent(static_cast<double>(c.l1_hit_sectors), c.global_load_sectors)},
+      {"l2_hit_pct", percent(static_cast<double>(c.l2_hit_sectors), c.l2_sectors)},
+      {"dram_read_bytes", std::to_string(c.dram_read_bytes)},
+      {"dram_write_bytes", std::to_string(c.dram_write_bytes)},
+      {"shared_bank_conflicts", std::to_string(c.bank_conflicts())},
+      {"achieved_occupancy_pct", fmt::format("{:.1f}", 100.0 * t.achieved_occupancy)},
+      {"limiter", kernel_limiter_name(t.limiter), false},
+      {"waves_model_ns", std::to_string(waves_ns)},
+  };
   return t.ns;
+}
+
+// The args as the note's "; key=value key=value ...".
+std::string args_text(const std::vector<trace::DeviceSpan::Arg>& args) {
+  std::string out;
+  for (const trace::DeviceSpan::Arg& a : args) out += fmt::format("{}{}={}", out.empty() ? "; " : " ", a.key, a.value);
+  return out;
 }
 
 unsigned worker_threads() {
@@ -297,7 +312,7 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
   const uint64_t resident = std::min<uint64_t>(uint64_t{occ.blocks_per_sm} * threads, props.max_threads_per_sm);
   const uint64_t wave_ns = std::max<uint64_t>(1, kFullWaveNs * resident / props.max_threads_per_sm);
   uint64_t duration = kLaunchNs + waves * wave_ns;
-  std::string counted;  // a SASS grid's counters, for its span's note
+  std::vector<trace::DeviceSpan::Arg> counted;  // a SASS grid's counters, for its span
   if (grid.counters != nullptr && !first_error)
     duration = work_aware_duration(counters,
                                    KernelShape{blocks, static_cast<uint32_t>(threads), occ.blocks_per_sm,
@@ -308,10 +323,10 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
       device_.timeline().run_grid(chid, grid_footprint(props, blocks, threads, registers, grid.dynamic_shared,
                                                        occ.blocks_per_sm),
                                   duration);
+  const std::string counted_text = args_text(counted);
   trace::device_span({timeline_unit_name(TimelineUnit::Compute), grid.kernel_name, chid, span.start, span.end,
-                      device_.timeline().origin(chid)},
-                     "compute: ch {} {} ran t={}..{} ns{}{}", chid, grid.kernel_name, span.start, span.end,
-                     counted.empty() ? "" : "; ", counted);
+                      device_.timeline().origin(chid), std::move(counted)},
+                     "compute: ch {} {} ran t={}..{} ns{}", chid, grid.kernel_name, span.start, span.end, counted_text);
 
   if (!first_error) return std::nullopt;
   const KernelError& e = first_error->error;

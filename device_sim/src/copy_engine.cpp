@@ -346,7 +346,7 @@ std::optional<ChannelFault> CopyEngine::transfer(uint32_t chid, const CopyState&
   // engine's track, with an arrow from the call that submitted it).
   auto work = [&](const char* what, uint64_t amount) {
     return trace::DeviceSpan{timeline_unit_name(unit), fmt::format("{} {} B", what, amount), chid, span.start,
-                             span.end, device_.timeline().origin(chid)};
+                             span.end, device_.timeline().origin(chid), {}};
   };
   if (!remap) {
     trace::device_span(work("copy", bytes), "{}: copy {} B {:#x} -> {:#x}{}, t={} ns", timeline_unit_name(unit),

@@ -4,9 +4,12 @@
 // same kernels on an H200 - so both run identical code; the SIMT executor counts what each does
 // and the work-aware cost model times it (docs/timing.md).
 //
-// Usage: ladders [--more] [ladders.ptx [probe_ladders.txt]]
-//   Prints one line per rung: "rung LADDER NAME size=N ms=SIM"; given the H200's recording, also
-//   its time for the same rung and size and the ratio simulated / H200. --more adds larger sizes.
+// Usage: ladders [--more] [--ladder LADDER] [ladders.ptx [probe_ladders.txt]]
+//   Prints one line per rung: "rung LADDER NAME size=N ms=SIM", then the H200's time for the same
+//   rung and size from its recording (by default the one in tests/data/h200/timing) and the ratio
+//   simulated / H200. --more adds larger sizes;
+//   --ladder runs one ladder only (transpose, reduce, matmul, vector_add, fma), as the profiling
+//   lab does (docs/labs/profile-the-ladders.md).
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -22,6 +25,9 @@
 
 #ifndef MINICUDA_LADDERS_PTX
 #define MINICUDA_LADDERS_PTX "ladders.ptx"
+#endif
+#ifndef MINICUDA_LADDERS_RECORDING
+#define MINICUDA_LADDERS_RECORDING "probe_ladders.txt"
 #endif
 
 namespace {
@@ -108,10 +114,30 @@ void report(const std::vector<Timed>& timed) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bool more = argc > 1 && std::strcmp(argv[1], "--more") == 0;
-  if (more) --argc, ++argv;
+  bool more = false;
+  std::string only;  // --ladder: the one ladder to run
+  while (argc > 1 && std::strncmp(argv[1], "--", 2) == 0) {
+    if (std::strcmp(argv[1], "--more") == 0) {
+      more = true;
+    } else if (std::strcmp(argv[1], "--ladder") == 0 && argc > 2) {
+      only = argv[2];
+      --argc, ++argv;
+    } else {
+      std::fprintf(stderr, "usage: ladders [--more] [--ladder LADDER] [ladders.ptx [probe_ladders.txt]]\n");
+      return 2;
+    }
+    --argc, ++argv;
+  }
+  std::vector<Rung> chosen;
+  for (const Rung& r : rungs(more))
+    if (only.empty() || only == r.ladder) chosen.push_back(r);
+  if (chosen.empty()) {
+    std::fprintf(stderr, "ladders: no ladder '%s'; the ladders: transpose, reduce, matmul, vector_add, fma\n",
+                 only.c_str());
+    return 2;
+  }
   const char* ptx_path = argc > 1 ? argv[1] : MINICUDA_LADDERS_PTX;
-  const std::map<std::string, double> h200 = argc > 2 ? h200_times(argv[2]) : std::map<std::string, double>{};
+  const std::map<std::string, double> h200 = h200_times(argc > 2 ? argv[2] : MINICUDA_LADDERS_RECORDING);
   CHECK(cuInit(0));
   CUdevice device;
   CHECK(cuDeviceGet(&device, 0));
@@ -138,7 +164,7 @@ int main(int argc, char** argv) {
     double sim_ms, h200_ms;
   };
   std::vector<Timed> timed;
-  for (const Rung& r : rungs(more)) {
+  for (const Rung& r : chosen) {
     CUfunction f;
     CHECK(cuModuleGetFunction(&f, module, r.kernel));
     std::vector<void*> args;

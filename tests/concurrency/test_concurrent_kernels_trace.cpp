@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "mini_json.h"
+#include "minicuda/json_reader.h"
 
 namespace {
 
-using minicuda::testing::json::Value;
+using minicuda::json::Value;
 
 struct Span {
   std::string name;
@@ -46,7 +46,7 @@ TracedRun run_sample(const std::string& tag, const std::string& env = "") {
   text << in.rdbuf();
   std::remove(path.c_str());
   TracedRun run;
-  std::optional<Value> trace = minicuda::testing::json::parse(text.str());
+  std::optional<Value> trace = minicuda::json::parse(text.str());
   if (!trace || !trace->has("traceEvents")) return run;
   run.parsed = true;
   std::vector<std::string> lines;

@@ -29,6 +29,27 @@ import sys
 
 T = "MINICUDA_TRACE"
 GPU_THREAD = re.compile(r"^t\d+#\d+\s")  # a line printed by one of the simulated GPU's threads
+
+
+def profile_table(kernel, occupancy=None, inst=None, efficiency=None, requests=None, sectors=None, l2=None,
+                  read=None, written=None, conflicts=None, limiter=None):
+    """The regexes, in order, of the rows of `minicuda profile`'s table for one kernel launched once
+    (minimum, maximum and average are the one value), for the figures given."""
+    def row(label, unit, value):
+        v = re.escape(f"{float(value):.2f}")
+        return rf"^    {re.escape(label)} +{re.escape(unit)} +{v} +{v} +{v}$"
+    rows = [rf"^  {kernel}, launches: 1$"]
+    for label, unit, value in [("Achieved Occupancy", "%", occupancy), ("Executed Instructions", "inst", inst),
+                               ("Warp Execution Efficiency", "%", efficiency),
+                               ("Global Memory Requests", "request", requests),
+                               ("Sectors Per Request", "sector", sectors), ("L2 Hit Rate", "%", l2),
+                               ("DRAM Bytes Read", "byte", read), ("DRAM Bytes Written", "byte", written),
+                               ("Shared Memory Bank Conflicts", "conflict", conflicts)]:
+        if value is not None:
+            rows.append(row(label, unit, value))
+    if limiter is not None:
+        rows.append(rf"^    Limiter \(model\) +{limiter} x1$")
+    return rows
 LABS = {
     "malloc_brk_or_mmap": ("malloc-brk-or-mmap.md", [
         (f"{T}=libc,kernel ./build/bin/lab_malloc 64", [
@@ -159,10 +180,53 @@ LABS = {
                        r"warp 1 pc 18 mask ffffffff: ret$",
                        r"^warp 0 wrote even\[0\.\.31\] = 0\.\.0, warp 1 wrote odd\[32\.\.63\] = 1001\.\.1001$"])]),
     ]),
+    "profile_the_ladders": ("profile-the-ladders.md", [
+        ("./build/bin/minicuda profile -- ./build/bin/ladders --ladder transpose", [
+            ("order", [r"^rung transpose copy size=1024 ms=0\.00775 h200_ms=0\.00762 ratio=1\.02$",
+                       r"^rung transpose naive size=1024 ms=0\.02497 h200_ms=0\.02166 ratio=1\.15$",
+                       r"^rung transpose shared size=1024 ms=0\.01013 h200_ms=0\.01117 ratio=0\.91$",
+                       r"^rung transpose padded size=1024 ms=0\.00775 h200_ms=0\.00781 ratio=0\.99$"]),
+            ("order", profile_table("transpose_copy", occupancy="100", inst="278528", sectors="4", l2="0",
+                                    read="4194304", written="4194304", conflicts="0", limiter="dram")),
+            ("order", profile_table("transpose_naive", occupancy="100", inst="270336", sectors="18", l2="77.8",
+                                    read="4194304", written="4194304", conflicts="0", limiter="l2")),
+            ("order", profile_table("transpose_shared", occupancy="100", inst="458752", sectors="4", l2="0",
+                                    conflicts="1015808", limiter="lsu")),
+            ("order", profile_table("transpose_padded", occupancy="100", inst="442368", sectors="4", l2="0",
+                                    conflicts="0", limiter="dram"))]),
+        ("./build/bin/minicuda profile -- ./build/bin/ladders --ladder reduce", [
+            ("order", [r"^rung reduce divergent size=1048576 ms=0\.01911 h200_ms=0\.01651 ratio=1\.16$",
+                       r"^rung reduce strided_index size=1048576 ms=0\.01061 h200_ms=0\.01242 ratio=0\.85$",
+                       r"^rung reduce sequential size=1048576 ms=0\.00916 h200_ms=0\.01120 ratio=0\.82$",
+                       r"^rung reduce add_on_load size=1048576 ms=0\.00755 h200_ms=0\.00902 ratio=0\.84$",
+                       r"^rung reduce unroll_last_warp size=1048576 ms=0\.00686 h200_ms=0\.00806 ratio=0\.85$",
+                       r"^rung reduce complete_unroll size=1048576 ms=0\.00668 h200_ms=0\.00784 ratio=0\.85$",
+                       r"^ladders: 6 of 6 rungs within 1\.5x of the H200; every ladder in the H200's order$"]),
+            ("order", profile_table("reduce_divergent", occupancy="100", inst="8548352", efficiency="88.5",
+                                    read="4194304", conflicts="0", limiter="issue")),
+            ("order", profile_table("reduce_strided_index", occupancy="100", inst="3379200", efficiency="95",
+                                    conflicts="430080", limiter="issue")),
+            ("order", profile_table("reduce_sequential", occupancy="100", inst="2707456", efficiency="95.6",
+                                    conflicts="0", limiter="issue")),
+            ("order", profile_table("reduce_add_on_load", occupancy="100", inst="1484800", efficiency="96",
+                                    conflicts="0", limiter="issue")),
+            ("order", profile_table("reduce_unroll_last_warp", occupancy="100", inst="958464", efficiency="99",
+                                    conflicts="0", limiter="issue")),
+            ("order", profile_table("reduce_complete_unroll", occupancy="100", inst="749568", efficiency="98.7",
+                                    read="4194304", conflicts="0", limiter="dram"))]),
+        ("./build/bin/minicuda profile -- ./build/bin/ladders --ladder matmul", [
+            ("order", [r"^rung matmul naive size=256 ms=0\.01579 ", r"^rung matmul tiled size=256 ms=0\.01434 "]),
+            ("order", profile_table("matmul_naive", occupancy="25", requests="1050624", limiter="latency")),
+            ("order", profile_table("matmul_tiled", occupancy="25", requests="67584", limiter="latency"))]),
+    ]),
 }
 
+# How long one command of a lab may run (seconds): the ladders run every rung through the SIMT
+# executor, minutes in a debug build on a loaded machine.
+TIMEOUTS = {"profile_the_ladders": 600}
 
-def run(command, root, build):
+
+def run(command, root, build, timeout=60):
     """stdout + stderr of a command line as the page writes it, from ROOT, ./build/ = build."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("MINICUDA_", "CUDA_"))}
     words = shlex.split(command)
@@ -170,7 +234,7 @@ def run(command, root, build):
         key, _, value = words.pop(0).partition("=")
         env[key] = value
     argv = [os.path.join(build, w[len("./build/"):]) if w.startswith("./build/") else w for w in words]
-    done = subprocess.run(argv, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
+    done = subprocess.run(argv, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
     return done.stdout.decode("utf-8", "replace")
 
 
@@ -251,7 +315,7 @@ def main(argv):
             if command not in text:
                 print(f"{path}: does not show the command the test runs: {command}")
                 failures += 1
-        out = run(command, root, build)
+        out = run(command, root, build, TIMEOUTS.get(name, 60))
         for kind, *spec in checks:
             problem = check(kind, out, spec)
             if problem is not None:

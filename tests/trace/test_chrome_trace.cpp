@@ -17,13 +17,13 @@
 #include <string>
 #include <vector>
 
-#include "mini_json.h"
+#include "minicuda/json_reader.h"
 #include "minicuda/trace.h"
 
 namespace minicuda::trace {
 namespace {
 
-using minicuda::testing::json::Value;
+using minicuda::json::Value;
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path);
@@ -64,16 +64,16 @@ TEST(ChromeSink, CallsSpansAndTheFlowBetweenThem) {
     g_clock += 2300;
     call.result("cudaSuccess");
   }
-  device_span(DeviceSpan{"ce0", "copy 4096 B", 3, 3400, 8174, origin}, "ce0: copy 4096 B, t={} ns", 8174);
+  device_span(DeviceSpan{"ce0", "copy 4096 B", 3, 3400, 8174, origin, {}}, "ce0: copy 4096 B, t={} ns", 8174);
   note(Layer::Gpu, "a note that is not a span: not in the Chrome trace");
   flush();
   // Valid while the program runs: a trace of a program that never exits cleanly still opens.
-  std::optional<Value> open = testing::json::parse(read_file(path));
+  std::optional<Value> open = json::parse(read_file(path));
   ASSERT_TRUE(open.has_value());
   unsetenv("MINICUDA_TRACE");
   reconfigure();  // closes the sink
   set_host_clock(nullptr);
-  std::optional<Value> trace = testing::json::parse(read_file(path));
+  std::optional<Value> trace = json::parse(read_file(path));
   ASSERT_TRUE(trace.has_value());
   EXPECT_EQ((*trace)["displayTimeUnit"].text, "ns");
   std::map<std::string, const Value*> by_phase_name;
@@ -113,6 +113,38 @@ TEST(ChromeSink, CallsSpansAndTheFlowBetweenThem) {
   std::remove(path.c_str());
 }
 
+// A span's own args (a PTX grid's counters) are members of its args: numbers as JSON numbers,
+// text as strings; a "number" that is not one is written as a string, so the file stays JSON.
+TEST(ChromeSink, SpanArgsAreStructured) {
+  const std::string path = temp_path("args");
+  setenv("MINICUDA_TRACE", "gpu", 1);
+  setenv("MINICUDA_TRACE_FORMAT", "chrome", 1);
+  setenv("MINICUDA_TRACE_FILE", path.c_str(), 1);
+  reconfigure();
+  DeviceSpan span{"compute", "transpose", 2, 1000, 3000, 0, {}};
+  span.args = {{"inst_executed", "270336"}, {"l2_hit_pct", "49.5"}, {"limiter", "l2", false},
+               {"odd", "1e", true}, {"quote", "a\"b", false}};
+  device_span(span, "compute: ch 2 transpose ran t=1000..3000 ns");
+  unsetenv("MINICUDA_TRACE");
+  reconfigure();
+  std::optional<Value> trace = json::parse(read_file(path));
+  std::remove(path.c_str());
+  ASSERT_TRUE(trace.has_value());
+  const Value* kernel = nullptr;
+  for (const Value& e : events_of(*trace))
+    if (e.string_at("name") == "transpose") kernel = &e;
+  ASSERT_NE(kernel, nullptr);
+  const Value& args = (*kernel)["args"];
+  EXPECT_EQ(args["inst_executed"].type, Value::Type::Number);
+  EXPECT_EQ(args["inst_executed"].number, 270336);
+  EXPECT_EQ(args["l2_hit_pct"].number, 49.5);
+  EXPECT_EQ(args.string_at("limiter"), "l2");
+  EXPECT_EQ(args.string_at("odd"), "1e");
+  EXPECT_EQ(args.string_at("quote"), "a\"b");
+  EXPECT_EQ(args["channel"].number, 2);  // the span's own fields are still there
+  EXPECT_EQ(args.string_at("note"), "compute: ch 2 transpose ran t=1000..3000 ns");
+}
+
 // --- the stream_overlap sample, traced --------------------------------------------------------
 
 struct Span {
@@ -136,7 +168,7 @@ SampleRun run_sample(const char* name) {
                               "MINICUDA_TRACE_FILE=" + path + " " + MINICUDA_STREAM_OVERLAP + " 2 > /dev/null";
   EXPECT_EQ(std::system(command.c_str()), 0) << command;
   SampleRun run;
-  run.trace = testing::json::parse(read_file(path));
+  run.trace = json::parse(read_file(path));
   std::remove(path.c_str());
   if (!run.trace) return run;
   for (const Value& e : events_of(*run.trace)) {
@@ -237,6 +269,42 @@ TEST(ChromeTrace, StreamOverlapSampleWithTwoStreams) {
   ASSERT_TRUE(second.trace.has_value());
   EXPECT_EQ(first.timing, second.timing);
 }
+
+#ifdef MINICUDA_VECTOR_ADD_DRV
+// A PTX grid (vector_add_drv: 65536 ints through libcuda's JIT and the SIMT executor) carries its
+// counters as args of its compute span, as numbers - what Perfetto shows in the slice's details
+// and `minicuda profile` reads; the note still has them as text.
+TEST(ChromeTrace, PtxGridSpanCarriesItsCountersAsArgs) {
+  const std::string path = temp_path("ptx_counters");
+  const std::string command = std::string("MINICUDA_TRACE=gpu MINICUDA_TRACE_FORMAT=chrome MINICUDA_COST_MODEL= ") +
+                              "CUDA_CACHE_DISABLE=1 MINICUDA_TRACE_FILE=" + path + " " + MINICUDA_VECTOR_ADD_DRV +
+                              " > /dev/null";
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  std::optional<Value> trace = json::parse(read_file(path));
+  std::remove(path.c_str());
+  ASSERT_TRUE(trace.has_value());
+  const Value* kernel = nullptr;
+  for (const Value& e : events_of(*trace))
+    if (e.string_at("ph") == "X" && e.string_at("name") == "vector_add") kernel = &e;
+  ASSERT_NE(kernel, nullptr);
+  const Value& args = (*kernel)["args"];
+  // 65536 ints in 256 blocks of 256: two loads and a store per thread, each warp's request 4 sectors.
+  EXPECT_EQ(args.integer_at("global_requests"), 3u * 65536 / 32);
+  EXPECT_EQ(args.number_at("sectors_per_request"), 4.0);
+  EXPECT_EQ(args.number_at("warp_efficiency_pct"), 100.0);
+  EXPECT_EQ(args.integer_at("dram_read_bytes"), 2u * 65536 * 4);
+  EXPECT_EQ(args.integer_at("dram_write_bytes"), 65536u * 4);
+  EXPECT_EQ(args.integer_at("shared_bank_conflicts"), 0u);
+  EXPECT_GT(args.integer_at("inst_executed").value_or(0), 0u);
+  EXPECT_TRUE(args.number_at("achieved_occupancy_pct").has_value());
+  EXPECT_TRUE(args.number_at("l2_hit_pct").has_value());
+  EXPECT_TRUE(args.integer_at("waves_model_ns").has_value());
+  ASSERT_TRUE(args.string_at("limiter").has_value());
+  EXPECT_NE(args.string_at("note")->find(" inst_executed=" + (*kernel)["args"]["inst_executed"].text + " "),
+            std::string::npos);
+  EXPECT_NE(args.string_at("note")->find(" limiter=" + *args.string_at("limiter")), std::string::npos);
+}
+#endif
 
 }  // namespace
 }  // namespace minicuda::trace

@@ -1,7 +1,6 @@
 // minicuda profile -- PROGRAM ARGS: runs the program with the GPU's Chrome trace written to a
 // temporary file, then prints, for every kernel the SIMT executor ran (PTX kernels), the
-// counters the compute engine wrote into its span's note as key=value pairs (docs/timing.md,
-// "The work-aware model"):
+// counters the compute engine gave its span as args (docs/timing.md, "The work-aware model"):
 // one table per kernel name, its launches summarised as Min / Max / Average - the shape of
 // `ncu --print-summary per-kernel`. Kernels timed by the wave model (C++ kernels) carry no
 // counters and are listed by name only.
@@ -13,12 +12,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <map>
-#include <regex>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "chrome_trace.h"
 #include "commands.h"
 
 namespace minicuda::cli {
@@ -52,46 +51,32 @@ struct Kernel {
   std::map<std::string, int> limiters;
 };
 
-std::string field(const std::string& line, const std::string& key) {
-  std::smatch m;
-  std::regex re("\"" + key + "\":(\"([^\"]*)\"|[-0-9.e]+)");
-  if (!std::regex_search(line, m, re)) return "";
-  return m[2].matched ? m.str(2) : m.str(1);
-}
-
-// The value of " key=value" in a span's note, or "".
-std::string pair_value(const std::string& note, const std::string& key) {
-  const size_t at = note.find(" " + key + "=");
-  if (at == std::string::npos) return "";
-  const size_t from = at + key.size() + 2;
-  return note.substr(from, note.find(' ', from) - from);
-}
-
-// The compute track's spans, by kernel name, in the order the kernels first ran.
+// The compute track's spans, by kernel name, in the order the kernels first ran. A PTX grid's
+// span carries its counters as args (a number each, and the limiter's name).
 std::vector<std::pair<std::string, Kernel>> read_kernels(const std::string& path) {
+  const std::vector<json::Value> events = chrome_trace_events(path);
+  int compute_tid = -1;
+  for (const auto& [tid, name] : track_names(events, 2))
+    if (name == "compute") compute_tid = tid;
   std::vector<std::pair<std::string, Kernel>> kernels;
-  std::string compute_tid;
-  std::ifstream in(path);
-  for (std::string line; std::getline(in, line);) {
-    const std::string ph = field(line, "ph"), pid = field(line, "pid");
-    if (pid != "2") continue;
-    if (ph == "M" && line.find("\"name\":\"compute\"") != std::string::npos) compute_tid = field(line, "tid");
-    if (ph != "X" || field(line, "tid") != compute_tid) continue;
-    const std::string name = field(line, "name");
-    auto it = std::find_if(kernels.begin(), kernels.end(), [&](const auto& k) { return k.first == name; });
-    if (it == kernels.end()) it = kernels.insert(kernels.end(), {name, Kernel{}});
+  for (const json::Value& e : events) {
+    const std::optional<std::string> name = e.string_at("name");
+    const json::Value* args = e.get("args");
+    if (e.string_at("ph") != "X" || e.number_at("pid") != 2 || e.number_at("tid") != compute_tid || !name ||
+        args == nullptr)
+      continue;
+    auto it = std::find_if(kernels.begin(), kernels.end(), [&](const auto& k) { return k.first == *name; });
+    if (it == kernels.end()) it = kernels.insert(kernels.end(), {*name, Kernel{}});
     Kernel& k = it->second;
     k.launches += 1;
-    k.values["duration_us"].push_back(std::atof(field(line, "dur").c_str()));
-    const std::string note = field(line, "note");
-    const std::string limiter = pair_value(note, "limiter");
-    if (limiter.empty()) continue;
+    k.values["duration_us"].push_back(e.number_at("dur").value_or(0));
+    const std::optional<std::string> limiter = args->string_at("limiter");
+    if (!limiter) continue;
     k.counted = true;
-    k.limiters[limiter] += 1;
-    for (const Metric& m : kMetrics) {
-      const std::string v = pair_value(note, m.arg);
-      if (!v.empty() && std::string(m.arg) != "duration_us") k.values[m.arg].push_back(std::atof(v.c_str()));
-    }
+    k.limiters[*limiter] += 1;
+    for (const Metric& m : kMetrics)
+      if (std::optional<double> v = args->number_at(m.arg); v && std::string(m.arg) != "duration_us")
+        k.values[m.arg].push_back(*v);
   }
   return kernels;
 }

@@ -13,13 +13,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <regex>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "chrome_trace.h"
 #include "commands.h"
 
 namespace minicuda::cli {
@@ -39,41 +39,28 @@ struct Summary {
   int allocations = 0;
 };
 
-std::string field(const std::string& line, const std::string& key) {
-  std::smatch m;
-  std::regex re("\"" + key + "\":(\"([^\"]*)\"|[-0-9.]+)");
-  if (!std::regex_search(line, m, re)) return "";
-  return m[2].matched ? m.str(2) : m.str(1);
-}
-
 Summary read_trace(const std::string& path) {
   Summary s;
-  std::map<std::string, std::string> track_names;  // tid -> unit
+  const std::vector<json::Value> events = chrome_trace_events(path);
+  std::map<int, std::string> units;  // the GPU's tracks: tid -> engine
+  for (const auto& [tid, name] : track_names(events, 2)) units[tid] = name;
   static const std::regex alloc("^cuMemAlloc[A-Za-z_0-9]*\\(.*bytesize=([0-9]+)");
   static const std::regex allocated("\\*dptr=0x([0-9a-f]+)");
   static const std::regex freed("^cuMemFree[A-Za-z_0-9]*\\(dptr=0x([0-9a-f]+)");
-  std::ifstream in(path);
-  for (std::string line; std::getline(in, line);) {
-    std::string ph = field(line, "ph");
-    std::string pid = field(line, "pid");
-    if (ph == "M" && pid == "2" && field(line, "name") == "thread_name") {
-      std::smatch m;
-      if (std::regex_search(line, m, std::regex("\"args\":\\{\"name\":\"([^\"]+)\""))) {
-        track_names[field(line, "tid")] = m.str(1);
-      }
-      continue;
-    }
-    if (ph != "X") continue;
-    if (pid == "2") {
-      Engine& e = s.engines[track_names.count(field(line, "tid")) ? track_names[field(line, "tid")] : "?"];
-      double ts = std::atof(field(line, "ts").c_str()), dur = std::atof(field(line, "dur").c_str());
-      e.items += 1;
-      e.busy_us += dur;
+  for (const json::Value& e : events) {
+    const json::Value* args = e.get("args");
+    if (e.string_at("ph") != "X" || args == nullptr) continue;
+    if (e.number_at("pid") == 2) {
+      auto unit = units.find(static_cast<int>(e.number_at("tid").value_or(-1)));
+      Engine& engine = s.engines[unit != units.end() ? unit->second : "?"];
+      const double ts = e.number_at("ts").value_or(0), dur = e.number_at("dur").value_or(0);
+      engine.items += 1;
+      engine.busy_us += dur;
       s.gpu_end_us = std::max(s.gpu_end_us, ts + dur);
-      s.channels.insert(std::atol(field(line, "channel").c_str()));
+      s.channels.insert(static_cast<long>(args->number_at("channel").value_or(0)));
       continue;
     }
-    std::string call = field(line, "call"), result = field(line, "result");
+    const std::string call = args->string_at("call").value_or(""), result = args->string_at("result").value_or("");
     std::smatch m, p;
     if (std::regex_search(call, m, alloc) && result.rfind("CUDA_SUCCESS", 0) == 0 &&
         std::regex_search(result, p, allocated)) {

@@ -16,14 +16,14 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "commands.h"
 #include "minicuda/gpu_status.h"
-#include "status_json.h"
+#include "minicuda/json_reader.h"
+#include "minicuda/proc_stat.h"
 
 namespace minicuda::cli {
 
@@ -50,7 +50,7 @@ struct Program {
 
 // The status document of format kGpuStatusVersion, or nullopt when a field is missing or of
 // the wrong kind (a file of another version, or not a status file).
-std::optional<Program> read_program(const JsonValue& doc) {
+std::optional<Program> read_program(const json::Value& doc) {
   Program p;
   auto version = doc.integer_at("version");
   auto pid = doc.integer_at("pid"), start = doc.integer_at("start_time"), interval = doc.integer_at("interval_ms");
@@ -61,9 +61,9 @@ std::optional<Program> read_program(const JsonValue& doc) {
       !interval || !name || !driver || !gpus || !processes)
     return std::nullopt;
   p.pid = *pid, p.start_time = *start, p.interval_ms = *interval, p.name = *name, p.driver_version = *driver;
-  for (const JsonValue& g : *gpus) {
+  for (const json::Value& g : *gpus) {
     Gpu gpu;
-    const JsonValue* util = g.get("utilization");
+    const json::Value* util = g.get("utilization");
     auto n = g.string_at("name"), bus = g.string_at("bus_id"), uuid = g.string_at("uuid"), kernel = g.string_at("running_kernel");
     auto index = g.integer_at("index"), total = g.integer_at("memory_total"), used = g.integer_at("memory_used");
     auto contexts = g.integer_at("contexts"), channels = g.integer_at("channels"), grids = g.integer_at("grids");
@@ -83,7 +83,7 @@ std::optional<Program> read_program(const JsonValue& doc) {
     gpu.simulated_ns = *sim, gpu.name = *n, gpu.bus_id = *bus, gpu.uuid = *uuid, gpu.kernel = *kernel;
     p.gpus.push_back(gpu);
   }
-  for (const JsonValue& c : *processes) {
+  for (const json::Value& c : *processes) {
     Client client;
     auto gpu = c.integer_at("gpu"), sim_pid = c.integer_at("sim_pid"), used = c.integer_at("memory_used");
     auto contexts = c.integer_at("contexts"), channels = c.integer_at("channels");
@@ -96,27 +96,12 @@ std::optional<Program> read_program(const JsonValue& doc) {
   return p;
 }
 
-// The start time of process pid in clock ticks since boot (/proc/PID/stat field 22); 0 if gone
-// or unreadable.
-unsigned long long process_start_time(unsigned long long pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  size_t pos = stat.rfind(')');
-  if (pos == std::string::npos) return 0;
-  std::istringstream fields(stat.substr(pos + 2));
-  std::string field;
-  for (int i = 3; i <= 22 && (fields >> field); ++i) {
-    if (i == 22) return std::strtoull(field.c_str(), nullptr, 10);
-  }
-  return 0;
-}
-
 // Is the program that wrote the file still running? Its pid must exist and, where /proc tells,
 // have started when the file says (a later process may have the pid now).
 bool alive(const Program& p) {
   if (p.pid > 0x7fffffffull) return false;
   if (kill(static_cast<pid_t>(p.pid), 0) != 0 && errno != EPERM) return false;
-  unsigned long long started = process_start_time(p.pid);
+  unsigned long long started = process_start_time("/proc/" + std::to_string(p.pid) + "/stat");
   return started == 0 || p.start_time == 0 || started == p.start_time;
 }
 
@@ -143,7 +128,7 @@ std::vector<Program> read_programs(const std::string& dir) {
       text.append(buffer, static_cast<size_t>(in.gcount()));
       if (text.size() > (1u << 20)) break;  // no status file is this long
     }
-    std::optional<JsonValue> doc = text.size() > (1u << 20) ? std::nullopt : parse_json(text);
+    std::optional<json::Value> doc = text.size() > (1u << 20) ? std::nullopt : json::parse(text);
     std::optional<Program> program = doc ? read_program(*doc) : std::nullopt;
     if (!program || std::to_string(program->pid) != stem) {
       std::fprintf(stderr, "minicuda smi: %s is not a status file of format %d: skipped\n", path.c_str(),

@@ -5,7 +5,8 @@
 //     cudart call and the libcuda call inside it nest;
 //   - process 2, "GPU": a track per engine (compute, ce0, ce1, ce2); every device span
 //     (trace::device_span: a copy, a memset, a grid) is a complete event at its simulated GPU
-//     time;
+//     time, whose args are its sequence number, channel, submitting call and note, then the
+//     span's own args (DeviceSpan::args: a PTX grid's counters, as numbers);
 //   - a flow ("ph":"s" on the API call, "ph":"f" with "bp":"e" on the device span) from the API
 //     call that submitted the work (DeviceSpan::origin, carried by MINICUDA_SET_ORIGIN) to it.
 //     Both ends sit 1 ns inside their slices: a viewer binds a flow event to the slice open on
@@ -82,9 +83,9 @@ class ChromeSink : public Sink {
     const int tid = unit_tid(span.unit);
     write(fmt::format(
         "{{\"name\":\"{}\",\"cat\":\"gpu\",\"ph\":\"X\",\"pid\":{},\"tid\":{},\"ts\":{},\"dur\":{},"
-        "\"args\":{{\"seq\":{},\"channel\":{},\"origin\":{},\"note\":\"{}\"}}}}",
+        "\"args\":{{\"seq\":{},\"channel\":{},\"origin\":{},\"note\":\"{}\"{}}}}}",
         json_escape(span.name), kGpuPid, tid, micros(span.start_ns), micros(span.end_ns - span.start_ns), e.seq,
-        span.chid, span.origin, json_escape(e.text)));
+        span.chid, span.origin, json_escape(e.text), json_args(span.args)));
     // The arrow from the call that submitted the work, if that call was traced: both ends or none.
     auto root = roots_.find(span.origin);
     if (span.origin == 0 || root == roots_.end()) return;

@@ -39,8 +39,9 @@ class HtmlSink : public Sink {
     if (!e.span) return;
     const DeviceSpan& s = *e.span;
     records_.push_back(fmt::format(
-        "{{\"k\":\"s\",\"seq\":{},\"u\":\"{}\",\"n\":\"{}\",\"ch\":{},\"o\":{},\"s0\":{},\"s1\":{}}}", e.seq,
-        json_escape(s.unit), json_escape(s.name), s.chid, s.origin, s.start_ns, s.end_ns));
+        "{{\"k\":\"s\",\"seq\":{},\"u\":\"{}\",\"n\":\"{}\",\"ch\":{},\"o\":{},\"s0\":{},\"s1\":{},\"a\":{{{}}}}}",
+        e.seq, json_escape(s.unit), json_escape(s.name), s.chid, s.origin, s.start_ns, s.end_ns,
+        s.args.empty() ? std::string() : json_args(s.args).substr(1)));
   }
 
   // Writes the page (once): the viewer with the records as its data.

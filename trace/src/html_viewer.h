@@ -1,7 +1,8 @@
 // The HTML trace's page (html_sink.cpp writes kViewerHead, the data as `MINICUDA_TRACE`, then
 // kViewerBody): style and code inline, so the file opens with no network. The data is an array
 // of records: calls {k:"c", seq, parent, root, th, l, t, r, h0, h1} and notes {k:"n", ...} in the
-// trace's own terms, and device spans {k:"s", seq, u, n, ch, o, s0, s1} (o: the submitting call).
+// trace's own terms, and device spans {k:"s", seq, u, n, ch, o, s0, s1, a} (o: the submitting
+// call; a: the span's args, a PTX grid's counters, shown one per line in the span's tooltip).
 // The page draws the timeline (svg#timeline: g.track per host thread and per engine, rect.call-span
 // and rect.gpu-span, path.arrow from a call to the work it submitted) and the call tree
 // (div#tree: div.row per call or note, hidden by layer with the checkboxes of div#layers).
@@ -121,7 +122,8 @@ inline constexpr const char* kViewerBody = R"HTML(<script>
   for (const s of spans) {
     const y = laneY.get('u' + s.u);
     const r = el('rect', { class: 'gpu-span ' + s.u, x: x(s.s0), y: y + 3, width: Math.max(1, x(s.s1) - x(s.s0)), height: laneH - 10 }, svg);
-    el('title', {}, r).textContent = `${s.n} on ${s.u}, channel ${s.ch}, t=${s.s0}..${s.s1} ns, from #${s.o}`;
+    el('title', {}, r).textContent = `${s.n} on ${s.u}, channel ${s.ch}, t=${s.s0}..${s.s1} ns, from #${s.o}` +
+      Object.entries(s.a || {}).map(([k, v]) => `\n${k}: ${v}`).join('');
     r.addEventListener('click', () => {
       for (const row of tree.querySelectorAll('.hit')) row.classList.remove('hit');
       const row = rowOf.get(s.o);

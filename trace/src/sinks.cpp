@@ -73,6 +73,43 @@ std::string json_escape(std::string_view s) {
 }
 
 namespace {
+// RFC 8259's number: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+bool is_json_number(std::string_view s) {
+  size_t i = 0;
+  auto digits = [&] {
+    const size_t from = i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+    return i - from;
+  };
+  if (i < s.size() && s[i] == '-') ++i;
+  if (i < s.size() && s[i] == '0') {
+    ++i;
+  } else if (digits() == 0) {
+    return false;
+  }
+  if (i < s.size() && s[i] == '.' && (++i, digits() == 0)) return false;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    if (digits() == 0) return false;
+  }
+  return i == s.size();
+}
+}  // namespace
+
+std::string json_args(const std::vector<DeviceSpan::Arg>& args) {
+  std::string out;
+  for (const DeviceSpan::Arg& a : args) {
+    if (a.number && is_json_number(a.value)) {
+      out += fmt::format(",\"{}\":{}", json_escape(a.key), a.value);
+    } else {
+      out += fmt::format(",\"{}\":\"{}\"", json_escape(a.key), json_escape(a.value));
+    }
+  }
+  return out;
+}
+
+namespace {
 
 // One object per finished call and per note:
 // {"seq":12,"parent":7,"root":7,"depth":2,"thread":1,"layer":"kernel","mode":"kernel",

@@ -23,4 +23,8 @@ bool flush_chrome_sink(Sink* sink, bool at_exit);
 bool flush_html_sink(Sink* sink, bool at_exit);
 // s as the inside of a JSON string.
 std::string json_escape(std::string_view s);
+// A span's args as JSON object members, each after a comma: `,"key":270336,"limiter":"dram"`.
+// A number arg whose value is not a JSON number is written as a string, so the output is always
+// valid JSON.
+std::string json_args(const std::vector<DeviceSpan::Arg>& args);
 }  // namespace minicuda::trace

@@ -72,6 +72,14 @@ struct DeviceSpan {
   uint32_t chid = 0;  // the channel whose work it was
   uint64_t start_ns = 0, end_ns = 0;
   uint64_t origin = 0;  // seq of the API call that submitted it (MINICUDA_SET_ORIGIN), 0: unknown
+  // Named figures of the work (a PTX grid's counters, docs/timing.md): args of the span in the
+  // Chrome trace, details of the span in the HTML viewer. A `number` arg's value is a finite
+  // decimal number ("270336", "99.5"), written as a JSON number; any other value is a string.
+  struct Arg {
+    std::string key, value;
+    bool number = true;
+  };
+  std::vector<Arg> args;
 };
 
 // One trace event. Calls are reported twice to sinks: at begin (result empty) and at end.

@@ -18,10 +18,10 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
-#include <fstream>
 #include <thread>
 
 #include "minicuda/gpu_status.h"
+#include "minicuda/proc_stat.h"
 #include "minicuda/trace.h"
 #include "nv_internal.h"
 
@@ -62,23 +62,6 @@ std::string json_text(const std::string& s) {
     }
   }
   return out;
-}
-
-// The process's start time in clock ticks since boot (/proc/self/stat, field 22), which tells a
-// reader a live process from a later one that reuses the pid; 0 if unreadable.
-unsigned long long start_time() {
-  std::ifstream in("/proc/self/stat");
-  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  size_t close = stat.rfind(')');  // the name may hold spaces and parentheses
-  if (close == std::string::npos) return 0;
-  unsigned long long value = 0;
-  size_t pos = close + 2;
-  for (int field = 3; field <= 22 && pos < stat.size(); ++field) {
-    size_t end = stat.find(' ', pos);
-    if (field == 22) value = std::strtoull(stat.substr(pos, end - pos).c_str(), nullptr, 10);
-    pos = end == std::string::npos ? stat.size() : end + 1;
-  }
-  return value;
 }
 
 std::string uuid_text(const uint8_t* u) {
@@ -180,7 +163,7 @@ void write_atomically(const std::string& path, const std::string& text) {
 
 void publish_loop() {
   Publisher& p = publisher();
-  const unsigned long long started = start_time();
+  const unsigned long long started = process_start_time("/proc/self/stat");
   pthread_setname_np(pthread_self(), "nv-smi");
   std::unique_lock lock(p.mutex);
   while (!p.stop) {
