@@ -3,7 +3,7 @@
 //   offset<E>     load_matrix_sync of a half matrix_a from a pointer E elements past a 256-byte boundary
 //   ldm<L>        ldm = L (a multiple of 8 is required for half)
 //   halfwarp      a 16-thread block calls load/mma/store
-//   diverge       only lanes 0..15 of a 32-thread block call mma_sync
+//   diverge       only lanes 0..15 of a 32-thread block call mma_sync (not run: it may hang the GPU)
 #include <mma.h>
 #include <cuda_fp16.h>
 #include <cstdio>
