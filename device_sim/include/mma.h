@@ -3,9 +3,11 @@
 // Kernel code only.
 //
 // A fragment holds one warp's share of a matrix tile: x[0 .. num_elements) in each lane.
-// load_matrix_sync, mma_sync and store_matrix_sync are warp-collective: all 32 lanes of the warp
-// call them together, or the kernel stops with cudaErrorLaunchFailure (719). fill_fragment and
-// work on x[] are per thread.
+// mma_sync is warp-collective: all 32 lanes of the warp call it together (otherwise, as on the
+// H200, no error and no useful result: D = 0). load_matrix_sync and store_matrix_sync move each
+// lane's own elements; fill_fragment and work on x[] are per thread. A line (row or column) of a
+// 16-bit matrix that does not start 4-byte aligned stops the kernel with
+// cudaErrorMisalignedAddress (716), as on the H200.
 //
 // Shapes and types (m x n x k; A and B inputs -> accumulator):
 //   16x16x16, 32x8x16, 8x32x16: half -> float or half; __nv_bfloat16 -> float;
@@ -45,44 +47,49 @@ void fill_fragment(fragment<Use, m, n, k, T, Layout>& f,
 }
 
 // Loads a matrix_a (m x k) or matrix_b (k x n) tile from p, stored in the fragment's layout with
-// leading dimension ldm. Warp-collective.
+// leading dimension ldm: each lane its own elements.
 template <class Use, int m, int n, int k, class T, class Layout>
 void load_matrix_sync(fragment<Use, m, n, k, T, Layout>& f,
                       const typename fragment<Use, m, n, k, T, Layout>::storage_element_type* p, unsigned ldm) {
   using traits = ::minicuda::wmma_sim::FragmentTraits<Use, m, n, k, T, Layout>;
   static_assert(!traits::is_acc, "load_matrix_sync of an accumulator takes a layout_t");
-  ::minicuda::wmma_sim::warp_barrier("load_matrix_sync");
   const unsigned lane = ::minicuda::wmma_sim::lane_id();
   for (int i = 0; i < traits::per_lane; ++i) {
     const unsigned e = lane * traits::per_lane + i, row = e / traits::cols, col = e % traits::cols;
-    f.x[i] = traits::row_major_memory ? p[row * ldm + col] : p[col * ldm + row];
+    const unsigned line = traits::row_major_memory ? row : col, at = traits::row_major_memory ? col : row;
+    ::minicuda::wmma_sim::check_line(p + line * ldm, "load_matrix_sync");
+    f.x[i] = p[line * ldm + at];
   }
 }
 
-// Loads an accumulator (m x n) tile from p, stored as `layout` says with leading dimension ldm.
-// Warp-collective.
+// Loads an accumulator (m x n) tile from p, stored as `layout` says with leading dimension ldm:
+// each lane its own elements.
 template <int m, int n, int k, class T>
 void load_matrix_sync(fragment<accumulator, m, n, k, T>& f, const T* p, unsigned ldm, layout_t layout) {
-  ::minicuda::wmma_sim::warp_barrier("load_matrix_sync");
   const unsigned lane = ::minicuda::wmma_sim::lane_id();
   for (unsigned i = 0; i < fragment<accumulator, m, n, k, T>::num_elements; ++i) {
     const unsigned e = lane * fragment<accumulator, m, n, k, T>::num_elements + i, row = e / n, col = e % n;
-    f.x[i] = layout == mem_row_major ? p[row * ldm + col] : p[col * ldm + row];
+    const unsigned line = layout == mem_row_major ? row : col, at = layout == mem_row_major ? col : row;
+    ::minicuda::wmma_sim::check_line(p + line * ldm, "load_matrix_sync");
+    f.x[i] = p[line * ldm + at];
   }
 }
 
-// Stores an accumulator (m x n) tile to p as `layout` says, leading dimension ldm. Warp-collective.
+// Stores an accumulator (m x n) tile to p as `layout` says, leading dimension ldm: each lane its
+// own elements.
 template <int m, int n, int k, class T>
 void store_matrix_sync(T* p, const fragment<accumulator, m, n, k, T>& f, unsigned ldm, layout_t layout) {
-  ::minicuda::wmma_sim::warp_barrier("store_matrix_sync");
   const unsigned lane = ::minicuda::wmma_sim::lane_id();
   for (unsigned i = 0; i < fragment<accumulator, m, n, k, T>::num_elements; ++i) {
     const unsigned e = lane * fragment<accumulator, m, n, k, T>::num_elements + i, row = e / n, col = e % n;
-    (layout == mem_row_major ? p[row * ldm + col] : p[col * ldm + row]) = f.x[i];
+    const unsigned line = layout == mem_row_major ? row : col, at = layout == mem_row_major ? col : row;
+    ::minicuda::wmma_sim::check_line(p + line * ldm, "store_matrix_sync");
+    p[line * ldm + at] = f.x[i];
   }
 }
 
-// d = a * b + c, the warp's m x n tile. Warp-collective. d and c may be the same fragment. With
+// d = a * b + c, the warp's m x n tile, with the H200's arithmetic (minicuda/wmma_sim.h, dot).
+// Warp-collective. d and c may be the same fragment. With
 // satf, a floating-point result that is NaN becomes +0 and an infinite one the largest finite value
 // of its sign; an integer one is clamped to int's range instead of wrapping.
 template <int m, int n, int k, class Tab, class La, class Lb, class Td, class Tc>

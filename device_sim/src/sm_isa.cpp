@@ -59,18 +59,19 @@ unsigned reduce(unsigned mask, unsigned value, int op) {
   if (b == nullptr) return 0;
   return static_cast<unsigned>(b->warp_op(WarpOpKind::Reduce, mask, value, op, 0, kWarp));
 }
-void warp_collective(const char* op, uint64_t table[32]) {
+unsigned warp_collective(const char* op, uint64_t table[32]) {
   SmCode sm_code;
   BlockRun* b = current_block(op);
   if (b == nullptr) std::abort();  // the table could not be filled: no warp outside a kernel
-  const auto took_part = static_cast<unsigned>(
-      b->warp_op(WarpOpKind::Exchange, ~0u, reinterpret_cast<uint64_t>(table), 0, 0, kWarp));
-  if (took_part == ~0u) return;
+  return static_cast<unsigned>(b->warp_op(WarpOpKind::Exchange, ~0u, reinterpret_cast<uint64_t>(table), 0, 0, kWarp));
+}
+void misaligned_access(const void* address, const char* op) {
+  if (current_block(op) == nullptr) std::abort();
   alignment_check(false);
   KernelError e;
-  e.kind = KernelErrorKind::Trap;
-  e.message = fmt::format("{}: a warp-collective wmma operation, called by lanes {:#010x} of the warp only; "
-                          "all 32 lanes must call it", op, took_part);
+  e.kind = KernelErrorKind::MisalignedAddress;
+  e.address = reinterpret_cast<uint64_t>(address);
+  e.message = fmt::format("{}: misaligned address {}", op, address);
   raise_kernel_error(std::move(e));
 }
 void misuse(const char* message) {

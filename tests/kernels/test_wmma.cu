@@ -1,8 +1,8 @@
 // nvcuda::wmma (mma.h) on the simulated SM: hand-checkable products of every shape and type, the
-// memory layouts, the fragment element map the simulator documents, the arithmetic models of
-// docs/tensor-cores.md (rounding once, tf32 operands, fp64 FMA chains, int wrap and satf),
-// misuse (a partial warp, a divergent call: cudaErrorLaunchFailure) and a GEMM of many warps
-// against a host reference.
+// memory layouts, the fragment element map the simulator documents, the H200's arithmetic
+// (docs/tensor-cores.md: aligned and truncated sums, tf32 operands, fp64 chains, int wrap and
+// satf), misuse as the H200 answers it (a partial warp, a misaligned line) and a GEMM of many
+// warps against a host reference. test_wmma_h200.cu replays the recorded tiles.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -137,18 +137,27 @@ TEST_F(Wmma, Uint8ProductsAndIntWrapAndSatf) {
   EXPECT_EQ((run_tile<16, 16, 16, signed char>(sa, sb, small, wmma::mem_row_major, true))[0], -2147483647 - 1);
 }
 
-// fp16 products are exact and the sum is rounded once: C = 1 plus sixteen products of 2^-24
-// (each half an ulp of 1.0f) is 1 + 2^-20 exactly, where adding them one by one in float would
-// leave 1.0f. C = 1, one product of 0.75 ulp: rounds up to 1 + 2^-23.
-TEST_F(Wmma, HalfProductsSumExactlyAndRoundOnce) {
+// fp16 products are exact, aligned to the largest exponent, cut toward zero to 25 bits below it,
+// summed exactly and rounded toward zero (tests/data/h200/wmma/wmma.txt, `case h16_*`): C = 1 plus
+// sixteen products of 2^-24 (each half an ulp of 1.0f) is 1 + 2^-20, where adding them one by one
+// in float would leave 1.0f; eight quarter-ulps make 2 ulps; one product of 0.75 ulp is cut to
+// 1.0f (h16_c1_p0.75ulp), -0.75 ulp gives 1 - 2^-23 (h16_c1_m0.75ulp); -1 x 0 + -0 is +0.
+TEST_F(Wmma, HalfProductsAlignTruncateAndSumAtOnce) {
   std::vector<half> a(256, half(0.0f)), b(256, half(0.0f));
   std::vector<float> c(256, 1.0f);
   for (int k = 0; k < 16; ++k) a[k] = half(std::ldexp(1.0f, -12)), b[k * 16] = half(std::ldexp(1.0f, -12));
   EXPECT_EQ((run_tile<16, 16, 16, half>(a, b, c))[0], 1.0f + std::ldexp(1.0f, -20));
+  for (int k = 0; k < 16; ++k) b[k * 16] = half(k < 8 ? std::ldexp(1.0f, -13) : 0.0f);
+  EXPECT_EQ((run_tile<16, 16, 16, half>(a, b, c))[0], 1.0f + std::ldexp(1.0f, -22));
   std::fill(a.begin(), a.end(), half(0.0f));
+  std::fill(b.begin(), b.end(), half(0.0f));
   a[0] = half(std::ldexp(1.0f, -12)), b[0] = half(std::ldexp(1.5f, -12));
-  for (int k = 1; k < 16; ++k) b[k * 16] = half(0.0f);
-  EXPECT_EQ((run_tile<16, 16, 16, half>(a, b, c))[0], 1.0f + std::ldexp(1.0f, -23));
+  EXPECT_EQ(bits_of((run_tile<16, 16, 16, half>(a, b, c))[0]), 0x3f800000u);
+  a[0] = half(-std::ldexp(1.0f, -12));
+  EXPECT_EQ(bits_of((run_tile<16, 16, 16, half>(a, b, c))[0]), 0x3f7ffffeu);
+  a[0] = half(-1.0f), b[0] = half(0.0f);
+  std::fill(c.begin(), c.end(), -0.0f);
+  EXPECT_EQ(bits_of((run_tile<16, 16, 16, half>(a, b, c))[0]), 0x00000000u);
   // 2^24 + 16 x 1 = 2^24 + 16 (float would keep 2^24 adding ones).
   std::fill(a.begin(), a.end(), half(1.0f));
   std::fill(b.begin(), b.end(), half(1.0f));
@@ -176,7 +185,8 @@ TEST_F(Wmma, Tf32IgnoresTheLow13BitsAndFloatToTf32RoundsTiesAway) {
   EXPECT_EQ(tf32(0x3f803000u), 0x3f804000u);  // a tie with an odd last bit: away as well
   EXPECT_EQ(tf32(0x7f7fffffu), 0x7f800000u);  // the largest float rounds to infinity
   EXPECT_EQ(tf32(0x7f800000u), 0x7f800000u);
-  EXPECT_EQ(tf32(0x7fc00001u), 0x7fc00001u);  // NaN unchanged
+  EXPECT_EQ(tf32(0x7fc00001u), 0x7fc00000u);  // a NaN loses its low bits (cvt tf32 7fc00001 7fc00000)
+  EXPECT_EQ(tf32(0x00001000u), 0x00002000u);  // subnormals round alike
 }
 
 // fp64 is a chain of FMAs from C in k order: 1 + 2^-53 four times is 1 at every step, and
@@ -226,36 +236,55 @@ TEST_F(Wmma, FragmentElementMapIsRowMajorByLane) {
   }
 }
 
-// Misuse: wmma needs the whole warp.
+// A partial warp: as on the H200 (wmma_misuse.txt, `misuse halfwarp`), no error, and D is no
+// product (0 here); lanes that branch away leave the others the same.
 __global__ void partial_mma(float* d, unsigned callers) {
   wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
   wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> fb;
   wmma::fragment<wmma::accumulator, 16, 16, 16, float> fc;
   wmma::fill_fragment(fa, half(1.0f));
   wmma::fill_fragment(fb, half(1.0f));
-  wmma::fill_fragment(fc, 0.0f);
+  wmma::fill_fragment(fc, 5.0f);
   if (threadIdx.x < callers) wmma::mma_sync(fc, fa, fb, fc);
   if (threadIdx.x < callers) d[threadIdx.x] = fc.x[0];
 }
 
-TEST_F(Wmma, AHalfWarpOrADivergentCallStopsTheKernelWithLaunchFailure) {
+TEST_F(Wmma, AHalfWarpGetsNoErrorAndNoProduct) {
   DeviceArray<float> d(32);
   partial_mma<<<1, 16>>>(d.get(), 16);  // a block of 16 threads: lanes 16..31 do not exist
-  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
-  EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
-}
-
-TEST_F(Wmma, ADivergentCallStopsTheKernelWithLaunchFailure) {
-  DeviceArray<float> d(32);
-  partial_mma<<<1, 32>>>(d.get(), 20);  // lanes 20..31 exit without calling
-  EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(d.read()[0], 0.0f);
+  partial_mma<<<1, 32>>>(d.get(), 20);  // lanes 20..31 return without calling
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(d.read()[19], 0.0f);
 }
 
 TEST_F(Wmma, TheWholeWarpCallingGivesTheProduct) {
   DeviceArray<float> d(32);
   partial_mma<<<1, 32>>>(d.get(), 32);
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  EXPECT_EQ(d.read()[0], 16.0f);
+  EXPECT_EQ(d.read()[0], 21.0f);
+}
+
+// A half matrix whose rows do not start 4-byte aligned: cudaErrorMisalignedAddress, as on the
+// H200 (wmma_misuse.txt: offset1 faults; offset4, offset8, ldm 12 and ldm 4 do not).
+__global__ void load_at(const half* a, unsigned ldm, float* out) {
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
+  wmma::load_matrix_sync(fa, a, ldm);
+  out[threadIdx.x] = float(fa.x[0]);
+}
+
+TEST_F(Wmma, AMisalignedHalfLineIsAMisalignedAddress) {
+  DeviceArray<half> a(64 * 64);
+  DeviceArray<float> out(32);
+  for (unsigned offset : {4u, 8u, 16u}) {
+    load_at<<<1, 32>>>(a.get() + offset, 16, out.get());
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess) << offset;
+  }
+  load_at<<<1, 32>>>(a.get(), 12, out.get());
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  load_at<<<1, 32>>>(a.get() + 1, 16, out.get());
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorMisalignedAddress);
 }
 
 // A GEMM as the samples write it (simple_wmma_gemm): each warp computes one 16 x 16 tile of

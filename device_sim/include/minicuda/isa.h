@@ -27,10 +27,10 @@ unsigned match(unsigned mask, uint64_t value, int* all_pred);
 unsigned reduce(unsigned mask, unsigned value, int op);
 // A warp-collective exchange (nvcuda::wmma): each lane writes its own entry table[lane] and
 // calls; when every live lane of the warp has called, each finds in table[l] the entry of every
-// lane l that took part. `op` names the caller. A warp operation of the whole warp: when not all
-// 32 lanes of the warp take part (a partial warp, exited lanes) the kernel stops with an error
-// naming `op` (cudaErrorLaunchFailure, 719), where a GPU's result would be undefined.
-void warp_collective(const char* op, uint64_t table[32]);
+// lane l that took part. Returns the lanes that took part. `op` names the caller.
+unsigned warp_collective(const char* op, uint64_t table[32]);
+// Stops the kernel as a misaligned access to `address` does (cudaErrorMisalignedAddress, 716).
+[[noreturn]] void misaligned_access(const void* address, const char* op);
 // Stops the kernel for a misuse the GPU leaves undefined (a barrier arrival beyond its expected
 // count, a pipeline used out of order): a kernel error with `message` (cudaErrorLaunchFailure, 719).
 [[noreturn]] void misuse(const char* message);

@@ -9,6 +9,7 @@
 // layout the matrix has in memory.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -95,11 +96,14 @@ inline unsigned lane_id() {
   return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % 32;
 }
 
-// A barrier of the whole warp that checks all 32 lanes take part (load/store_matrix_sync).
-inline void warp_barrier(const char* op) {
-  uint64_t table[32];
-  table[lane_id()] = 0;
-  ::minicuda::gpu::isa::warp_collective(op, table);
+// A 16-bit element's matrix line (row or column in memory) starts at `line`: the H200 faults on a
+// line that is not 4-byte aligned (each lane reads its elements in pairs; measured by
+// probe_wmma_misuse.cu: an offset of one half gives cudaErrorMisalignedAddress, of 4 none).
+template <class S>
+void check_line(const S* line, const char* op) {
+  if constexpr (sizeof(S) == 2) {
+    if (reinterpret_cast<uintptr_t>(line) % 4 != 0) ::minicuda::gpu::isa::misaligned_access(line, op);
+  }
 }
 
 // A tf32 value as the tensor core reads a float: sign, exponent and the top 10 mantissa bits (the
@@ -114,21 +118,54 @@ inline double tf32_operand(float f) {
 }
 
 // float -> tf32 as cvt.rna.tf32.f32: to nearest with ties away from zero, in a float whose low 13
-// mantissa bits are zero; infinities and NaNs pass unchanged.
+// mantissa bits are zero; infinities pass unchanged, a NaN loses its low 13 bits and is quiet.
 inline float float_to_tf32(float f) {
   uint32_t u;
   std::memcpy(&u, &f, 4);
   if ((u & 0x7f800000u) != 0x7f800000u) u = (u + 0x1000u) & ~0x1fffu;
+  else if ((u & 0x7fffffu) != 0) u = (u & ~0x1fffu) | 0x400000u;  // a NaN stays a (quiet) NaN
   float t;
   std::memcpy(&t, &u, 4);
   return t;
 }
 
+// A double rounded toward zero to float (an overflow gives the largest finite float).
+inline float float_toward_zero(double x) {
+  float f = static_cast<float>(x);
+  if (std::fabs(static_cast<double>(f)) > std::fabs(x)) f = std::nextafter(f, 0.0f);
+  return f;
+}
+
+// The floating-point tensor core's addition of one block (the H200's, as measured by
+// tests/data/h200/wmma/probe_wmma.cu; docs/tensor-cores.md): acc plus the products a[k] b[k],
+// k in [first, first + count). Every product is exact. The terms are aligned to the largest
+// exponent E among them - a product's exponent is the sum of its factors' (a subnormal factor
+// counts as the format's least normal exponent, min_exp), acc's its own - and each is cut toward
+// zero to a multiple of 2^(E - 25); the cut terms add exactly and the sum is rounded toward zero
+// to float. A sum of zero is +0.
+template <int K>
+float aligned_block_sum(float acc, const double (&a)[K], const double (&b)[K], int first, int count, int min_exp) {
+  double plain = acc;  // for infinities and NaNs
+  int e_max = std::numeric_limits<int>::min();
+  if (acc != 0.0f) e_max = std::max(std::ilogb(acc), -126);
+  for (int k = first; k < first + count; ++k) {
+    plain += a[k] * b[k];
+    if (a[k] != 0.0 && b[k] != 0.0) e_max = std::max(e_max, std::max(std::ilogb(a[k]), min_exp) + std::max(std::ilogb(b[k]), min_exp));
+  }
+  if (!std::isfinite(plain)) return static_cast<float>(plain);
+  if (e_max == std::numeric_limits<int>::min()) return 0.0f;
+  const int shift = 25 - e_max;  // term * 2^shift: its multiple of 2^(E - 25)
+  int64_t sum = static_cast<int64_t>(std::trunc(std::ldexp(static_cast<double>(acc), shift)));
+  for (int k = first; k < first + count; ++k) sum += static_cast<int64_t>(std::trunc(std::ldexp(a[k] * b[k], shift)));
+  return float_toward_zero(std::ldexp(static_cast<double>(sum), -shift));
+}
+
 // One element of D = A B + C: a[k] and b[k] the row of A and column of B, c the element of C.
-// fp16, bf16, tf32: every product is exact in binary64 (at most 22 significant bits); the sum
-// runs in binary64 from c through k = 0 .. K-1 and is rounded once to the accumulator's type.
-// fp64: a chain of fused multiply-adds from c, k = 0 .. K-1. int8/uint8: exact, 32-bit two's
-// complement (wrapping; with satf, clamped to the int range).
+// - fp16, bf16 (k = 16): one aligned block of all 16 products and c (aligned_block_sum); an fp16
+//   accumulator gets that float result rounded to nearest even.
+// - tf32 (k = 8): two blocks of 4 products, the first added to c, the second to its result.
+// - fp64: a chain of fused multiply-adds from c, k = 0 .. K-1.
+// - int8/uint8: exact, 32-bit two's complement (wrapping; with satf, clamped to the int range).
 template <Inputs In, class Acc, int K>
 Acc dot(const double (&a)[K], const double (&b)[K], Acc c, bool satf) {
   if constexpr (In == Inputs::int8 || In == Inputs::uint8) {
@@ -145,9 +182,11 @@ Acc dot(const double (&a)[K], const double (&b)[K], Acc c, bool satf) {
     for (int k = 0; k < K; ++k) d = std::fma(a[k], b[k], d);
     return d;
   } else {
-    double sum = static_cast<double>(static_cast<float>(c));
-    for (int k = 0; k < K; ++k) sum += a[k] * b[k];
-    Acc d = Acc(sum);  // one rounding, to nearest even
+    constexpr int block = In == Inputs::tf32 ? 4 : K;
+    const int min_exp = In == Inputs::half ? -14 : -126;
+    float acc = static_cast<float>(c);
+    for (int first = 0; first < K; first += block) acc = aligned_block_sum(acc, a, b, first, block, min_exp);
+    Acc d = Acc(acc);  // float, or to half: nearest even
     if (satf) {        // satf: NaN becomes +0, an infinity the largest finite value of its sign
       const float v = static_cast<float>(d);
       const double largest = std::is_same_v<Acc, float> ? 3.4028234663852886e38 : 65504.0;
@@ -168,7 +207,10 @@ double operand(const S& x) {
 
 // mma_sync for the calling lane: d.x[i] for its own elements, reading A and B from every lane's
 // fragment. Two warp-collective steps: the first publishes each lane's operand addresses, the
-// second keeps every fragment unchanged until all lanes have read them.
+// second keeps every fragment unchanged until all lanes have read them. When not all 32 lanes
+// take part (a partial warp, lanes that returned or branched away) the H200 reports no error and
+// computes nothing useful (probe_wmma_misuse.cu: a 16-thread block's D read 0): the lanes that
+// took part get D = 0.
 template <Inputs In, int M, int N, int K, int PerA, int PerB, int PerC, class SA, class SB, class Acc, class AccC>
 void mma(Acc (&d)[PerC], const SA (&a)[PerA], const SB (&b)[PerB], const AccC (&c)[PerC], bool satf) {
   struct Operands {
@@ -179,9 +221,10 @@ void mma(Acc (&d)[PerC], const SA (&a)[PerA], const SB (&b)[PerB], const AccC (&
   const Operands mine{a, b};
   uint64_t table[32];
   table[lane] = reinterpret_cast<uint64_t>(&mine);
-  ::minicuda::gpu::isa::warp_collective("mma_sync", table);
+  const unsigned took_part = ::minicuda::gpu::isa::warp_collective("mma_sync", table);
   Acc result[PerC];
-  for (int i = 0; i < PerC; ++i) {
+  for (int i = 0; i < PerC && took_part != ~0u; ++i) result[i] = Acc(0);
+  for (int i = 0; i < PerC && took_part == ~0u; ++i) {
     const int e = static_cast<int>(lane) * PerC + i, row = e / N, col = e % N;
     double ra[K], cb[K];
     for (int k = 0; k < K; ++k) {
