@@ -305,6 +305,34 @@ void BlockRun::switch_away() {
   landed(back);
 }
 
+// The caller stays runnable and the next runnable thread runs. A wait is stuck when no other
+// thread can run, or when every runnable thread is spinning and no wait has begun or ended for
+// two rounds of them (spinning threads only test their conditions, so none can change).
+bool BlockRun::spin_wait() {
+  if (region_mode_) region_violation("a wait of cuda::barrier or cuda::pipeline");
+  if (!fiber_mode_) demote();
+  ThreadSlot& me = slots_[current_];
+  if (!me.spinning) me.spinning = true, ++spin_progress_;
+  if (spin_progress_ != spin_seen_) {
+    spin_seen_ = spin_progress_;
+    spin_stalled_ = 0;
+  } else {
+    bool all_spin = true;
+    for (const ThreadSlot& s : slots_) all_spin = all_spin && (s.state != ThreadState::Runnable || s.spinning);
+    spin_stalled_ = all_spin ? spin_stalled_ + 1 : 0;
+    if (spin_stalled_ > 2 * threads_) return false;
+  }
+  if (next_runnable() == threads_) return false;
+  switch_away();
+  alignment_check(false);  // still in the SM's code (SmCode)
+  return true;
+}
+void BlockRun::spin_done() {
+  if (!fiber_mode_ || !slots_[current_].spinning) return;
+  slots_[current_].spinning = false;
+  ++spin_progress_;
+}
+
 // The current thread has finished (or faulted): on to the next runnable thread, or the
 // scheduler. Its fiber is never resumed.
 void BlockRun::exit_fiber() {
@@ -411,6 +439,7 @@ void BlockRun::fiber_main(fctx::transfer_t from) {
 void BlockRun::demote() {
   current_ = loop_thread();  // the kernel's own loop does not keep current_
   fiber_mode_ = true;
+  spin_progress_ = spin_seen_ = 0, spin_stalled_ = 0;
   slots_.assign(threads_, ThreadSlot{});
   jumps_.resize(threads_);
   warps_.assign((threads_ + kWarp - 1) / kWarp, Warp{});

@@ -55,12 +55,14 @@ struct ThreadSlot {
   sigjmp_buf* jump = nullptr;  // where a fault leaves this thread (its fiber's entry)
   uint3 index{0, 0, 0};        // its threadIdx (no division at each switch)
   ThreadState state = ThreadState::Runnable;
+  bool spinning = false;  // in a wait loop of kernel code (spin_wait), its condition not yet met
 };
 
-// What a warp operation computes (sm_warp.cpp). Converge is __activemask: it completes when
+// What a warp operation computes (sm_warp.cpp). Exchange (wmma's fragments): each value is the
+// address of a lane's table of 32 entries; each lane's table receives the others' own entries. Converge is __activemask: it completes when
 // every live lane of the warp waits somewhere (at a warp operation, a barrier) or has exited, and
 // gives each lane the lanes that wait at the same call site (mask names the site there).
-enum class WarpOpKind : uint8_t { Sync, Shuffle, Vote, Match, Reduce, Converge };
+enum class WarpOpKind : uint8_t { Sync, Shuffle, Vote, Match, Reduce, Converge, Exchange };
 enum class VoteMode : uint8_t { Ballot, Any, All };
 enum class MatchMode : uint8_t { Any, All };
 enum class ReduceMode : uint8_t { Add, MinU, MaxU, MinS, MaxS, And, Or, Xor };
@@ -107,6 +109,12 @@ class BlockRun {
   unsigned activemask(uint64_t site) {
     return static_cast<unsigned>(warp_op(WarpOpKind::Converge, ~0u, 0, 0, 0, kWarp, site));
   }
+  // A thread whose wait condition is unmet lets the block's other threads run (isa::spin_wait).
+  // False when the wait can never end: no other thread can run, or every runnable thread spins
+  // and none has made progress for two rounds.
+  bool spin_wait();
+  // The caller's wait condition is met (isa::spin_done).
+  void spin_done();
   // A grid-wide barrier (grid_group::sync): false when the launch is not cooperative.
   bool grid_sync();
   // In loop mode: the running thread's index, from threadIdx.
@@ -190,6 +198,8 @@ class BlockRun {
   int barrier_count_ = 0, barrier_and_ = 1, barrier_or_ = 0, barrier_result_[3] = {0, 0, 0};
   std::optional<KernelError> error_;
   uint64_t grid_syncs_ = 0;       // grid barriers the block has passed (grid_sync)
+  uint64_t spin_progress_ = 0, spin_seen_ = 0;  // waits begun or ended; its value at the last check
+  unsigned spin_stalled_ = 0;                   // spin_waits since then with every runnable thread spinning
   bool stopped_by_grid_ = false;  // the block left a grid barrier because the grid stopped
 };
 

@@ -59,6 +59,44 @@ unsigned reduce(unsigned mask, unsigned value, int op) {
   if (b == nullptr) return 0;
   return static_cast<unsigned>(b->warp_op(WarpOpKind::Reduce, mask, value, op, 0, kWarp));
 }
+unsigned warp_collective(const char* op, uint64_t table[32]) {
+  SmCode sm_code;
+  BlockRun* b = current_block(op);
+  if (b == nullptr) std::abort();  // the table could not be filled: no warp outside a kernel
+  return static_cast<unsigned>(b->warp_op(WarpOpKind::Exchange, ~0u, reinterpret_cast<uint64_t>(table), 0, 0, kWarp));
+}
+void misaligned_access(const void* address, const char* op) {
+  if (current_block(op) == nullptr) std::abort();
+  alignment_check(false);
+  KernelError e;
+  e.kind = KernelErrorKind::MisalignedAddress;
+  e.address = reinterpret_cast<uint64_t>(address);
+  e.message = fmt::format("{}: misaligned address {}", op, address);
+  raise_kernel_error(std::move(e));
+}
+void misuse(const char* message) {
+  if (current_block("cuda::barrier/cuda::pipeline") == nullptr) std::abort();
+  alignment_check(false);
+  KernelError e;
+  e.kind = KernelErrorKind::Trap;
+  e.message = message;
+  raise_kernel_error(std::move(e));
+}
+void spin_wait(const char* op) {
+  SmCode sm_code;
+  BlockRun* b = current_block(op);
+  if (b == nullptr) std::abort();  // a wait outside a kernel could never end
+  if (b->spin_wait()) return;
+  KernelError e;
+  e.kind = KernelErrorKind::Trap;
+  e.message = fmt::format("{}: waits for threads of the block that can no longer arrive (they have exited, wait "
+                          "at another barrier or wait themselves); a GPU would hang here", op);
+  raise_kernel_error(std::move(e));
+}
+void spin_done() {
+  SmCode sm_code;
+  if (BlockRun* b = current_block("spin_done")) b->spin_done();
+}
 unsigned activemask(uint64_t site) {
   SmCode sm_code;
   BlockRun* b = current_block("__activemask");

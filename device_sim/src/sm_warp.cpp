@@ -75,6 +75,12 @@ uint64_t BlockRun::lane_result(const WarpOp& op, unsigned lane) {
   switch (op.kind) {
     case WarpOpKind::Sync: return 0;
     case WarpOpKind::Converge: return op.arrived;
+    case WarpOpKind::Exchange: {
+      auto* table = reinterpret_cast<uint64_t*>(op.values[lane]);
+      for (unsigned l = 0; l < kWarp; ++l)
+        if (l != lane && (op.arrived >> l) & 1) table[l] = reinterpret_cast<const uint64_t*>(op.values[l])[l];
+      return op.arrived;
+    }
     case WarpOpKind::Shuffle: {
       const unsigned src = shuffle_source(lane, op.mode, op.args[lane], op.width);
       // A source lane that did not take part gives an undefined value: the lane's own here.

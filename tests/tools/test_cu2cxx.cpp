@@ -305,6 +305,22 @@ TEST(Cu2cxxShared, InAFunctionBodyBecomesAPointer) {
                 shared_pointer("T", "t") + " } }\n");
 }
 
+TEST(Cu2cxxShared, AnArrayOfRowsInAFunctionBecomesAPointerToRows) {
+  // cuda-samples' tensor-core GEMMs: `extern __shared__ half shmem[][CHUNK_K * K + SKEW_HALF];`.
+  EXPECT_EQ(body("void f() { extern __shared__ half shmem[][8 * 16 + 16]; }\n"),
+            "void f() { half (* const shmem)[8 * 16 + 16] = reinterpret_cast<half (*)[8 * 16 + 16]>"
+            "(::minicuda::dynamic_shared<half>()); }\n");
+  EXPECT_EQ(body("void f() { extern __shared__ float s[][4][N]; }\n"),
+            "void f() { float (* const s)[4][N] = reinterpret_cast<float (*)[4][N]>(::minicuda::dynamic_shared<float>()); }\n");
+}
+
+TEST(Cu2cxxShared, AnAlignmentSpecifierAfterSharedMovesBeforeIt) {
+  // globalToShmemAsyncCopy: `__shared__ alignas(alignof(float4)) float As[4][16][16];`.
+  EXPECT_EQ(body("void f() { __shared__ alignas(alignof(float4)) float As[4][16]; }\n"),
+            "void f() { alignas(alignof(float4)) __shared__ float As[4][16]; }\n");
+  EXPECT_EQ(body("__shared__ __align__(16) int t[8];\n"), "__align__(16) __shared__ int t[8];\n");
+}
+
 TEST(Cu2cxxShared, SharedMayComeAfterTheTypeAmongTheSpecifiers) {
   // `extern double __shared__ s[];` declares the same array as `extern __shared__ double s[];`
   // (cuda-samples' reductionMultiBlockCG writes it so).

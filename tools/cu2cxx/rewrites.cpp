@@ -299,12 +299,25 @@ SharedMatch match_dynamic_shared(std::string_view source, const Tokens& tokens, 
   }
   m.end = k;
   const bool terminated = k < tokens.size() && tokens[k].is_punct(";");
-  const std::size_t n = kept.size();
+  // Extents after the unsized bound (`T s[][N];`, an array of rows in function scope): the kept
+  // tokens [n, kept.size()), their source text in `extents`.
+  std::size_t n = kept.size();
+  std::string_view extents;
+  while (n >= 2 && tokens[kept[n - 1]].is_punct("]") && !tokens[kept[n - 2]].is_punct("[")) {
+    std::size_t open = n - 1;
+    for (int depth = 0; open-- > 0;) {
+      if (tokens[kept[open]].is_punct("]")) ++depth;
+      if (tokens[kept[open]].is_punct("[") && depth-- == 0) break;
+    }
+    if (open >= n) break;
+    extents = source.substr(tokens[kept[open]].begin, tokens[kept.back()].end - tokens[kept[open]].begin);
+    n = open;
+  }
   const bool unsized_array = terminated && n >= 4 && tokens[kept[n - 1]].is_punct("]") &&
                              tokens[kept[n - 2]].is_punct("[") && tokens[kept[n - 3]].is_identifier();
-  if (!unsized_array) {
-    m.problem = "'extern __shared__' is not of the form 'extern __shared__ TYPE NAME[];'; "
-                "left unchanged";
+  if (!unsized_array || (!extents.empty() && !in_function)) {
+    m.problem = "'extern __shared__' is not of the form 'extern __shared__ TYPE NAME[];' (or 'NAME[][N]' in a "
+                "function); left unchanged";
     return m;
   }
   // The type: the kept tokens before the name, separated by one space wherever the source
@@ -317,7 +330,10 @@ SharedMatch match_dynamic_shared(std::string_view source, const Tokens& tokens, 
   }
   const std::string_view name = tokens[kept[n - 3]].text;
   std::string replacement;
-  if (in_function) {
+  if (!extents.empty()) {  // T (* const name)[N] = reinterpret_cast<T (*)[N]>(dynamic_shared<T>());
+    replacement = type + " (* const " + std::string(name) + ")" + std::string(extents) + " = reinterpret_cast<" + type +
+                  " (*)" + std::string(extents) + ">(::minicuda::dynamic_shared<" + type + ">());";
+  } else if (in_function) {
     replacement = type + "* const ";
     replacement.append(name).append(" = ::minicuda::dynamic_shared<").append(type).append(">();");
   } else {
@@ -370,6 +386,25 @@ std::vector<Edit> rewrite_launches(std::string_view source, const Tokens& tokens
       warnings.push_back(Diagnostic{lines.line_of(tokens[k].begin), std::move(m.problem)});
     }
     k = m.resume;
+  }
+  return edits;
+}
+
+std::vector<Edit> rewrite_shared_alignment(std::string_view source, const Tokens& tokens) {
+  std::vector<Edit> edits;
+  for (std::size_t k = 0; k + 2 < tokens.size(); ++k) {
+    if (!tokens[k].is_identifier("__shared__") || !is_alignment_specifier(tokens[k + 1]) || !tokens[k + 2].is_punct("("))
+      continue;
+    bool is_extern = false;  // an `extern` among the specifiers before __shared__
+    for (std::size_t j = k; j-- > 0 && !tokens[j].is_punct(";") && !tokens[j].is_punct("{") && !tokens[j].is_punct("}");)
+      is_extern = is_extern || tokens[j].is_identifier("extern");
+    const auto close = matching_close(tokens, k + 2);
+    if (is_extern || !close) continue;
+    const std::size_t begin = tokens[k].begin, end = tokens[*close].end;
+    std::string moved(source.substr(tokens[k + 1].begin, end - tokens[k + 1].begin));
+    moved.append(" __shared__");
+    edits.push_back(Edit{begin, end, keep_line_count(source.substr(begin, end - begin), std::move(moved))});
+    k = *close;
   }
   return edits;
 }

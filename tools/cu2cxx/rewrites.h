@@ -80,6 +80,11 @@ std::vector<std::string> kernels_chosen_by_arguments(const Tokens& tokens);
 std::vector<Edit> rewrite_dynamic_shared(std::string_view source, const Tokens& tokens,
                                          const LineIndex& lines, std::vector<Diagnostic>& warnings);
 
+// `__shared__ alignas(N) T x;` (or `__align__(N)`): the alignment specifier moved before
+// `__shared__` (`alignas(N) __shared__ T x;`), where C++ allows it once `__shared__` is
+// `static thread_local`. Declarations with `extern` are rewrite_dynamic_shared's.
+std::vector<Edit> rewrite_shared_alignment(std::string_view source, const Tokens& tokens);
+
 // True when the `{` at index `brace` opens a function body (a lambda's included): it follows a
 // parameter list's `)`, optionally with trailing specifiers, attributes or `-> type` between, or
 // a lambda's captures.

@@ -193,6 +193,8 @@ Unit translate_unit(std::string_view source, std::string_view input_path, const 
   std::vector<Edit> shared = rewrite_dynamic_shared(source, tokens, lines, warnings);
   edits.insert(edits.end(), std::make_move_iterator(shared.begin()),
                std::make_move_iterator(shared.end()));
+  std::vector<Edit> aligned = rewrite_shared_alignment(source, tokens);
+  edits.insert(edits.end(), std::make_move_iterator(aligned.begin()), std::make_move_iterator(aligned.end()));
   std::vector<Edit> clock = rewrite_device_clock(tokens);
   edits.insert(edits.end(), std::make_move_iterator(clock.begin()), std::make_move_iterator(clock.end()));
   const std::vector<ModuleVariableSite> variables = find_module_variables(tokens, lines, warnings);

@@ -25,6 +25,22 @@ unsigned vote(unsigned mask, int predicate, int mode);
 unsigned match(unsigned mask, uint64_t value, int* all_pred);
 // op: 0 add, 1 min, 2 max (unsigned), 3 min, 4 max (signed), 5 and, 6 or, 7 xor.
 unsigned reduce(unsigned mask, unsigned value, int op);
+// A warp-collective exchange (nvcuda::wmma): each lane writes its own entry table[lane] and
+// calls; when every live lane of the warp has called, each finds in table[l] the entry of every
+// lane l that took part. Returns the lanes that took part. `op` names the caller.
+unsigned warp_collective(const char* op, uint64_t table[32]);
+// Stops the kernel as a misaligned access to `address` does (cudaErrorMisalignedAddress, 716).
+[[noreturn]] void misaligned_access(const void* address, const char* op);
+// Stops the kernel for a misuse the GPU leaves undefined (a barrier arrival beyond its expected
+// count, a pipeline used out of order): a kernel error with `message` (cudaErrorLaunchFailure, 719).
+[[noreturn]] void misuse(const char* message);
+// A wait on shared state that another thread of the block will change (cuda::barrier,
+// cuda::pipeline): `while (!condition) spin_wait(op); spin_done();`. spin_wait lets the block's
+// other threads run; when the wait can never end (no other thread can run, or all that can are
+// spinning too without progress) the kernel stops with an error naming `op`
+// (cudaErrorLaunchFailure, 719) where a GPU would hang. spin_done: the condition is met.
+void spin_wait(const char* op);
+void spin_done();
 // The lanes of the caller's warp that reach this call site together (site: any value naming it).
 unsigned activemask(uint64_t site);
 // grid_group: is the running grid a cooperative launch? grid_sync: a barrier over every thread of
