@@ -156,3 +156,23 @@ TEST(PtxCooperativeGrid, GridSyncWithoutAWorkspaceTraps) {
 }
 
 }  // namespace
+
+namespace {
+
+// A kernel needing more than an SM's 255 registers a thread (one per PTX register, as in programs
+// with calls at -O0) is charged 255 for occupancy, as ptxas would spill the rest.
+TEST(PtxRegisterCharge, MoreThan255RegistersAreCharged255) {
+  std::string text = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
+                     ".reg .f64 %fd<400>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\n";
+  for (int i = 0; i < 300; ++i) text += "ld.global.f64 %fd" + std::to_string(i) + ", [%rd1+" + std::to_string(8 * i) + "];\n";
+  for (int i = 1; i < 300; ++i) text += "add.f64 %fd0, %fd0, %fd" + std::to_string(i) + ";\n";
+  text += "st.global.f64 [%rd1], %fd0;\nret;\n}\n";
+  ptx::CompileOptions o;
+  o.opt_level = 0;
+  ptx::CompileResult r = ptx::compile(text, o);
+  ASSERT_EQ(r.status, ptx::Status::Ok) << r.error_log;
+  EXPECT_EQ(r.kernels.at(0).num_regs, 255u);
+  EXPECT_NE(r.info_log.find("charged 255"), std::string::npos) << r.info_log;
+}
+
+}  // namespace
