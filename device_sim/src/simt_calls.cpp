@@ -5,7 +5,7 @@
 // predicates in a frame on the lane's call stack, and the matching ret restores them, except the
 // callee's return registers, which carry its result back. Each frame takes the call's frame size
 // from the thread's stack (GridLaunch::stack_bytes, cudaLimitStackSize); a call past it stops the
-// grid with a stack overflow (cudaErrorLaunchFailure, as a GPU reports one).
+// grid with a stack overflow (an MMU fault, cudaErrorIllegalAddress, as compute_engine.cpp reports one).
 #include <algorithm>
 
 #include <fmt/format.h>
