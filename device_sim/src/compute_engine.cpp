@@ -280,7 +280,16 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
   if (occ.blocks_per_sm == 0) return bad(fmt::format("a block does not fit on an SM ({})", occ.limit));
   uint64_t per_wave = uint64_t{occ.blocks_per_sm} * static_cast<uint64_t>(props.multiprocessor_count);
   uint64_t waves = (blocks + per_wave - 1) / per_wave;
+  grid.stack_bytes = nv_qmd_get(qmd, NVCBC0_QMDV03_00_SHADER_LOCAL_MEMORY_HIGH_SIZE);
   const bool cooperative = nv_qmd_get(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_VALID(NV_QMD_CBANK_COOPERATIVE)) != 0;
+  if (cooperative) {
+    const uint64_t va = nv_qmd_get(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_ADDR_LOWER(NV_QMD_CBANK_COOPERATIVE)) |
+                        (uint64_t{nv_qmd_get(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_ADDR_UPPER(NV_QMD_CBANK_COOPERATIVE))} << 32);
+    if (va != 0) {
+      if (auto f = memory_.check(va, sizeof(NvMinicudaGridWorkspace), Access::Write)) return mmu_fault(*f, "grid workspace");
+      grid.grid_workspace = va;
+    }
+  }
   if (cooperative && blocks > per_wave)
     return bad(fmt::format("a cooperative grid of {} blocks cannot be resident at once ({} per SM, {} SMs)", blocks,
                            occ.blocks_per_sm, props.multiprocessor_count));

@@ -153,6 +153,8 @@ void BlockExec::start_block() {
     std::fill(std::begin(w.pc), std::end(w.pc), 0u);
     std::fill(std::begin(w.carry), std::end(w.carry), uint8_t{0});
     for (auto& stack : w.call_stack) stack.clear();
+    for (auto& frames : w.frames) frames.clear();
+    std::fill(std::begin(w.stack_used), std::end(w.stack_used), uint64_t{0});
   }
   std::fill(regs_.begin(), regs_.end(), 0);
   std::fill(preds_.begin(), preds_.end(), 0);
@@ -289,7 +291,10 @@ void BlockExec::step(Warp& w) {
   switch (in.opcode) {
     case NV_SASS_OP_BRA:
     case NV_SASS_OP_CALL: {
-      if (in.opcode == NV_SASS_OP_CALL) for_lanes(mask, [&](unsigned l) { w.call_stack[l].push_back(pc + 1); });
+      if (in.opcode == NV_SASS_OP_CALL) {
+        for_lanes(mask, [&](unsigned l) { w.call_stack[l].push_back(pc + 1); });
+        if ((in.flags & NV_SASS_FLAG_SAVE_FRAME) != 0 && mask != 0) push_frames(w, in, pc, mask);
+      }
       if (mask == group) {
         w.group_pc = in.target;
       } else if (mask == 0) {
@@ -309,6 +314,7 @@ void BlockExec::step(Warp& w) {
           exiting |= 1u << l;
           return;
         }
+        if (!w.frames[l].empty() && w.frames[l].back().depth == w.call_stack[l].size()) pop_frame(w, l);
         w.pc[l] = w.call_stack[l].back();
         w.call_stack[l].pop_back();
       });
@@ -369,7 +375,9 @@ void BlockExec::step(Warp& w) {
     if (in.opcode == NV_SASS_OP_ACTIVEMASK) {
       uint64_t* d = w.regs + size_t{in.operand[0].index} * kLanes;
       for_lanes(mask, [&](unsigned l) { d[l] = group; });
-    } else if (!execute_alu(*this, w, in, mask) && !execute_memory(*this, w, in, mask) &&
+    } else if (!execute_half(*this, w, in, mask) && !execute_alu(*this, w, in, mask) &&
+               !execute_memory(*this, w, in, mask) &&
+               !execute_async(*this, w, in, mask) &&
                in.opcode != NV_SASS_OP_NOP && in.opcode != NV_SASS_OP_MEMBAR && in.opcode != NV_SASS_OP_PREFETCH &&
                in.opcode != NV_SASS_OP_NANOSLEEP) {
       fault_lane_ = static_cast<unsigned>(__builtin_ctz(mask));

@@ -52,6 +52,16 @@ struct Warp {
   uint8_t bar_id[kLanes] = {};  // the barrier a parked lane waits at
   uint8_t carry[kLanes] = {};   // add.cc / addc carry flag
   std::vector<uint32_t> call_stack[kLanes];  // return indices (call / ret)
+  // A recursive call's frame (CALL with SAVE_FRAME): the lane's registers and predicates at the
+  // call, restored by the RET that returns to `return_pc` at call depth `depth`.
+  struct Frame {
+    uint32_t return_pc = 0, depth = 0;
+    uint64_t bytes = 0;
+    std::vector<uint64_t> regs;
+    std::vector<uint8_t> preds;
+  };
+  std::vector<Frame> frames[kLanes];
+  uint64_t stack_used[kLanes] = {};  // bytes of the lane's call stack its frames take
   uint64_t* regs = nullptr;    // register_count * 32 slots
   uint8_t* preds = nullptr;    // predicate_count * 32 bytes
 };
@@ -96,6 +106,9 @@ class BlockExec {
   void step(Warp& w);
   void split(Warp& w, uint32_t lanes, uint32_t to_pc);
   void barrier_arrive(Warp& w, const NvSassInstruction& in, uint32_t lanes);
+  // simt_calls.cpp: a recursive call's frame for the lanes of mask, and its restoration at ret.
+  void push_frames(Warp& w, const NvSassInstruction& in, uint32_t pc, uint32_t mask);
+  void pop_frame(Warp& w, unsigned lane);
   void try_release_barriers();
   void release_barrier(unsigned id);
   void lanes_exited(Warp& w, uint32_t lanes);
@@ -140,6 +153,10 @@ class BlockExec {
 bool execute_alu(BlockExec& b, Warp& w, const NvSassInstruction& in, uint32_t mask);
 // ld/st/ldu/atom/red/cvta/isspacep/printf/assertfail (simt_memory.cpp). False if not one.
 bool execute_memory(BlockExec& b, Warp& w, const NvSassInstruction& in, uint32_t mask);
+// add/sub/mul/fma/neg/abs/min/max/setp on f16, f16x2, bf16, bf16x2 (simt_half.cpp). False if not one.
+bool execute_half(BlockExec& b, Warp& w, const NvSassInstruction& in, uint32_t mask);
+// cp.async, cp.async groups and mbarrier operations (simt_async.cpp). False if not one.
+bool execute_async(BlockExec& b, Warp& w, const NvSassInstruction& in, uint32_t mask);
 // shfl/vote/match/redux/bar.warp.sync for the lanes of `mask`, which have met: lane l executes
 // *in[l] (lanes may meet at different instructions of the same kind) (simt_warp.cpp).
 void execute_warp_op(BlockExec& b, Warp& w, const NvSassInstruction* const in[kLanes], uint32_t mask);

@@ -110,6 +110,8 @@ void BlockExec::special_register(const Warp& w, uint32_t sr, uint32_t mask, uint
     case NV_SASS_SR_RESERVED_SMEM_END: each([&](unsigned) { return reserved_shared_ + kReservedSharedBytes; }); return;
     case NV_SASS_SR_RESERVED_SMEM_CAP: each([&](unsigned) { return kReservedSharedBytes; }); return;
     case NV_SASS_SR_RESERVED_SMEM_1: each([&](unsigned) { return reserved_shared_ + 256; }); return;
+    case NV_SASS_SR_ENVREG1: each([&](unsigned) { return launch_->grid_workspace >> 32; }); return;
+    case NV_SASS_SR_ENVREG2: each([&](unsigned) { return launch_->grid_workspace & 0xFFFFFFFFu; }); return;
     default: each([&](unsigned) { return 0u; }); return;
   }
 }

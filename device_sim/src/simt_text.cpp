@@ -13,7 +13,7 @@ namespace {
 const char* type_name(uint8_t t) {
   static constexpr const char* names[] = {"",    "pred", "b8",  "b16",   "b32",  "b64", "u8",
                                           "u16", "u32",  "u64", "s8",    "s16",  "s32", "s64",
-                                          "f16", "f16x2", "bf16", "f32", "f64"};
+                                          "f16", "f16x2", "bf16", "f32", "f64", "bf16x2"};
   return t < sizeof(names) / sizeof(names[0]) ? names[t] : "?";
 }
 const char* cmp_name(uint8_t c) {
@@ -41,7 +41,7 @@ const char* sreg_name(uint32_t s) {
       "%lanemask_eq",  "%lanemask_lt",  "%lanemask_le",  "%lanemask_gt",  "%lanemask_ge",      "%clock",
       "%clock_hi",     "%clock64",      "%globaltimer",  "%globaltimer_lo", "%globaltimer_hi", "%dynamic_smem_size",
       "%total_smem_size", "WARP_SZ", "%reserved_smem_offset_begin", "%reserved_smem_offset_end",
-      "%reserved_smem_offset_cap", "%reserved_smem_offset_0", "%reserved_smem_offset_1"};
+      "%reserved_smem_offset_cap", "%reserved_smem_offset_0", "%reserved_smem_offset_1", "%envreg1", "%envreg2"};
   static_assert(sizeof(names) / sizeof(names[0]) == NV_SASS_SR_COUNT);
   return s < NV_SASS_SR_COUNT ? names[s] : "%?";
 }

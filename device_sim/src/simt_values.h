@@ -33,7 +33,7 @@ inline unsigned type_bits(uint8_t t) {
     case NV_SASS_TYPE_B16: case NV_SASS_TYPE_U16: case NV_SASS_TYPE_S16: case NV_SASS_TYPE_F16:
     case NV_SASS_TYPE_BF16: return 16;
     case NV_SASS_TYPE_B32: case NV_SASS_TYPE_U32: case NV_SASS_TYPE_S32: case NV_SASS_TYPE_F32:
-    case NV_SASS_TYPE_F16X2: return 32;
+    case NV_SASS_TYPE_F16X2: case NV_SASS_TYPE_BF16X2: return 32;
     case NV_SASS_TYPE_B64: case NV_SASS_TYPE_U64: case NV_SASS_TYPE_S64: case NV_SASS_TYPE_F64: return 64;
     default: return 0;
   }

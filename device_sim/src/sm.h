@@ -96,6 +96,10 @@ struct GridLaunch {
   uint8_t* printf_buffer = nullptr;  // the driver's printf FIFO (NvMinicudaPrintfFifo), or null
   uint32_t printf_bytes = 0;
   GridBarrier* grid_barrier = nullptr;  // a cooperative launch's grid-wide barrier, else null
+  uint64_t grid_workspace = 0;
+  // The call stack per thread (the QMD's SHADER_LOCAL_MEMORY_HIGH_SIZE, cudaLimitStackSize): a
+  // program's local variables and its recursive calls' frames together must fit (simt.h).
+  uint64_t stack_bytes = 1024;  // a cooperative launch: the driver's grid workspace (constant bank 2), else 0
   GridCounters* counters = nullptr;  // SASS kernels: where the SIMT executor counts (simt_counters.h), or null
 };
 

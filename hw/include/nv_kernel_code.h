@@ -27,8 +27,16 @@ inline constexpr NvU32 NV_MINICUDA_KERNEL_CODE_MAGIC = 0x4D53434Du;  // "MCSM"
 // 1 the driver's printf FIFO (the real driver keeps its printf buffer address in a driver bank).
 inline constexpr NvU32 NV_QMD_CBANK_PARAMS = 0;
 inline constexpr NvU32 NV_QMD_CBANK_PRINTF = 1;
-// Bank 2 valid (address and size 0): a cooperative launch. The driver has checked that every block
-// fits on the GPU at once; the SMs run them all together and grid_group::sync may be used.
+// Bank 2 valid: a cooperative launch. The driver has checked that every block fits on the GPU at
+// once; the SMs run them all together and grid_group::sync may be used. Its address, when not 0,
+// is the launch's grid workspace (NvMinicudaGridWorkspace, 16 bytes), which kernels compiled from
+// PTX find through %envreg1 (high half) and %envreg2 (low half), as cooperative groups expect.
+struct NvMinicudaGridWorkspace {
+  NvU32 size;     // the workspace's size in bytes (cooperative groups' wsSize)
+  NvU32 barrier;  // grid_group::sync's arrival counter, 0 at the launch's start
+  NvU32 reserved[2];
+};
+static_assert(sizeof(NvMinicudaGridWorkspace) == 16);
 inline constexpr NvU32 NV_QMD_CBANK_COOPERATIVE = 2;
 
 // --- the printf FIFO ------------------------------------------------------------------------

@@ -101,7 +101,11 @@ enum NvSassOpcode : NvU16 {
   // Control flow. `target` is an instruction index.
   NV_SASS_OP_BRA,        // jump to target; flag UNI (the lanes agree)
   NV_SASS_OP_CALL,       // push the next index on the lane's call stack, jump to target; the JIT
-                         // has moved arguments into the callee's registers
+                         // has moved arguments into the callee's registers. Flag SAVE_FRAME (a
+                         // call that may reach its caller again, recursion): the lane's registers
+                         // and predicates are saved in a frame of operand[0] (IMM) bytes of its
+                         // call stack and restored by the matching RET, except the callee's return
+                         // registers operand[1..4]; a frame past the stack limit is an error
   NV_SASS_OP_RET,        // pop the lane's call stack; with an empty stack, as EXIT
   NV_SASS_OP_EXIT,       // the thread ends
   NV_SASS_OP_TRAP,       // the grid stops with cudaErrorLaunchFailure (719)
@@ -129,6 +133,15 @@ enum NvSassOpcode : NvU16 {
   NV_SASS_OP_REDUX,      // d = reduction `atom` (ADD/MIN/MAX/AND/OR/XOR) of a over membermask b
   NV_SASS_OP_ACTIVEMASK, // d (b32) = the lanes executing this instruction together
   NV_SASS_OP_NANOSLEEP,  // a hint: no effect
+  // Asynchronous copies and mbarriers (sm_80 / sm_90). Operand[0] is NONE for those that write
+  // nothing; an address operand is REG (the register + imm), IMM (a window offset) or SYMBOL.
+  NV_SASS_OP_CP_ASYNC,   // copy to [addr] (SHARED) from the global address a: mode CA / CG copy
+                         // b bytes (4, 8, 16), of which c (NONE: b) come from a and the rest are
+                         // zero; mode BULK copies b bytes and completes b bytes of transactions on
+                         // the mbarrier at the shared address c. The copy completes when issued.
+  NV_SASS_OP_CP_ASYNC_GROUP, // mode COMMIT: closes the lane's group of cp.async; WAIT: waits until
+                         // at most a groups are pending (every copy has completed at issue)
+  NV_SASS_OP_MBARRIER,   // the mbarrier object at [addr] (SHARED or GENERIC); mode NvSassMbarrier
   NV_SASS_OP_COUNT
 };
 
@@ -141,6 +154,7 @@ enum NvSassType : NvU8 {
   NV_SASS_TYPE_S8, NV_SASS_TYPE_S16, NV_SASS_TYPE_S32, NV_SASS_TYPE_S64,
   NV_SASS_TYPE_F16, NV_SASS_TYPE_F16X2, NV_SASS_TYPE_BF16,
   NV_SASS_TYPE_F32, NV_SASS_TYPE_F64,
+  NV_SASS_TYPE_BF16X2,
 };
 
 // What an operand is.
@@ -190,6 +204,9 @@ enum NvSassSpecialReg : NvU32 {
   // in): its window offsets begin/end, its size, and the offsets of reserved areas 0 and 1.
   NV_SASS_SR_RESERVED_SMEM_BEGIN, NV_SASS_SR_RESERVED_SMEM_END, NV_SASS_SR_RESERVED_SMEM_CAP,
   NV_SASS_SR_RESERVED_SMEM_0, NV_SASS_SR_RESERVED_SMEM_1,
+  // %envreg1 / %envreg2: the high / low half of the grid workspace's address in a cooperative
+  // launch (cooperative groups' grid_group keeps its barrier there), 0 otherwise.
+  NV_SASS_SR_ENVREG1, NV_SASS_SR_ENVREG2,
   NV_SASS_SR_COUNT
 };
 
@@ -256,6 +273,23 @@ enum NvSassTestp : NvU8 {
   NV_SASS_TESTP_NORMAL, NV_SASS_TESTP_SUBNORMAL,
 };
 
+enum NvSassCpAsyncMode : NvU8 { NV_SASS_CP_ASYNC_CA = 0, NV_SASS_CP_ASYNC_CG, NV_SASS_CP_ASYNC_BULK };
+enum NvSassCpAsyncGroupMode : NvU8 { NV_SASS_CP_ASYNC_COMMIT = 0, NV_SASS_CP_ASYNC_WAIT };
+// mbarrier operations: d = operand[0], a = operand[1].
+enum NvSassMbarrier : NvU8 {
+  NV_SASS_MBAR_INIT = 0,     // expected arrivals = a; phase 0
+  NV_SASS_MBAR_INVAL,        // the object is no longer an mbarrier
+  NV_SASS_MBAR_ARRIVE,       // d (b64 state, or NONE) = the state before; arrive a (NONE: 1) times
+  NV_SASS_MBAR_ARRIVE_DROP,  // as ARRIVE, and the expected count drops by a for later phases
+  NV_SASS_MBAR_ARRIVE_EXPECT_TX, // d = state; expect a transaction bytes, then arrive once
+  NV_SASS_MBAR_EXPECT_TX,    // expect a more transaction bytes
+  NV_SASS_MBAR_COMPLETE_TX,  // a transaction bytes have completed
+  NV_SASS_MBAR_TEST_WAIT,    // d (pred) = the phase of state a has completed (test_wait, try_wait)
+  NV_SASS_MBAR_TEST_WAIT_PARITY, // d (pred) = the phase of parity a has completed
+  NV_SASS_MBAR_CP_ASYNC_ARRIVE,  // arrive when the lane's cp.async complete; flag NOINC: the
+                                 // arrival counts against the expected ones
+};
+
 // `flags` bits.
 inline constexpr NvU16 NV_SASS_FLAG_SAT = 1u << 0;
 inline constexpr NvU16 NV_SASS_FLAG_FTZ = 1u << 1;
@@ -270,6 +304,8 @@ inline constexpr NvU16 NV_SASS_FLAG_UNI = 1u << 9;      // bra.uni / call.uni
 inline constexpr NvU16 NV_SASS_FLAG_VOLATILE = 1u << 10;
 inline constexpr NvU16 NV_SASS_FLAG_NC = 1u << 11;      // ld.global.nc
 inline constexpr NvU16 NV_SASS_FLAG_ALIGNED = 1u << 12; // bar.sync.aligned and the like
+inline constexpr NvU16 NV_SASS_FLAG_NOINC = 1u << 13;   // cp.async.mbarrier.arrive.noinc
+inline constexpr NvU16 NV_SASS_FLAG_SAVE_FRAME = 1u << 14;  // call: a recursive call (see CALL)
 
 // No register / the always-true guard.
 inline constexpr NvU32 NV_SASS_REG_NONE = 0xFFFFFFFFu;
@@ -351,7 +387,8 @@ inline const char* nv_sass_opcode_name(NvU16 opcode) {
       "bra", "call", "ret", "exit", "trap", "brkpt", "vprintf", "__assertfail",
       "bar.sync", "bar.arrive", "bar.red", "bar.warp.sync", "membar",
       "atom", "red",
-      "shfl.sync", "vote.sync", "match.sync", "redux.sync", "activemask", "nanosleep"};
+      "shfl.sync", "vote.sync", "match.sync", "redux.sync", "activemask", "nanosleep",
+      "cp.async", "cp.async.group", "mbarrier"};
   static_assert(sizeof(names) / sizeof(names[0]) == NV_SASS_OP_COUNT);
   return opcode < NV_SASS_OP_COUNT ? names[opcode] : "?";
 }

@@ -147,6 +147,8 @@ struct SassGrid {
   std::vector<uint64_t> params;  // constant bank 0
   uint32_t dynamic_shared = 0;
   std::vector<uint8_t> printf_fifo;  // empty: no printf buffer
+  uint64_t stack_bytes = 1024;       // the call stack per thread (cudaLimitStackSize)
+  uint64_t grid_workspace = 0;       // a cooperative grid's workspace (%envreg1/%envreg2), or 0
 
   std::optional<BlockError> run(const NvSassProgram& program, unsigned host_threads = 1) {
     GridLaunch launch;
@@ -156,6 +158,8 @@ struct SassGrid {
     launch.grid = grid;
     launch.block = block;
     launch.dynamic_shared = dynamic_shared;
+    launch.stack_bytes = stack_bytes;
+    launch.grid_workspace = grid_workspace;
     if (!printf_fifo.empty()) {
       launch.printf_buffer = printf_fifo.data();
       launch.printf_bytes = static_cast<uint32_t>(printf_fifo.size());

@@ -13,6 +13,10 @@
 
 namespace minicuda::ptx {
 
+namespace {
+constexpr uint32_t kMaxRegistersPerThread = 255;  // an SM's limit per thread
+}  // namespace
+
 const char* status_name(Status status) {
   switch (status) {
     case Status::Ok: return "Ok";
@@ -159,6 +163,13 @@ CompileResult compile(std::string_view ptx_text, const CompileOptions& options) 
                           " (minicuda's JIT does not spill)\n";
       result.status = Status::OutOfResources;
       return result;
+    }
+    if (k.num_regs > kMaxRegistersPerThread) {
+      // ptxas spills what does not fit in the SM's 255 registers a thread to local memory; the
+      // executor keeps every register, but occupancy is charged what a GPU would use.
+      result.info_log += "ptxas info    : Entry function '" + k.name + "' needs " + std::to_string(k.num_regs) +
+                         " registers; charged " + std::to_string(kMaxRegistersPerThread) + " (the rest spill)\n";
+      k.num_regs = kMaxRegistersPerThread;
     }
     result.info_log += "ptxas info    : Compiling entry function '" + k.name + "' for 'sm_" +
                        std::to_string(options.target_sm) + "'\n";

@@ -11,7 +11,7 @@ namespace {
 
 const char* type_name(NvU8 t) {
   static const char* const names[] = {"", "pred", "b8", "b16", "b32", "b64", "u8", "u16", "u32", "u64", "s8",
-                                      "s16", "s32", "s64", "f16", "f16x2", "bf16", "f32", "f64"};
+                                      "s16", "s32", "s64", "f16", "f16x2", "bf16", "f32", "f64", "bf16x2"};
   return t < sizeof(names) / sizeof(names[0]) ? names[t] : "?";
 }
 

@@ -112,7 +112,7 @@ bool Lowerer::value(const Operand& o, NvSassType type, NvSassOperand& out, int l
             "%lanemask_gt", "%lanemask_ge", "%clock", "%clock_hi", "%clock64", "%globaltimer",
             "%globaltimer_lo", "%globaltimer_hi", "%dynamic_smem_size", "%total_smem_size", "WARP_SZ",
             "%reserved_smem_offset_begin", "%reserved_smem_offset_end", "%reserved_smem_offset_cap",
-            "%reserved_smem_offset_0", "%reserved_smem_offset_1"};
+            "%reserved_smem_offset_0", "%reserved_smem_offset_1", "%envreg1", "%envreg2"};
         static_assert(sizeof(names) / sizeof(names[0]) == NV_SASS_SR_COUNT);
         std::string full = o.component.empty() ? o.name : o.name + "." + o.component;
         for (NvU32 i = 0; i < sizeof(names) / sizeof(names[0]); ++i) {
@@ -181,6 +181,13 @@ bool Lowerer::value(const Operand& o, NvSassType type, NvSassOperand& out, int l
         out.kind = NV_SASS_OPND_SYMBOL;
         out.index = it->second;
         out.imm = add;
+        return true;
+      }
+      // An entry parameter's name as a value (mov.b64 %rd1, k_param_0): its offset in the
+      // parameter window, which ld.param [%rd1+4] and cvta.param take.
+      if (auto it = entry_params_.find(o.name); fn_ == entry_ && it != entry_params_.end()) {
+        out.kind = NV_SASS_OPND_IMM;
+        out.imm = it->second + add;
         return true;
       }
       return unsupported(line, "the operand '" + o.name + "'");
@@ -294,19 +301,35 @@ void Lowerer::layout_memory(const Function& f) {
   }
 }
 
+// The deepest chain of calls from f, not counting the calls that close a cycle (recursion, whose
+// depth the call stack's size bounds at run time).
 int Lowerer::call_depth(const Function& f, std::set<std::string>& chain) {
-  if (chain.count(f.name)) return -1;  // recursion
+  if (chain.count(f.name)) return -1;  // a recursive call
   chain.insert(f.name);
   int depth = 0;
   for (const auto& c : callees(f)) {
     const Function* g = function_named(c);
     if (!g || !g->has_body) continue;
     int d = call_depth(*g, chain);
-    if (d < 0) return -1;
     depth = std::max(depth, d + 1);
   }
   chain.erase(f.name);
   return depth;
+}
+
+// Can a call of `from` lead to a call of `to` (or is it `to`)?
+bool Lowerer::reaches(const Function& from, const std::string& to) const {
+  std::vector<const Function*> todo = {&from};
+  std::set<std::string> seen;
+  while (!todo.empty()) {
+    const Function* f = todo.back();
+    todo.pop_back();
+    if (f->name == to) return true;
+    if (!seen.insert(f->name).second) continue;
+    for (const auto& c : callees(*f))
+      if (const Function* g = function_named(c); g && g->has_body) todo.push_back(g);
+  }
+  return false;
 }
 
 namespace {
@@ -346,7 +369,6 @@ bool Lowerer::run(const Function& entry, std::shared_ptr<const std::vector<std::
 
   std::set<std::string> chain;
   int depth = call_depth(entry, chain);
-  if (depth < 0) return unsupported(entry.line, "a recursive call in '" + entry.name + "'");
   // Every function of the program, the entry first, each callee once.
   std::vector<const Function*> order = {&entry};
   for (size_t i = 0; i < order.size(); ++i) {
@@ -357,6 +379,12 @@ bool Lowerer::run(const Function& entry, std::shared_ptr<const std::vector<std::
     }
   }
   for (const Function* f : order) {
+    // A recursive function's activations share its registers (saved per call) but would share its
+    // .local variables too, which a frame does not move.
+    if (f != &entry && reaches(*f, f->name))
+      for (const auto& st : f->body)
+        if (st.kind == Statement::Kind::Decl && st.decl.space == "local")
+          return unsupported(st.decl.line, "recursion of '" + f->name + "', which has .local variables");
     if (f != &entry)
       for (const auto& p : f->params) param_slot(f->name, p.name, static_cast<uint32_t>(decl_size(p)));
     for (const auto& r : f->returns) param_slot(f->name, r.name, static_cast<uint32_t>(decl_size(r)));

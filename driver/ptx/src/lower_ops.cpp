@@ -14,7 +14,8 @@ NvSassType sass_type(const std::string& t) {
       {"u16", NV_SASS_TYPE_U16},   {"u32", NV_SASS_TYPE_U32}, {"u64", NV_SASS_TYPE_U64},
       {"s8", NV_SASS_TYPE_S8},     {"s16", NV_SASS_TYPE_S16}, {"s32", NV_SASS_TYPE_S32},
       {"s64", NV_SASS_TYPE_S64},   {"f16", NV_SASS_TYPE_F16}, {"f16x2", NV_SASS_TYPE_F16X2},
-      {"bf16", NV_SASS_TYPE_BF16}, {"f32", NV_SASS_TYPE_F32}, {"f64", NV_SASS_TYPE_F64}};
+      {"bf16", NV_SASS_TYPE_BF16}, {"f32", NV_SASS_TYPE_F32}, {"f64", NV_SASS_TYPE_F64},
+      {"bf16x2", NV_SASS_TYPE_BF16X2}};
   auto it = types.find(t);
   return it == types.end() ? NV_SASS_TYPE_NONE : it->second;
 }
@@ -118,6 +119,9 @@ bool Lowerer::instruction(const Instruction& in) {
   i.scope = pick(in, kScope, NvU8{NV_SASS_SCOPE_NONE});
   i.sem = pick(in, kSem, NvU8{NV_SASS_SEM_NONE});
   const std::string& op = in.opcode;
+  // Modifiers that change a result and that the executor does not model.
+  for (const char* m : {"relu", "NaN", "xorsign", "oob"})
+    if (in.has(m)) return unsupported(in.line, "the modifier ." + std::string(m) + " of '" + op + "'");
   // Immediates are encoded in the type of the operand they stand for: the instruction's, except
   // a warp operation's membermask (b32), bar.warp.sync's mask (b32) and mad.wide's addend.
   const bool warp_op = op == "shfl" || op == "vote" || op == "match" || op == "redux";
@@ -217,6 +221,7 @@ bool Lowerer::instruction(const Instruction& in) {
     return true;
   }
   if (op == "call") return lower_call(in, i);
+  if (op == "cp" || op == "mbarrier") return lower_async(in, i);
   if (op == "bar" || op == "barrier") {
     const std::string kind = in.modifiers.empty() ? "" : in.modifiers[0];
     i.opcode = kind == "sync" ? NV_SASS_OP_BAR_SYNC : kind == "arrive" ? NV_SASS_OP_BAR_ARRIVE
@@ -329,6 +334,17 @@ bool Lowerer::lower_call(const Instruction& in, NvSassInstruction i) {
     emit(mov);
   }
   i.opcode = NV_SASS_OP_CALL;
+  if (reaches(*f, fn_->name)) {
+    // A recursive call: the caller's registers live in a frame on the thread's call stack until
+    // the callee returns (nv_sass.h CALL). The frame is charged its return address and link.
+    if (f->returns.size() + 1 > NV_SASS_MAX_OPERANDS)
+      return unsupported(in.line, "a recursive call of '" + f->name + "' with this many return values");
+    i.flags |= NV_SASS_FLAG_SAVE_FRAME;
+    i.operand[0] = NvSassOperand{NV_SASS_OPND_IMM, 0, 0, 0, kCallFrameBytes};
+    i.operand_count = 1;
+    for (const auto& r : f->returns)
+      i.operand[i.operand_count++] = NvSassOperand{NV_SASS_OPND_REG, 0, 0, params_.at(f->name + "/" + r.name), 0};
+  }
   call_fixups_.emplace_back(block_->data.code.size(), f->name);
   emit(i);
   for (size_t k = 0; k < rets.size(); ++k) {

@@ -42,9 +42,13 @@ class Lowerer {
   void emit(const NvSassInstruction& i) { block_->data.code.push_back(i); }
   bool unsupported(int line, const std::string& what);
   bool lower_call(const Instruction& in, NvSassInstruction i);
+  // lower_async.cpp: cp.async and mbarrier.
+  bool lower_async(const Instruction& in, NvSassInstruction i);
+  bool address_operand(const Operand& o, NvSassOperand& out, NvSassSpace& space, int line);
   bool lower_function(const Function& f);
   void layout_memory(const Function& f);
   int call_depth(const Function& f, std::set<std::string>& chain);
+  bool reaches(const Function& from, const std::string& to) const;
 
   const Module& m_;
   const CompileOptions& opt_;
@@ -68,6 +72,11 @@ class Lowerer {
   uint64_t shared_end_ = 0, local_end_ = 0;
   std::vector<std::string> dynamic_shared_;             // extern .shared names
 };
+
+// The call stack bytes a recursive call's frame takes: the return address and the frame link.
+// (ptxas's frames also hold the registers it spills across the call, which this lower bound
+// leaves out.)
+inline constexpr NvU64 kCallFrameBytes = 16;
 
 // String -> SASS enum helpers (lower_ops.cpp).
 NvSassType sass_type(const std::string& t);

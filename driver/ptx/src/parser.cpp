@@ -385,7 +385,8 @@ class Parser {
     in.opcode = next().text;
     while (peek().kind == K::Directive) {
       in.modifiers.push_back(next().text);
-      if (punct(':') && punct(':', 1)) {  // .L1::no_allocate, .L2::128B
+      // .L1::no_allocate, .L2::128B, .mbarrier::complete_tx::bytes
+      while (punct(':') && punct(':', 1)) {
         next(); next();
         std::string part = next().text;
         if (peek().kind == K::Ident && peek().line == in.line && t_[p_ - 1].kind == K::Int) part += next().text;

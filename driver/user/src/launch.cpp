@@ -97,10 +97,12 @@ CUresult check_config(CUctx_st& ctx, const CUfunc_st& f, const unsigned grid[3],
 
 // Writes the QMD and constant bank, pushes the launch, submits. Returns the fence.
 uint64_t push_launch(Channel& ch, const CUfunc_st& f, uint64_t code_va, const unsigned grid[3],
-                     const unsigned block[3], unsigned shared, void** params, bool cooperative) {
+                     const unsigned block[3], unsigned shared, void** params, bool cooperative, size_t stack_bytes) {
   const fatbin::KernelImage& k = *f.image;
   uint64_t cbank_bytes = round_up(k.param_bytes, 16);
-  Channel::LaunchData data = ch.launch_data(NVCBC0_QMD_BYTES + cbank_bytes);
+  // A cooperative launch's grid workspace follows the constant bank (nv_kernel_code.h).
+  const uint64_t workspace_bytes = cooperative ? sizeof(NvMinicudaGridWorkspace) : 0;
+  Channel::LaunchData data = ch.launch_data(NVCBC0_QMD_BYTES + cbank_bytes + workspace_bytes);
   uint8_t* cbank = data.cpu + NVCBC0_QMD_BYTES;
   std::memset(cbank, 0, cbank_bytes);
   for (uint32_t i = 0; i < k.param_count; ++i) std::memcpy(cbank + k.param_offsets[i], params[i], k.param_sizes[i]);
@@ -117,6 +119,7 @@ uint64_t push_launch(Channel& ch, const CUfunc_st& f, uint64_t code_va, const un
   nv_qmd_set(qmd, NVCBC0_QMDV03_00_REGISTER_COUNT_V, k.num_regs);
   nv_qmd_set(qmd, NVCBC0_QMDV03_00_PROGRAM_ADDRESS_LOWER, static_cast<NvU32>(code_va));
   nv_qmd_set(qmd, NVCBC0_QMDV03_00_PROGRAM_ADDRESS_UPPER, static_cast<NvU32>(code_va >> 32));
+  nv_qmd_set(qmd, NVCBC0_QMDV03_00_SHADER_LOCAL_MEMORY_HIGH_SIZE, static_cast<NvU32>(stack_bytes));
   auto bank = [&qmd](NvU32 i, uint64_t va, uint64_t bytes) {
     nv_qmd_set(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_VALID(i), 1);
     nv_qmd_set(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_ADDR_LOWER(i), static_cast<NvU32>(va));
@@ -125,7 +128,12 @@ uint64_t push_launch(Channel& ch, const CUfunc_st& f, uint64_t code_va, const un
   };
   if (cbank_bytes != 0) bank(NV_QMD_CBANK_PARAMS, data.va + NVCBC0_QMD_BYTES, cbank_bytes);
   bank(NV_QMD_CBANK_PRINTF, ch.printf_va(), Channel::kPrintfBytes);
-  if (cooperative) bank(NV_QMD_CBANK_COOPERATIVE, 0, 0);
+  if (cooperative) {
+    NvMinicudaGridWorkspace ws{};
+    ws.size = sizeof ws;
+    std::memcpy(cbank + cbank_bytes, &ws, sizeof ws);
+    bank(NV_QMD_CBANK_COOPERATIVE, data.va + NVCBC0_QMD_BYTES + cbank_bytes, sizeof ws);
+  }
   std::memcpy(data.cpu, qmd, sizeof qmd);
 
   trace::note(trace::Layer::Libcuda, "launch: {} grid ({},{},{}) block ({},{},{}), QMD at {:#x}, {} B of parameters",
@@ -180,7 +188,8 @@ CUresult launch_kernel(const char* api, DefaultStream mode, CUfunction f, const 
   Channel& ch = channel_of(*ctx, stream);
   host_clock::spend(host_clock::kLaunchNs);  // what the call costs the host; the launch is stamped after it
   order_with_null_stream(*ctx, stream);
-  uint64_t fence = push_launch(ch, *fn, code_va, grid, block, sharedMemBytes, kernelParams, cooperative);
+  uint64_t fence = push_launch(ch, *fn, code_va, grid, block, sharedMemBytes, kernelParams, cooperative,
+                               ctx->limits[CU_LIMIT_STACK_SIZE]);
   submitted(stream, fence);
   if (driver().launch_blocking) {
     if (CUresult r = ch.wait(fence); r != CUDA_SUCCESS) return done(scope, *ctx, r);

@@ -29,6 +29,9 @@ constexpr NvQmdField NVCBC0_QMDV03_00_CONSTANT_BUFFER_ADDR_UPPER(NvU32 i) { retu
 constexpr NvQmdField NVCBC0_QMDV03_00_CONSTANT_BUFFER_SIZE_SHIFTED4(NvU32 i) { return {1087 + i * 64, 1075 + i * 64}; }
 inline constexpr NvQmdField NVCBC0_QMDV03_00_PROGRAM_ADDRESS_LOWER{1567, 1536};
 inline constexpr NvQmdField NVCBC0_QMDV03_00_PROGRAM_ADDRESS_UPPER{1584, 1568};
+// Local memory per thread for the call stack (cudaLimitStackSize): the kernel's local variables
+// and the frames of its recursive calls must fit in it (or in the local variables' own size).
+inline constexpr NvQmdField NVCBC0_QMDV03_00_SHADER_LOCAL_MEMORY_HIGH_SIZE{1623, 1600};
 inline constexpr NvU32 NVCBC0_QMDV03_00_QMD_MAJOR_VERSION_3 = 3;
 
 // No field crosses a 32-bit word (true of every field above).

@@ -119,11 +119,12 @@ TEST(PtxModifiers, WhatTheExecutorDoesNotRunExactlyIsRefusedAtLoad) {
     const char* named;
   } cases[] = {
       {"cvt.rz.f16.f32 %rs1, %f1;", "'cvt.rz.f16.f32' (this rounding mode to a half-precision type)"},
-      {"min.f16 %rs1, %rs2, %rs3;", "'min.f16' (half-precision arithmetic)"},
-      {"setp.lt.bf16 %p1, %rs2, %rs3;", "'setp.lt.bf16' (half-precision arithmetic)"},
+      {"min.NaN.f16 %rs1, %rs2, %rs3;", "the modifier .NaN of 'min'"},
+      {"div.rn.f16 %rs1, %rs2, %rs3;", "'div.rn.f16' (half-precision arithmetic)"},
+      {"setp.lt.f16x2 %p0|%p1, %r2, %r3;", "'setp.lt.f16x2' (a comparison of half pairs)"},
       {"ex2.approx.f16 %rs1, %rs2;", "'ex2.approx.f16' (half-precision arithmetic)"},
-      {"neg.bf16 %rs1, %rs2;", "'neg.bf16' (half-precision arithmetic)"},
-      {"add.rn.f16x2 %r1, %r2, %r3;", "'add.rn.f16x2' (half-precision arithmetic)"},
+      {"fma.rn.relu.bf16 %rs1, %rs2, %rs3, %rs0;", "the modifier .relu of 'fma'"},
+      {"add.rz.f16x2 %r1, %r2, %r3;", "'add.rz.f16x2' (this rounding mode)"},
   };
   for (const auto& c : cases) {
     const std::string text = std::string(kHeader) +
