@@ -34,6 +34,8 @@ struct FileFacts {
   std::set<std::string, std::less<>> constants;
   // A #define of the file mentions a barrier or warp operation (it could hide one in a kernel).
   bool macro_hides_barrier = false;
+  // An identifier of the file has the form of the names inlining writes (fission_inline.h).
+  bool inline_names_taken = false;
 };
 
 FileFacts file_facts(std::string_view source, const Tokens& tokens);

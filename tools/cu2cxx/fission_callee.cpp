@@ -123,8 +123,12 @@ bool declared_names(const Tokens& t, std::size_t begin, std::size_t end, std::se
         else if (t[j].is_punct(";")) { init_end = j; break; }
       }
       if (!read_declaration(t, open + 1, init_end, names, flagged)) return false;
-      if (!declared_names(t, close + 1, *e, names, flagged)) return false;
-    } else if (w.is_identifier("else") || w.is_identifier("do")) {
+      // The body, or an if's then-statement and its else.
+      const auto then_end = statement_end(t, close + 1, *e);
+      if (!then_end || !declared_names(t, close + 1, *then_end, names, flagged)) return false;
+      if (*then_end < *e && (!t[*then_end].is_identifier("else") || !declared_names(t, *then_end + 1, *e, names, flagged)))
+        return false;
+    } else if (w.is_identifier("do")) {
       if (!declared_names(t, k + 1, *e, names, flagged)) return false;
     } else if (!read_declaration(t, k, *e, names, flagged)) {
       return false;

@@ -302,7 +302,7 @@ KernelFission split_kernel(const FileContext& file, const KernelSite& kernel) {
   std::optional<FileContext> copy;
   if (inlined.kernel) {
     const InlinedKernel& k = *inlined.kernel;
-    copy.emplace(FileContext{k.source, k.tokens, file.lines, k.edits, file.line_path, file_facts(k.source, k.tokens), &k.map});
+    copy.emplace(FileContext{k.source, k.tokens, file.lines, k.edits, file.line_path, k.facts, &k.map});
   }
   const FileContext& source = copy ? *copy : file;
   const KernelSite& site = inlined.kernel ? inlined.kernel->kernel : kernel;

@@ -57,9 +57,7 @@ class Inliner {
     };
     kernel_namespace_ = namespace_at(t_, open);
     if (!kernel_namespace_) return (reason_ = "the kernel is not at namespace scope", fail());
-    for (const Token& w : t_)
-      if (w.is_identifier() && (w.text.find("__inl") != std::string_view::npos || w.text.starts_with("minicuda_result_")))
-        return (reason_ = "the file already uses the names inlining writes (" + std::string(w.text) + ")", fail());
+    if (file_.facts.inline_names_taken) return (reason_ = "the file already uses names inlining writes (__inl)", fail());
     cg_ = cooperative_groups_names(t_);
     std::set<std::string> cg_unused;
     std::map<std::size_t, std::size_t> declarations;
@@ -79,15 +77,36 @@ class Inliner {
     out_ = out.get();
     verbatim(0, t_[open].end);
     if (!level(kernel_frame, open, close)) return fail();
+    const std::size_t suffix_at = out_->source.size();
     verbatim(t_[close].begin, file_.source.size());
     if (!ok_) return fail();
     // (verbatim() moved the other passes' edits along, and refused any that straddles a piece.)
     std::stable_sort(out_->edits.begin(), out_->edits.end(), [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
-    out_->tokens = tokenize(out_->source);
+    // The copy's tokens: the file's before the body, the new body's, the file's after it moved.
+    const std::string_view text = out_->source;
+    const std::size_t body_begin = t_[open].end, body_end = suffix_at;
+    Tokens& tokens = out_->tokens;
+    tokens.assign(t_.begin(), t_.begin() + static_cast<std::ptrdiff_t>(open) + 1);
+    for (Token w : tokenize(text.substr(body_begin, body_end - body_begin))) {
+      w.begin += body_begin, w.end += body_begin;
+      tokens.push_back(w);
+    }
     out_->kernel = kernel_;
-    const auto body_close = matching_close(out_->tokens, kernel_.body_open);
-    if (!body_close) return (reason_ = "the inlined body does not close", fail());
-    out_->kernel.body_close = *body_close;
+    out_->kernel.body_close = tokens.size();
+    const std::size_t shift = body_end - t_[close].begin;
+    for (std::size_t k = close; k < t_.size(); ++k) {
+      Token w = t_[k];
+      w.begin += shift, w.end += shift;
+      w.text = text.substr(w.begin, w.end - w.begin);
+      tokens.push_back(w);
+    }
+    // The file's facts, the function bodies after the kernel moved along.
+    out_->facts = file_.facts;
+    const std::size_t moved = out_->kernel.body_close - close;
+    for (auto& [function, brace] : out_->facts.functions)
+      if (brace > close) brace += moved;
+    const auto body_close = matching_close(tokens, kernel_.body_open);
+    if (!body_close || *body_close != out_->kernel.body_close) return (reason_ = "the inlined body does not close", fail());
     result.status = InlineResult::Status::Inlined;
     result.kernel = std::move(out);
     result.reason.clear();
@@ -194,14 +213,17 @@ class Inliner {
     if (a >= b) return;
     const std::size_t at = out_->source.size();
     piece(a, true);
-    for (const Edit& e : file_.edits) {
-      const bool inside = e.begin >= a && e.end <= b && (e.begin < e.end ? true : e.begin < b);
-      if (inside) {
-        out_->edits.push_back(Edit{at + e.begin - a, at + e.end - a, e.replacement});
-      } else if ((e.begin < a && e.end > a) || (e.begin < b && e.end > b)) {
-        ok_ = false;
-        if (reason_.empty()) reason_ = "a renamed name lies inside another pass's rewrite";
-      }
+    // The edits are sorted by begin and do not overlap: only the one before `a` can span it.
+    const std::vector<Edit>& edits = file_.edits;
+    auto it = std::lower_bound(edits.begin(), edits.end(), a, [](const Edit& e, std::size_t off) { return e.begin < off; });
+    bool straddles = it != edits.begin() && std::prev(it)->end > a;
+    for (; it != edits.end() && it->begin < b; ++it) {
+      if (it->end > b) straddles = true;
+      else out_->edits.push_back(Edit{at + it->begin - a, at + it->end - a, it->replacement});
+    }
+    if (straddles) {
+      ok_ = false;
+      if (reason_.empty()) reason_ = "a renamed name lies inside another pass's rewrite";
     }
     out_->source.append(file_.source.substr(a, b - a));
   }
@@ -492,7 +514,7 @@ class Inliner {
       }
       const std::string why = "the rest of the expression around the call to " + std::string(t_[c].text);
       if (w.kind == TokenKind::Punct) {
-        static constexpr std::string_view kRefused[] = {"[", "{", "}", "?", ":", ";", ","};
+        static constexpr std::string_view kRefused[] = {"[", "{", "}", "?", ":", ";"};
         for (std::string_view r : kRefused)
           if (w.is_punct(r)) return fail(why + " has '" + std::string(r) + "'", j);
         if (w.is_punct("-") && j + 1 < e && t_[j + 1].is_punct(">")) return fail(why + " reads through ->", j);

@@ -38,6 +38,7 @@ struct InlinedKernel {
   SourceMap map;  // source offsets -> the original file's offsets (lines, reasons)
   std::vector<Edit> edits;  // the other passes' edits, moved to `source`'s offsets
   KernelSite kernel;        // the kernel in `source`
+  FileFacts facts;          // the file's, for `tokens`
   // The names each inlined body takes from around it (globals, constants, types, functions):
   // none may be declared by the kernel at the call, or the copy would read the kernel's.
   std::set<std::string, std::less<>> free_names;
