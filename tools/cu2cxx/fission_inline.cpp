@@ -65,9 +65,10 @@ class Inliner {
     Frame kernel_frame;
     kernel_frame.body_open = open, kernel_frame.body_close = close;
     std::set<std::string, std::less<>> flagged;
-    if (declared_names(t_, open + 1, close, kernel_locals_, flagged))
-      for (const std::string& n : kernel_locals_)
-        if (!flagged.contains(n)) kernel_frame.values.insert(n);
+    if (!declared_names(t_, open + 1, close, kernel_locals_, flagged))
+      return (reason_ = "cu2cxx cannot read every declaration of the kernel", fail());
+    for (const std::string& n : kernel_locals_)
+      if (!flagged.contains(n)) kernel_frame.values.insert(n);
     for (std::size_t k = kernel_.params_open + 1; k < kernel_.params_close; ++k)
       if (t_[k].is_identifier() && (t_[k + 1].is_punct(",") || t_[k + 1].is_punct(")"))) {
         kernel_params_.insert(std::string(t_[k].text));
@@ -409,7 +410,7 @@ class Inliner {
     if (f.depth + 1 > kMaxDepth) return fail("calls with barriers nest deeper than " + std::to_string(kMaxDepth), c);
     if (g->holds_shared && ++shared_sites_[name] > 1)
       return fail(name + " declares a __shared__ or static variable and is called twice (one variable, not two)", c);
-    if (!result.empty() && g->checked_result) out_->checked_results.push_back(g->result_type);
+    if (g->checked_result) out_->checked_results.push_back(g->result_type);  // (discarded, it still converts)
     const std::size_t open = c + 1, close = *matching_close(t_, open);
     std::vector<std::pair<std::size_t, std::size_t>> args;
     for (std::size_t a = open + 1, j = open + 1; j <= close; ++j) {
@@ -440,6 +441,7 @@ class Inliner {
         if (p.kind == CalleeParam::Kind::BlockHandle && !handles_.contains(arg))
           return fail(name + " is passed a cooperative-groups handle that is not the kernel's block handle", a);
         if (arg.empty()) return fail(name + " takes " + p.name + " by reference and is passed more than a name", a);
+        if (rewritten(t_[a].begin)) return fail(name + " takes " + p.name + " by reference and is passed a variable another pass rewrites", a);
         if (g->locals.contains(p.name)) return fail(name + " declares a local named as its parameter " + p.name, a);
         for (std::size_t j = g->body_open; j < g->body_close && arg != p.name; ++j)
           if (t_[j].is_identifier(arg)) return fail(name + " names " + arg + ", which is also its argument", a);
@@ -485,6 +487,13 @@ class Inliner {
         return fail("an argument calls " + std::string(t_[j].text) + ", a function of the file", j);
     }
     return true;
+  }
+
+  // Does another pass's edit cover the file's offset `at`?
+  bool rewritten(std::size_t at) const {
+    const std::vector<Edit>& edits = file_.edits;
+    auto it = std::upper_bound(edits.begin(), edits.end(), at, [](std::size_t off, const Edit& e) { return off < e.begin; });
+    return it != edits.begin() && std::prev(it)->end > at;
   }
 
   bool defined_in_file(std::string_view name) const {
