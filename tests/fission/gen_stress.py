@@ -45,6 +45,9 @@ class Kernel:
         # A shape that keeps a kernel on fibers, in a few kernels only: a function-like macro
         # (a call cu2cxx cannot see into).
         self.function_macro = rng.random() < 0.15
+        # Barriers inside __device__ functions the kernel calls (helpers(), cu2cxx inlines them):
+        # through a reference and a pointer parameter, nested calls, a result in an expression.
+        self.calls = rng.random() < 0.4
 
     # --- expressions -------------------------------------------------------------------------
     def leaf(self):
@@ -147,6 +150,8 @@ class Kernel:
             kinds += ["reference", "update"]
         if self.loop_depth == 0:
             kinds += ["early_return"]
+        if self.calls:
+            kinds += ["call", "call"]
         kind = r.choice(kinds)
         if kind in ("local", "pure_local"):
             name = self.new_local()
@@ -193,6 +198,8 @@ class Kernel:
         if kind == "barrier":
             self.barrier()
             return True
+        if kind == "call":
+            return self.call()
         if kind == "uniform_if":
             return self.uniform_if()
         if kind == "early_return":
@@ -215,6 +222,60 @@ class Kernel:
         self.locals, self.modes = before_locals, before_modes
         self.emit("}")
         return True
+
+    def call(self):
+        """A call of one of helpers(): each starts and ends with a barrier, so it fits after
+        anything and leaves the spaces unused; its arguments read no memory."""
+        r = self.rng
+        h = self.name
+        form = r.randrange(4)
+        mutable = [v for v in self.locals if v in self.mutable]
+        if form == 0 and mutable:
+            target = r.choice(mutable)
+            self.emit(f"{target} = {h}_exchange(s, {self.pure()}, {r.choice(mutable)});")
+        elif form == 1:
+            name = self.new_local()
+            rest = r.choice(["", f" + {self.leaf()}", f" ^ ({self.pure()})"])
+            self.emit(f"unsigned {name} = {h}_rounds(s, {self.pure()}, m){rest};")
+            self.locals.append(name)
+            self.mutable.add(name)
+        elif form == 2 and mutable:
+            self.emit(f"{r.choice(mutable)} += {h}_rounds(s, {self.pure()}, {r.choice(['2u', 'm', 'n % 3u'])});")
+        else:
+            self.emit(f"{h}_own(a, g, n, {self.pure()});")
+        self.modes = {}
+        return True
+
+    def helpers(self):
+        """The __device__ functions call() uses, race-free as the kernel is: between two
+        barriers each thread writes only its own slot of s (or of a), or every thread reads."""
+        h = self.name
+        return "\n".join([
+            f"__device__ unsigned {h}_exchange(unsigned* s, unsigned x, unsigned& acc) {{",
+            "  const unsigned t = threadIdx.x + blockDim.x * threadIdx.y;",
+            "  const unsigned threads = blockDim.x * blockDim.y;",
+            "  __syncthreads();",
+            f"  s[t % {SHARED}] = x * 3u + acc;",
+            "  __syncthreads();",
+            f"  unsigned v = s[(t + 1u) % threads % {SHARED}];",
+            "  acc += v;",
+            "  __syncthreads();",
+            "  return v ^ x;",
+            "}",
+            f"__device__ unsigned {h}_rounds(unsigned* s, unsigned x, unsigned rounds) {{",
+            "  unsigned acc = x;",
+            "  for (unsigned i = 0; i < rounds; ++i) {",
+            f"    x += {h}_exchange(s, x + i, acc);",
+            "  }",
+            f"  unsigned last = {h}_exchange(s, x, acc);",
+            "  return last + acc;",
+            "}",
+            f"__device__ void {h}_own(unsigned* a, unsigned g, unsigned n, unsigned v) {{",
+            "  __syncthreads();",
+            "  a[(2u * g) % n] ^= v;",
+            "  __syncthreads();",
+            "}",
+        ])
 
     def uniform_if(self):
         """An if around barriers whose condition is the same in the whole block, with an else
@@ -256,7 +317,7 @@ class Kernel:
                 "  const unsigned g = blockIdx.x * threads + t;",
                 f"  s[t % {SHARED}] = t;",
                 "  __syncthreads();"]
-        return "\n".join(head + self.lines + ["}"])
+        return "\n".join(([self.helpers()] if self.calls else []) + head + self.lines + ["}"])
 
 
 MAIN = r'''

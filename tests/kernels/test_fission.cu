@@ -227,7 +227,7 @@ __global__ void fission_calls_plain(int* data) {
   data[blockIdx.x * 32 + threadIdx.x] = s[31 - threadIdx.x];
 }
 
-// --- kernels cu2cxx leaves to fibers ---------------------------------------------------------
+// --- a barrier in a function the kernel calls (inlined into the block function) ----------------
 
 __device__ void add_after_barrier(int* s, int v) {
   __syncthreads();
@@ -515,10 +515,11 @@ TEST_F(KernelFission, ACallToABarrierFreeFunctionIsSplit) {
     for (int t = 0; t < 32; ++t) ASSERT_EQ(got[b * 32 + t], host[b * 32 + 31 - t] * 100 + (31 - t));
 }
 
-TEST_F(KernelFission, ACallToAFunctionWithABarrierKeepsFibers) {
+// The call is inlined into the block function (tests/kernels/test_fission_inline.cu has more).
+TEST_F(KernelFission, ACallToAFunctionWithABarrierIsInlinedAndSplit) {
   const std::vector<int> host = iota_mod(32, 50);
   DeviceArray<int> data(host);
-  EXPECT_EQ(mode_of("fission_calls_barrier", [&] { fission_calls_barrier<<<1, 32>>>(data.get()); }), "");
+  EXPECT_EQ(mode_of("fission_calls_barrier", [&] { fission_calls_barrier<<<1, 32>>>(data.get()); }), split_mode());
   const std::vector<int> got = data.read();
   for (int t = 0; t < 32; ++t) ASSERT_EQ(got[t], host[31 - t] + 1);
 }

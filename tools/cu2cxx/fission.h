@@ -34,6 +34,8 @@ struct FileFacts {
   std::set<std::string, std::less<>> constants;
   // A #define of the file mentions a barrier or warp operation (it could hide one in a kernel).
   bool macro_hides_barrier = false;
+  // An identifier of the file has the form of the names inlining writes (fission_inline.h).
+  bool inline_names_taken = false;
 };
 
 FileFacts file_facts(std::string_view source, const Tokens& tokens);
@@ -50,14 +52,29 @@ struct KernelFission {
   std::vector<Edit> declarations;
 };
 
+// Where the text of a source built from pieces of another came from (fission_inline.h): each
+// piece starts at `synthetic` and was copied from `original` on (verbatim) or written for the
+// place at `original` (generated glue).
+struct SourceMap {
+  struct Piece {
+    std::size_t synthetic, original;
+    bool verbatim;
+  };
+  std::vector<Piece> pieces;  // ascending by `synthetic`, the first at 0
+  std::size_t original(std::size_t synthetic) const;
+};
+
 // Context shared by every kernel of a file.
 struct FileContext {
   std::string_view source;
   const Tokens& tokens;
-  const LineIndex& lines;
+  const LineIndex& lines;          // of the original file
   const std::vector<Edit>& edits;  // the other passes' edits, sorted by begin
   std::string line_path;           // the #line path, already escaped for a string literal
   FileFacts facts;
+  const SourceMap* map = nullptr;  // set when `source` is a kernel with its calls inlined
+  // The .cu line of source offset `offset`.
+  int line_at(std::size_t offset) const { return lines.line_of(map != nullptr ? map->original(offset) : offset); }
 };
 
 // The block function of `kernel`, or the reason it keeps fibers only.

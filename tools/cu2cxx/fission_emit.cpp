@@ -25,6 +25,7 @@
 // back to its own lines.
 #include <algorithm>
 
+#include "fission_inline.h"
 #include "fission_plan.h"
 
 namespace minicuda::cu2cxx::fission {
@@ -68,6 +69,11 @@ class Emitter {
     // Before anything runs: a local of a type that cannot live in raw storage sends the whole
     // kernel back to fibers (the SM sees false).
     if (!types.empty()) out_.append("if constexpr (!::minicuda::fission::replicable<" + types + ">) { return false; } ");
+    // Results of inlined calls go through a local assigned where the function returned: the
+    // same as the function's own copy only for scalars (fission_inline.h).
+    std::string results;
+    for (const std::string& r : plan_.checked_results) results.append(results.empty() ? "" : ", ").append(r);
+    if (!results.empty()) out_.append("if constexpr (!::minicuda::fission::scalar_results<" + results + ">) { return false; } ");
     for (const Var& v : plan_.vars) {
       if (v.kind != Var::Kind::Replicated) continue;
       const std::string n = std::to_string(v.slot);
@@ -92,7 +98,7 @@ class Emitter {
 
  private:
   std::string line_of(std::size_t token) const {
-    return "\n#line " + std::to_string(file_.lines.line_of(t_[token].begin)) + " \"" + file_.line_path + "\"\n";
+    return "\n#line " + std::to_string(file_.line_at(t_[token].begin)) + " \"" + file_.line_path + "\"\n";
   }
 
   // The source of tokens [first, end) with the other passes' edits inside it and `extra` applied.
@@ -286,16 +292,39 @@ class Emitter {
 KernelFission split_kernel(const FileContext& file, const KernelSite& kernel) {
   KernelFission result;
   result.kernel = kernel.qualified_name;
-  PlanResult planned = plan_kernel(file, kernel);
+  // A kernel that reaches barriers through calls is split as a copy with those calls inlined
+  // (fission_inline.h); it keeps fibers when one cannot be.
+  InlineResult inlined = inline_barrier_calls(file, kernel);
+  if (inlined.status == InlineResult::Status::Refused) {
+    result.reason = std::move(inlined.reason);
+    return result;
+  }
+  std::optional<FileContext> copy;
+  if (inlined.kernel) {
+    const InlinedKernel& k = *inlined.kernel;
+    copy.emplace(FileContext{k.source, k.tokens, file.lines, k.edits, file.line_path, k.facts, &k.map});
+  }
+  const FileContext& source = copy ? *copy : file;
+  const KernelSite& site = inlined.kernel ? inlined.kernel->kernel : kernel;
+  PlanResult planned = plan_kernel(source, site);
   if (!planned.plan) {
     result.reason = std::move(planned.reason);
+    if (inlined.kernel) result.reason += " (in its copy with its calls to functions with barriers inlined)";
     return result;
+  }
+  if (inlined.kernel) {
+    for (const std::string& n : inlined.kernel->free_names)
+      if (planned.plan->names.contains(n)) {
+        result.reason = "an inlined function reads " + n + ", which the kernel declares too";
+        return result;
+      }
+    planned.plan->checked_results = inlined.kernel->checked_results;
   }
   const Plan& plan = *planned.plan;
   result.split = true;
   result.block_function = kernel.qualified_name + "__regions";
   const std::size_t at = file.tokens[kernel.body_close].end;
-  result.insertion = Edit{at, at, Emitter(file, kernel, plan).run()};
+  result.insertion = Edit{at, at, Emitter(source, site, plan).run()};
   if (!plan.template_head.empty()) {
     // A template kernel is registered at its first launch, which cannot name the block function
     // of the instantiation; the kernel's body records it (crt/kernel_image.h, RegionLink). The

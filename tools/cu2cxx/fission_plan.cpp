@@ -41,6 +41,7 @@ class Planner {
     if (!classify(*top, end, scope, false)) return failed();
     if (auto why = check_calls(begin, end, true)) return failed(*why);
     plan_.top = std::move(*top);
+    plan_.names = names_;
     return PlanResult{std::move(plan_), {}};
   }
 
@@ -53,7 +54,7 @@ class Planner {
     if (reason_.empty()) reason_ = std::move(why);
     return false;
   }
-  int line(std::size_t k) const { return file_.lines.line_of(t_[k].begin); }
+  int line(std::size_t k) const { return file_.line_at(t_[k].begin); }
   std::string at_line(std::size_t k) const { return " (line " + std::to_string(line(k)) + ")"; }
 
   bool read_template_head() {
@@ -72,12 +73,13 @@ class Planner {
     return file_.facts.constants.contains(name) || template_params_.contains(name);
   }
 
-  // A #if, #define or #include inside the body could split differently from the tokens.
+  // A #if, #define or #include inside the body could split differently from the tokens (a #line
+  // changes none: inlined bodies carry them).
   bool check_preprocessor() {
     const std::string_view body = file_.source.substr(t_[kernel_.body_open].end,
                                                       t_[kernel_.body_close].begin - t_[kernel_.body_open].end);
     bool only_pragmas = true;
-    for_each_directive(body, [&](std::string_view directive) { only_pragmas = only_pragmas && directive.starts_with("pragma"); });
+    for_each_directive(body, [&](std::string_view d) { only_pragmas &= d.starts_with("pragma") || d.starts_with("line "); });
     return only_pragmas || fail("its body holds a preprocessor directive other than #pragma");
   }
 

@@ -71,6 +71,11 @@ struct Plan {
   // same instantiation ("N, T"); both empty for a plain kernel.
   std::string template_head;
   std::string template_arguments;
+  // Every name declared at a split level, parameters and template parameters included: what a
+  // body inlined there could see instead of a global of the same name (fission_inline.h).
+  std::set<std::string, std::less<>> names;
+  // Result types of inlined calls the block function runs with only when they are scalars.
+  std::vector<std::string> checked_results;
 };
 
 // A template kernel's head (fission_template.cpp).

@@ -10,7 +10,7 @@ namespace minicuda::cu2cxx::fission {
 std::optional<std::string> read_kernel_template_head(const FileContext& file, const KernelSite& kernel,
                                                      TemplateHead& head) {
   const Tokens& t = file.tokens;
-  const auto at_line = [&](std::size_t k) { return " (line " + std::to_string(file.lines.line_of(t[k].begin)) + ")"; };
+  const auto at_line = [&](std::size_t k) { return " (line " + std::to_string(file.line_at(t[k].begin)) + ")"; };
   const std::size_t kw = kernel.template_keyword, open = kw + 1;
   const auto close = t[open].is_punct("<") ? matching_angle_close(t, open, kernel.name) : std::nullopt;
   if (!close) return "cu2cxx cannot read the template head" + at_line(kw);

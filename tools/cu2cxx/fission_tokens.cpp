@@ -388,6 +388,8 @@ FileFacts file_facts(std::string_view source, const Tokens& tokens) {
   const std::vector<bool> in_function = inside_function_bodies(tokens);
   for (std::size_t k = 0; k < tokens.size(); ++k) {
     const Token& t = tokens[k];
+    if (t.is_identifier() && (t.text.find("__inl") != std::string_view::npos || t.text.starts_with("minicuda_result_")))
+      facts.inline_names_taken = true;
     if (t.is_punct("{") && k > 0 && tokens[k - 1].is_punct(")")) {
       const auto open = matching_open(tokens, k - 1);
       if (open && *open > 0 && tokens[*open - 1].is_identifier() && !is_non_call_keyword(tokens[*open - 1].text))

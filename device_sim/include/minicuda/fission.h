@@ -53,6 +53,14 @@ Replica<S>* replicas(unsigned slot, unsigned threads) {
 template <class... S>
 inline constexpr bool replicable = (std::is_trivially_copyable_v<S> && ...);
 
+// Can the result of an inlined call (cu2cxx, fission_inline.h) go through a local that is
+// declared first and assigned where the function returned? Exactly so for scalars: the
+// assignment converts as the return did, and nothing runs to make or copy them. A block function
+// with another result type (a class, through a typedef) returns false, and the kernel runs with
+// fibers.
+template <class... R>
+inline constexpr bool scalar_results = (std::is_scalar_v<std::remove_cv_t<R>> && ...);
+
 // The local `slot` of a thread, declared without an initializer: default-initialised, as the
 // declaration would (nothing for scalars; a class's default member initializers run).
 template <class S>
