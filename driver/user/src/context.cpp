@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "array.h"
 #include "libcuda.h"
 #include "channel.h"
 #include "class/clc86f.h"
@@ -118,6 +119,8 @@ void teardown(CUctx_st& ctx) {
   ctx.hUsermode = 0;
   // Memcheck mode: what the program never freed is reported now (cudaDeviceReset), as leaks.
   if (ctx.pool && ctx.pool->layout() == PoolLayout::Memcheck) memcheck::on_teardown(ctx);
+  destroy_texture_objects(ctx);
+  destroy_arrays(ctx);
   if (ctx.pool) ctx.pool->release_all();
   delete ctx.pool;
   ctx.pool = nullptr;
