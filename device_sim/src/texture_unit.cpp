@@ -88,9 +88,19 @@ int64_t address(int64_t i, int64_t n, uint8_t mode) {
 bool texel(TexelMemory& memory, const NvTextureHeader& h, int64_t ix, int64_t iy, int64_t iz, int64_t slice,
            Texel* t) {
   if (ix < 0 || iy < 0 || iz < 0) {
+    // Read as normalised float, the border colour is first stored in the texels' own format: the
+    // H200 returns 64/255 for a border of 0.25 on 8-bit texels (ties go down: 0.5 -> 127/255).
+    const bool quantize = h.kind != NV_TEXEL_KIND_FLOAT && (h.flags & NV_TEX_FLAG_READ_AS_INTEGER) == 0;
     for (int c = 0; c < 4; ++c) {
-      t->f[c] = h.border_color[c];
-      std::memcpy(&t->u[c], &h.border_color[c], 4);
+      float v = h.border_color[c];
+      const uint32_t bits = h.channel_bits[c] ? h.channel_bits[c] : h.channel_bits[0];
+      if (quantize && bits <= 16) {
+        const double top = h.kind == NV_TEXEL_KIND_SIGNED ? (1u << (bits - 1)) - 1 : (1u << bits) - 1;
+        const double lowest = h.kind == NV_TEXEL_KIND_SIGNED ? -top : 0.0;
+        v = static_cast<float>(std::clamp(std::ceil(v * top - 0.5), lowest, top) / top);
+      }
+      t->f[c] = v;
+      std::memcpy(&t->u[c], &v, 4);
     }
     return true;
   }
@@ -129,8 +139,6 @@ Axis axis(float u, int64_t n, uint8_t mode, bool linear) {
   return a;
 }
 
-float lerp(float a, float b, float w) { return (1.0f - w) * a + w * b; }
-
 // The cube face a direction points at, and the face's normalised coordinates.
 void cube_face(float x, float y, float z, int* face, float* s, float* t) {
   const float ax = std::fabs(x), ay = std::fabs(y), az = std::fabs(z);
@@ -153,6 +161,12 @@ void cube_face(float x, float y, float z, int* face, float* s, float* t) {
   }
   *s = (sc / m + 1.0f) * 0.5f;
   *t = (tc / m + 1.0f) * 0.5f;
+}
+
+// The layer a fetch reads: the index taken as unsigned and clamped to the last layer, so -1 reads
+// the last one (H200: texture.txt, 1dlayered.linear.clamp with layer -1).
+int64_t layer_index(int layer, int64_t layers) {
+  return static_cast<int64_t>(std::min<uint64_t>(static_cast<uint32_t>(layer), static_cast<uint64_t>(layers - 1)));
 }
 
 bool read_header(TexelMemory& memory, uint64_t handle, NvTextureHeader* h) {
@@ -202,20 +216,26 @@ TexResult texture_sample(TexelMemory& memory, uint64_t handle, const TexRequest&
     case NV_TEX_SHAPE_1D_LAYERED:
     case NV_TEX_SHAPE_2D_LAYERED:
       dims = h.shape == NV_TEX_SHAPE_1D_LAYERED ? 1 : 2;
-      slice = std::clamp<int64_t>(q.layer, 0, int64_t{h.layers} - 1);
+      slice = layer_index(q.layer, h.layers);
       break;
     case NV_TEX_SHAPE_CUBEMAP:
     case NV_TEX_SHAPE_CUBEMAP_LAYERED: {
       int face;
       cube_face(q.x, q.y, q.z, &face, &u, &v);
       const int64_t cubes = std::max<int64_t>(h.layers / 6, 1);
-      slice = (h.shape == NV_TEX_SHAPE_CUBEMAP_LAYERED ? std::clamp<int64_t>(q.layer, 0, cubes - 1) * 6 : 0) + face;
+      slice = (h.shape == NV_TEX_SHAPE_CUBEMAP_LAYERED ? layer_index(q.layer, cubes) * 6 : 0) + face;
       dims = 2;
       normalized = true;
       modes[0] = modes[1] = NV_TEX_ADDRESS_CLAMP;
       break;
     }
     default: break;
+  }
+  // A 1-D fetch is a 2-D fetch of a one-row image at y = 0: with linear filtering it blends half
+  // of row -1 in, which the border mode shows (H200: 1d.unnorm.linear.border).
+  if (dims == 1) {
+    dims = 2;
+    v = 0.0f;
   }
   const int64_t sizes[3] = {h.width, h.height, h.depth};
   float coords[3] = {u, v, w};
@@ -237,27 +257,22 @@ TexResult texture_sample(TexelMemory& memory, uint64_t handle, const TexRequest&
     }
   }
   float result[4];
+  // Linear filtering weighs the four texels of an x-y plane with weights of 8 fractional bits that
+  // sum to one: w11 = round(a * b), w10 = a - w11, w01 = b - w11, w00 = the rest; the sum is
+  // rounded to float once. A 3-D fetch blends its two planes with c. (H200: texture.txt,
+  // 2d.pitch.* and 1d.*.border are matched bit for bit this way.)
+  const double a = ax[0].weight, b = ax[1].weight, cz = ax[2].weight;
+  const double w11 = std::floor(a * b * 256.0 + 0.5) / 256.0;
+  const double weights[4] = {1.0 - a - b + w11, a - w11, b - w11, w11};
   for (int c = 0; c < 4; ++c) {
     if (!linear) {
       result[c] = corner[0].f[c];
       continue;
     }
-    // Interpolate along x, then y, then z.
-    float x0 = lerp(corner[0].f[c], corner[1].f[c], ax[0].weight);
-    if (dims == 1) {
-      result[c] = x0;
-      continue;
-    }
-    float x1 = lerp(corner[2].f[c], corner[3].f[c], ax[0].weight);
-    float y0 = lerp(x0, x1, ax[1].weight);
-    if (dims == 2) {
-      result[c] = y0;
-      continue;
-    }
-    float x2 = lerp(corner[4].f[c], corner[5].f[c], ax[0].weight);
-    float x3 = lerp(corner[6].f[c], corner[7].f[c], ax[0].weight);
-    float y1 = lerp(x2, x3, ax[1].weight);
-    result[c] = lerp(y0, y1, ax[2].weight);
+    double plane[2] = {0, 0};
+    for (int z = 0; z < (dims == 3 ? 2 : 1); ++z)
+      for (int k = 0; k < 4; ++k) plane[z] += weights[k] * corner[z * 4 + k].f[c];
+    result[c] = static_cast<float>(dims == 3 ? (1.0 - cz) * plane[0] + cz * plane[1] : plane[0]);
   }
   finish(result, corner[0]);
   return out;
