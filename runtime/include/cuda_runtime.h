@@ -219,6 +219,7 @@ static inline cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGr
   return status;
 }
 
+#include "channel_descriptor.h" /* cudaCreateChannelDesc<T>() */
 #include "crt/host_runtime.h" /* kernel registration and <<<>>> (what nvcc's host code calls) */
 
 #endif /* __cplusplus */

@@ -529,6 +529,8 @@ cudaError_t CUDARTAPI cudaStreamAttachMemAsync(cudaStream_t stream, void* devPtr
 #include "crt/cuda_graph_api.h"
 /* The stream-ordered allocator: cudaMallocAsync, memory pools. */
 #include "crt/cuda_mempool_api.h"
+/* CUDA arrays, texture and surface objects. */
+#include "crt/cuda_texture_api.h"
 #undef MINICUDA_DV
 #ifdef __cplusplus
 template <class T>

@@ -505,7 +505,7 @@ struct cudaChannelFormatDesc {
   enum cudaChannelFormatKind f;
 };
 
-/* CUDA arrays (opaque; minicuda's runtime does not create them). */
+/* CUDA arrays (opaque: cudaMallocArray, cudaMalloc3DArray). */
 typedef struct cudaArray* cudaArray_t;
 typedef const struct cudaArray* cudaArray_const_t;
 typedef struct cudaMipmappedArray* cudaMipmappedArray_t;
@@ -644,5 +644,8 @@ struct cudaDeviceProp {
 };
 
 
+
+/* Resource descriptions of texture and surface objects. */
+#include "crt/driver_types_textures.h"
 
 #endif /* __DRIVER_TYPES_H__ */

@@ -36,6 +36,11 @@ cudaError_t done(trace::Scope& scope, cudaError_t e);
 cudaError_t done_clearing_on_success(trace::Scope& scope, cudaError_t e);
 // The name of a cudaMemcpyKind for the trace ("invalid" for a value outside the enum).
 const char* memcpy_kind_name(int kind);
+// CUDA arrays (array.cpp): bytes of one element; the driver's format and channel count of a
+// channel description (false: none), and back.
+size_t array_element_bytes(const CUDA_ARRAY3D_DESCRIPTOR& d);
+bool array_format(const cudaChannelFormatDesc& c, CUarray_format* format, unsigned* channels);
+cudaChannelFormatDesc channel_desc(CUarray_format format, unsigned channels);
 
 // cudaErrorNotSupported when called from kernel code (see init.cpp), else cudaSuccess.
 cudaError_t refuse_in_kernel_code();

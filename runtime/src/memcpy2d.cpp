@@ -68,28 +68,51 @@ cudaError_t memcpy_3d(trace::Scope& scope, const cudaMemcpy3DParms* p, cudaStrea
   if (p == nullptr) return done(scope, cudaErrorInvalidValue);
   CUmemorytype src_type, dst_type;
   if (!memory_types(p->kind, &src_type, &dst_type)) return done(scope, cudaErrorInvalidMemcpyDirection);
-  if (p->srcArray != nullptr || p->dstArray != nullptr) return done(scope, cudaErrorInvalidValue);
+  if (p->srcArray != nullptr && p->srcPtr.ptr != nullptr) return done(scope, cudaErrorInvalidValue);
+  if (p->dstArray != nullptr && p->dstPtr.ptr != nullptr) return done(scope, cudaErrorInvalidValue);
   const cudaExtent& e = p->extent;
   if (e.width == 0 || e.height == 0 || e.depth == 0) return done(scope, cudaSuccess);
-  if (p->srcPtr.pitch < e.width + p->srcPos.x || p->dstPtr.pitch < e.width + p->dstPos.x)
-    return done(scope, cudaErrorInvalidPitchValue);
-  if (e.depth > 1 && (p->srcPtr.ysize < e.height + p->srcPos.y || p->dstPtr.ysize < e.height + p->dstPos.y))
-    return done(scope, cudaErrorInvalidPitchValue);
   if (cudaError_t err = ensure_context(); err != cudaSuccess) return done(scope, err);
+  // With an array on either side, widths and x positions count the array's elements.
+  size_t element = 1;
+  for (cudaArray_const_t a : {p->srcArray, p->dstArray}) {
+    if (a == nullptr) continue;
+    CUDA_ARRAY3D_DESCRIPTOR d{};
+    if (CUresult r = cuArray3DGetDescriptor_v2(&d, reinterpret_cast<CUarray>(const_cast<cudaArray*>(a)));
+        r != CUDA_SUCCESS)
+      return done(scope, to_cuda_error(r));
+    element = array_element_bytes(d);
+    break;
+  }
+  const size_t width = e.width * element;
+  if ((p->srcArray == nullptr && p->srcPtr.pitch < width + p->srcPos.x * element) ||
+      (p->dstArray == nullptr && p->dstPtr.pitch < width + p->dstPos.x * element))
+    return done(scope, cudaErrorInvalidPitchValue);
+  if (e.depth > 1 && ((p->srcArray == nullptr && p->srcPtr.ysize < e.height + p->srcPos.y) ||
+                      (p->dstArray == nullptr && p->dstPtr.ysize < e.height + p->dstPos.y)))
+    return done(scope, cudaErrorInvalidPitchValue);
   CUDA_MEMCPY3D c{};
   set_src(c, src_type, p->srcPtr.ptr);
   set_dst(c, dst_type, p->dstPtr.ptr);
-  c.srcXInBytes = p->srcPos.x;
+  if (p->srcArray != nullptr) {
+    c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+    c.srcArray = reinterpret_cast<CUarray>(const_cast<cudaArray*>(p->srcArray));
+  }
+  if (p->dstArray != nullptr) {
+    c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+    c.dstArray = reinterpret_cast<CUarray>(p->dstArray);
+  }
+  c.srcXInBytes = p->srcPos.x * element;
   c.srcY = p->srcPos.y;
   c.srcZ = p->srcPos.z;
   c.srcPitch = p->srcPtr.pitch;
   c.srcHeight = p->srcPtr.ysize;
-  c.dstXInBytes = p->dstPos.x;
+  c.dstXInBytes = p->dstPos.x * element;
   c.dstY = p->dstPos.y;
   c.dstZ = p->dstPos.z;
   c.dstPitch = p->dstPtr.pitch;
   c.dstHeight = p->dstPtr.ysize;
-  c.WidthInBytes = e.width;
+  c.WidthInBytes = width;
   c.Height = e.height;
   c.Depth = e.depth;
   CUresult r = async ? cuMemcpy3DAsync_v2(&c, stream) : cuMemcpy3D_v2(&c);
@@ -172,8 +195,10 @@ cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t 
 
 // Contract: copies extent (width bytes x height rows x depth slices) from srcPtr at srcPos to
 // dstPtr at dstPos; a slice is ysize rows. A pitch below width + x, or (depth > 1) a ysize below
-// height + y: cudaErrorInvalidPitchValue; unknown kind: cudaErrorInvalidMemcpyDirection; a CUDA
-// array (not simulated), NULL p: cudaErrorInvalidValue; a zero extent: cudaSuccess (measured).
+// height + y: cudaErrorInvalidPitchValue; unknown kind: cudaErrorInvalidMemcpyDirection; NULL p,
+// both an array and a pointer on one side, a region outside an array: cudaErrorInvalidValue; a
+// zero extent: cudaSuccess (measured). With a CUDA array on a side, extent.width and the x
+// positions count the array's elements, and the array's own layout replaces srcPtr/dstPtr.
 cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms* p) {
   trace::Scope scope(trace::Layer::Cudart, "cudaMemcpy3D(p={})", static_cast<const void*>(p));
   return memcpy_3d(scope, p, nullptr, false);

@@ -16,6 +16,7 @@
 //   crt/sm_70_rt.h              __nanosleep, the warp match intrinsics
 //   math_functions.h            rsqrtf, the global min/max overloads
 //   common_functions.h          device printf
+//   texture_indirect_functions.h, surface_indirect_functions.h  texture fetches, surface access
 // and minicuda's own: minicuda/isa.h (what the SM provides, which the intrinsics call),
 // minicuda/kernel_entry.h (how the SM calls a kernel), minicuda/fission.h (what cu2cxx's block
 // functions call). The module format is the toolkit/driver boundary's (fatbinary.h), not part of
@@ -53,4 +54,6 @@
 #include "crt/sm_70_rt.h"
 #include "math_functions.h"
 #include "common_functions.h"
+#include "texture_indirect_functions.h"
+#include "surface_indirect_functions.h"
 #include "minicuda/fission.h"

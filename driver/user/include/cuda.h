@@ -618,6 +618,8 @@ CUresult CUDAAPI cuGetExportTable(const void** ppExportTable, const CUuuid* pExp
 #include "cuda_context_memory.h"
 /* --- Attributes of device pairs (P2P) and of streams (the access policy window): in cuda_attributes.h. --- */
 #include "cuda_attributes.h"
+/* --- CUDA arrays, texture and surface objects: in cuda_textures.h. --- */
+#include "cuda_textures.h"
 
 /* ============================================================================================== */
 /* 6. The per-thread default stream                                                               */

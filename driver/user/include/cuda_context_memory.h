@@ -95,7 +95,7 @@ CUresult CUDAAPI cuMemHostGetDevicePointer_v2(CUdeviceptr* pdptr, void* p, unsig
 CUresult CUDAAPI cuMemHostGetFlags(unsigned int* pFlags, void* p);
 
 /* Pitched memory and 2-D/3-D copies. Rows are padded to 512 bytes (the H200's pitch). */
-typedef struct CUarray_st* CUarray; /* CUDA arrays are not simulated: a copy naming one is refused */
+typedef struct CUarray_st* CUarray; /* a CUDA array (cuda_textures.h) */
 CUresult CUDAAPI cuMemAllocPitch_v2(CUdeviceptr* dptr, size_t* pPitch, size_t WidthInBytes, size_t Height,
                                     unsigned int ElementSizeBytes);
 typedef struct CUDA_MEMCPY2D_st {
@@ -133,7 +133,8 @@ typedef struct CUDA_MEMCPY3D_st {
 } CUDA_MEMCPY3D_v2;
 typedef CUDA_MEMCPY3D_v2 CUDA_MEMCPY3D;
 /* A pitch below WidthInBytes + XInBytes, or over 2^31 - 1 with Height > 1, a height below
- * Height + Y, an unknown memory type or an array: CUDA_ERROR_INVALID_VALUE. */
+ * Height + Y, an unknown memory type or array, a region outside an array: CUDA_ERROR_INVALID_VALUE. An array side
+ * (CU_MEMORYTYPE_ARRAY) uses the array's layout: its Pitch and Height fields are ignored. */
 CUresult CUDAAPI cuMemcpy2D_v2(const CUDA_MEMCPY2D* pCopy);
 CUresult CUDAAPI cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D* pCopy);
 CUresult CUDAAPI cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D* pCopy, CUstream hStream);

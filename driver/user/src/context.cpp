@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "array.h"
 #include "libcuda.h"
 #include "channel.h"
 #include "context_memory.h"
@@ -128,6 +129,8 @@ void teardown(CUctx_st& ctx) {
   ctx.hUsermode = 0;
   // Memcheck mode: what the program never freed is reported now (cudaDeviceReset), as leaks.
   if (ctx.pool && ctx.pool->layout() == PoolLayout::Memcheck) memcheck::on_teardown(ctx);
+  destroy_texture_objects(ctx);
+  destroy_arrays(ctx);
   vmm_context_torn_down(ctx);  // cuMemMap's mappings and reservations live in the VA space (vmm.h)
   if (ctx.pool) ctx.pool->release_all();
   delete ctx.pool;

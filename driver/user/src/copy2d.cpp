@@ -4,11 +4,13 @@
 // The copy engine moves a rectangle in one LAUNCH_DMA: LINE_LENGTH_IN bytes per line,
 // LINE_COUNT lines, PITCH_IN/PITCH_OUT bytes from one line to the next (MULTI_LINE_ENABLE) -
 // when both sides are device or pinned memory. A pageable side is staged row by row through
-// copy.cpp's 1-D path. A 3-D copy is one rectangle per slice. Rules and values are the H200's
+// copy.cpp's 1-D path. A 3-D copy is one rectangle per slice. A CUDA array side (array.h) is
+// its memory with the array's pitch and rows. Rules and values are the H200's
 // (tests/data/h200/probe_api_families.txt): rows are padded to 512 bytes.
 #include "class/clc8b5.h"
 #include "copy.h"
 #include "host_clock.h"
+#include "array.h"
 #include "pool.h"
 
 namespace minicuda::libcuda {
@@ -87,25 +89,54 @@ CUresult memset_rect(CUctx_st& ctx, uint64_t dst, uint64_t pitch, uint32_t value
   return CUDA_SUCCESS;
 }
 
-// The address one side of a CUDA_MEMCPY2D/3D names, from its memory type. An array or an unknown
-// type: false.
-bool side_address(CUmemorytype type, const void* host, CUdeviceptr device, CUarray array, uint64_t* out) {
-  (void)array;
+// One side of a CUDA_MEMCPY2D/3D resolved from its memory type: its address, and for an array the
+// array's own pitch and rows per slice in place of the descriptor's. An unknown type or array,
+// or a region outside the array: false.
+struct CopySide {
+  uint64_t address = 0, pitch = 0, height = 0;
+  CUmemorytype type = CU_MEMORYTYPE_HOST;
+};
+bool resolve_side(CUmemorytype type, const void* host, CUdeviceptr device, CUarray array, size_t pitch, size_t height,
+                  size_t x, size_t y, size_t z, const CUDA_MEMCPY3D& c, CopySide* out) {
+  out->pitch = pitch;
+  out->height = height;
+  out->type = type;
   switch (type) {
-    case CU_MEMORYTYPE_HOST: *out = reinterpret_cast<uint64_t>(host); return true;
+    case CU_MEMORYTYPE_HOST: out->address = reinterpret_cast<uint64_t>(host); return true;
     case CU_MEMORYTYPE_DEVICE:
-    case CU_MEMORYTYPE_UNIFIED: *out = device; return true;
-    default: return false;  // CU_MEMORYTYPE_ARRAY: CUDA arrays are not simulated
+    case CU_MEMORYTYPE_UNIFIED: out->address = device; return true;
+    case CU_MEMORYTYPE_ARRAY: {
+      const CUarray_st* a = find_array(array);
+      if (a == nullptr) return false;
+      const uint64_t row_bytes = a->desc.Width * format_bytes(a->desc.Format) * a->desc.NumChannels;
+      if (x + c.WidthInBytes > row_bytes || y + c.Height > a->rows || z + c.Depth > a->slices) return false;
+      out->address = a->base;
+      out->pitch = a->pitch;
+      out->height = a->rows;
+      out->type = CU_MEMORYTYPE_DEVICE;
+      return true;
+    }
+    default: return false;
   }
 }
 
 // A 3-D copy (a 2-D one is Depth 1 with heights 0). Validates as cuMemcpy3D does.
-CUresult copy_3d(CUctx_st& ctx, const CUDA_MEMCPY3D& c, CUstream_st* stream, bool async) {
-  if (c.WidthInBytes == 0 || c.Height == 0 || c.Depth == 0) return CUDA_SUCCESS;
-  uint64_t src = 0, dst = 0;
-  if (!side_address(c.srcMemoryType, c.srcHost, c.srcDevice, c.srcArray, &src) ||
-      !side_address(c.dstMemoryType, c.dstHost, c.dstDevice, c.dstArray, &dst))
+CUresult copy_3d(CUctx_st& ctx, const CUDA_MEMCPY3D& given, CUstream_st* stream, bool async) {
+  if (given.WidthInBytes == 0 || given.Height == 0 || given.Depth == 0) return CUDA_SUCCESS;
+  CopySide from, to;
+  if (!resolve_side(given.srcMemoryType, given.srcHost, given.srcDevice, given.srcArray, given.srcPitch,
+                    given.srcHeight, given.srcXInBytes, given.srcY, given.srcZ, given, &from) ||
+      !resolve_side(given.dstMemoryType, given.dstHost, given.dstDevice, given.dstArray, given.dstPitch,
+                    given.dstHeight, given.dstXInBytes, given.dstY, given.dstZ, given, &to))
     return CUDA_ERROR_INVALID_VALUE;
+  CUDA_MEMCPY3D c = given;
+  c.srcPitch = from.pitch;
+  c.srcHeight = from.height;
+  c.srcMemoryType = from.type;
+  c.dstPitch = to.pitch;
+  c.dstHeight = to.height;
+  c.dstMemoryType = to.type;
+  const uint64_t src = from.address, dst = to.address;
   if (c.srcPitch < c.WidthInBytes + c.srcXInBytes || c.dstPitch < c.WidthInBytes + c.dstXInBytes)
     return CUDA_ERROR_INVALID_VALUE;
   if ((c.Height > 1 || c.Depth > 1) && (c.srcPitch > kMaxPitch || c.dstPitch > kMaxPitch)) return CUDA_ERROR_INVALID_VALUE;
@@ -209,7 +240,7 @@ CUresult cuMemAllocPitch_v2(CUdeviceptr* dptr, size_t* pPitch, size_t WidthInByt
 // Contract: copies a rectangle of WidthInBytes x Height between any two kinds of memory
 // (CU_MEMORYTYPE_HOST, DEVICE, UNIFIED; each side starts at base + Y * pitch + XInBytes) and
 // returns when done as cuMemcpy does. A pitch below WidthInBytes + XInBytes, a pitch over
-// 2^31 - 1 with Height > 1, an array or unknown memory type, a DEVICE side that is not device
+// 2^31 - 1 with Height > 1, an unknown memory type or array, a region outside an array, a DEVICE side that is not device
 // memory, NULL pCopy: CUDA_ERROR_INVALID_VALUE. Width or Height 0: nothing, CUDA_SUCCESS.
 CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D* pCopy) {
   trace::Scope scope(trace::Layer::Libcuda, "cuMemcpy2D_v2(pCopy={})", static_cast<const void*>(pCopy));
