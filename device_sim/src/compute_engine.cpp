@@ -284,6 +284,14 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
     }
   }
 
+  // Constant bank 3: the device runtime's settings (the pending-launch limit is the device's).
+  if (nv_qmd_get(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_VALID(NV_QMD_CBANK_DEVRT))) {
+    uint64_t va = nv_qmd_get(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_ADDR_LOWER(NV_QMD_CBANK_DEVRT)) |
+                  (uint64_t{nv_qmd_get(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_ADDR_UPPER(NV_QMD_CBANK_DEVRT))} << 32);
+    NvMinicudaDeviceRuntime devrt{};
+    if (auto f = memory_.read(va, &devrt, sizeof devrt)) return mmu_fault(*f, "constant bank 3");
+    devrt_limits_.pending_limit.store(devrt.pending_launch_limit, std::memory_order_relaxed);
+  }
   uint32_t registers = std::max<uint32_t>(1, nv_qmd_get(qmd, NVCBC0_QMDV03_00_REGISTER_COUNT_V));
   NvOccupancy occ = nv_occupancy(sm_limits(props), static_cast<uint32_t>(threads), registers, grid.dynamic_shared);
   if (occ.blocks_per_sm == 0) return bad(fmt::format("a block does not fit on an SM ({})", occ.limit));

@@ -40,7 +40,7 @@ struct DeviceRuntimeLimits {
   static constexpr unsigned kMaxDepth = 24;
   // cudaLimitDevRuntimePendingLaunchCount's default.
   static constexpr uint64_t kDefaultPendingLaunches = 2048;
-  uint64_t pending_limit = kDefaultPendingLaunches;
+  std::atomic<uint64_t> pending_limit{kDefaultPendingLaunches};  // set by each host launch (QMD bank 3)
   std::atomic<uint64_t> pending{0};  // child grids launched and not yet complete
 };
 

@@ -31,7 +31,7 @@ bool DeviceLaunchQueue::push(DeviceLaunchRecord record) {
   // Claim a pending slot first: the limit is the device's, over every queue.
   uint64_t pending = limits_.pending.load(std::memory_order_relaxed);
   do {
-    if (pending >= limits_.pending_limit) return false;
+    if (pending >= limits_.pending_limit.load(std::memory_order_relaxed)) return false;
   } while (!limits_.pending.compare_exchange_weak(pending, pending + 1, std::memory_order_relaxed));
   std::lock_guard lock(mutex_);
   record.sequence = next_sequence_[record.block_linear]++;

@@ -55,10 +55,10 @@ TEST_F(DynamicParallelism, TheTraceShowsEachDeviceSideLaunchAndItsSpan) {
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   std::string launch_line, span_line;
   for (const std::string& t : rec.texts(minicuda::trace::Layer::Gpu)) {
-    if (t.find("device-side launch (depth 1) of child_doubles") != std::string::npos) launch_line = t;
+    if (t.find("device-side launch (depth 1) of ") != std::string::npos) launch_line = t;
     if (t.find("child_doubles (device-side launch, depth 1) ran t=") != std::string::npos) span_line = t;
   }
-  EXPECT_NE(launch_line.find("grid (1,1,1) block (64,1,1), 0 B dynamic shared, stream NULL: launched by "
+  EXPECT_NE(launch_line.find("child_doubles grid (1,1,1) block (64,1,1), 0 B dynamic shared, stream NULL: launched by "
                              "parent_fills_then_launches block (0,0,0) thread (0,0,0)"),
             std::string::npos)
       << rec.tree();
@@ -133,8 +133,9 @@ __global__ void bad_launches(int* errors) {
   empty_kernel<<<1, 1, 0, s>>>();  // a destroyed stream
   errors[10] = cudaGetLastError();
   errors[11] = cudaStreamDestroy(s);
+  errors[12] = cudaGetLastError();  // the failed destroy's; a later success does not clear it
   empty_kernel<<<1, 1>>>();
-  errors[12] = cudaGetLastError();
+  errors[13] = cudaGetLastError();
 }
 
 TEST_F(DynamicParallelism, BadLaunchesAreTheCallersLastErrorInDeviceCode) {
@@ -154,7 +155,8 @@ TEST_F(DynamicParallelism, BadLaunchesAreTheCallersLastErrorInDeviceCode) {
   EXPECT_EQ(e[9], cudaSuccess);
   EXPECT_EQ(e[10], cudaErrorInvalidResourceHandle);
   EXPECT_EQ(e[11], cudaErrorInvalidResourceHandle);
-  EXPECT_EQ(e[12], cudaSuccess);
+  EXPECT_EQ(e[12], cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(e[13], cudaSuccess);
 }
 
 __global__ void count_kernel(int* counter) { atomicAdd(counter, 1); }
@@ -186,6 +188,12 @@ TEST_F(DynamicParallelism, PendingLaunchesBeyondTheLimitFail) {
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   EXPECT_EQ(failure.read()[0], -1);
   EXPECT_EQ(counter.read()[0], 4096);
+  // The context's limit reaches the device with the launch (QMD bank 3).
+  ASSERT_EQ(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, 100), cudaSuccess);
+  many_children<<<1, 1>>>(3000, counter.get(), failure.get());
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(failure.read(), (std::vector<int>{100, cudaErrorLaunchPendingCountExceeded}));
+  EXPECT_EQ(counter.read()[0], 4196);
 }
 
 __global__ void faulting_child(int* p) { *p = 1; }
