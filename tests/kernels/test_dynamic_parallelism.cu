@@ -205,8 +205,8 @@ __global__ void launches_a_faulting_child(int* after) {
 TEST_F(DynamicParallelism, AChildsFaultIsTheParentsError) {
   DeviceArray<int> after(1);
   launches_a_faulting_child<<<1, 1>>>(after.get());
-  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
   EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorIllegalAddress);
 }
 
 // Every block launches a child that logs the block: the children run by launching block, in the
