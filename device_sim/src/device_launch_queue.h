@@ -35,9 +35,13 @@ namespace minicuda::gpu {
 // The device runtime's limits (cudaLimitDevRuntimePendingLaunchCount, the nesting depth) and the
 // count of pending child grids, for one GPU.
 struct DeviceRuntimeLimits {
-  // The deepest a grid may nest: a host-launched grid is depth 0, its children 1, ...; a launch
-  // whose child would be deeper fails with cudaErrorLaunchMaxDepthExceeded.
-  static constexpr unsigned kMaxDepth = 24;
+  // The deepest a grid may nest here: a host-launched grid is depth 0, its children 1, ...; a
+  // launch whose child would be deeper fails with cudaErrorLaunchMaxDepthExceeded. The H200
+  // accepted launches at depth 24 to 29 and beyond (tests/data/h200/cdp/out/probe_cdp.txt): CDP2
+  // keeps no per-level state, so its nesting is bounded by the pending launches (each level's
+  // grid stays pending while its subtree runs). The simulator runs a subtree as a nested call on
+  // the engine's host thread, and caps the depth where that stack stays safe.
+  static constexpr unsigned kMaxDepth = 256;
   // cudaLimitDevRuntimePendingLaunchCount's default.
   static constexpr uint64_t kDefaultPendingLaunches = 2048;
   std::atomic<uint64_t> pending_limit{kDefaultPendingLaunches};  // set by each host launch (QMD bank 3)

@@ -1,6 +1,6 @@
 // CUDA dynamic parallelism (CDP2): kernels that launch kernels (docs/dynamic-parallelism.md).
 // A parent grid completes after its children; children see what the parent wrote before the
-// launch; recursion to the device's depth limit and the error one level deeper; tail launches
+// launch; recursion past depth 24 (as on the H200) to the simulator's cap; tail launches
 // after every other child; the device runtime's errors through cudaGetLastError in device code;
 // the pending-launch limit; a child's fault fails the host's wait; and the order children run
 // in does not depend on how many host threads run the SMs.
@@ -72,14 +72,21 @@ __global__ void recurse(int depth, int max_depth, int* errors) {
   errors[depth] = cudaGetLastError();
 }
 
-TEST_F(DynamicParallelism, RecursionReachesTheDepthLimitAndOneLevelMoreIsAnError) {
-  DeviceArray<int> errors(32, 0xff);
-  recurse<<<1, 1>>>(0, 30, errors.get());
+TEST_F(DynamicParallelism, RecursionPassesDepth24AsOnTheH200AndStopsAtTheSimulatorsCap) {
+  // The H200 accepted launches at depth 24 to 29 (tests/data/h200/cdp/out/probe_cdp.txt).
+  DeviceArray<int> errors(300, 0xff);
+  recurse<<<1, 1>>>(0, 40, errors.get());
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  const std::vector<int> got = errors.read();
-  for (int d = 0; d < 24; ++d) EXPECT_EQ(got[d], cudaSuccess) << "depth " << d;
-  EXPECT_EQ(got[24], cudaErrorLaunchMaxDepthExceeded);
-  EXPECT_EQ(got[25], -1);  // depth 25 never ran
+  std::vector<int> got = errors.read();
+  for (int d = 0; d < 40; ++d) EXPECT_EQ(got[d], cudaSuccess) << "depth " << d;
+  EXPECT_EQ(got[40], -1);  // depth 40 launched nothing
+  // The simulator's cap (device_launch_queue.h): a grid at depth 256 cannot launch.
+  recurse<<<1, 1>>>(0, 299, errors.get());
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  got = errors.read();
+  for (int d = 0; d < 256; ++d) ASSERT_EQ(got[d], cudaSuccess) << "depth " << d;
+  EXPECT_EQ(got[256], cudaErrorLaunchMaxDepthExceeded);
+  EXPECT_EQ(got[257], -1);  // depth 257 never ran
 }
 
 __global__ void tag_kernel(int* log, int tag) { log_tag(log, tag); }
