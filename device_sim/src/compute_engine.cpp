@@ -135,6 +135,8 @@ uint16_t sm_exception_of(KernelErrorKind kind) {
   return NV_SM_EXCEPTION_NONE;
 }
 
+}  // namespace
+
 // What the grid holds on the SMs while it runs (docs/timing.md, "Concurrent kernels"): its
 // blocks go round-robin over the SMs (block b to SM b mod SMs), so it spreads over
 // min(SMs, blocks) of them with min(blocks_per_sm, ceil(blocks / SMs)) blocks on each. A block
@@ -161,7 +163,29 @@ GridFootprint grid_footprint(const DeviceProperties& props, uint64_t blocks, uin
   return f;
 }
 
-}  // namespace
+uint64_t wave_model_ns(const DeviceProperties& props, uint32_t blocks_per_sm, uint64_t threads, uint64_t blocks) {
+  const uint64_t per_wave = uint64_t{blocks_per_sm} * static_cast<uint64_t>(props.multiprocessor_count);
+  const uint64_t waves = (blocks + per_wave - 1) / per_wave;
+  const uint64_t resident = std::min<uint64_t>(uint64_t{blocks_per_sm} * threads, props.max_threads_per_sm);
+  const uint64_t wave_ns = std::max<uint64_t>(1, kFullWaveNs * resident / props.max_threads_per_sm);
+  return kLaunchNs + waves * wave_ns;
+}
+
+ChannelFault kernel_fault(uint32_t chid, const char* kernel_name, const BlockError& error) {
+  const KernelError& e = error.error;
+  std::string what = fmt::format("kernel {} block ({},{},{}) thread ({},{},{}): {}", kernel_name, e.block.x,
+                                 e.block.y, e.block.z, e.thread.x, e.thread.y, e.thread.z, e.message);
+  // A stack overflow runs into unmapped local memory on the GPU: an MMU fault there too (700).
+  if (e.kind == KernelErrorKind::IllegalAddress || e.kind == KernelErrorKind::StackOverflow) {
+    return ChannelFault{chid, FaultKind::MmuUnmapped, Engine::Compute, e.write ? Access::Write : Access::Read,
+                        e.address, NVCBC0_SEND_SIGNALING_PCAS2_B, "MMU fault: " + what};
+  }
+  // A failed assert carries CUDA's own message (printed as is by the driver).
+  ChannelFault fault = engine_fault(chid, FaultKind::SmException, e.address, NVCBC0_SEND_SIGNALING_PCAS2_B,
+                                    e.kind == KernelErrorKind::Assert ? e.message : "SM exception: " + what);
+  fault.sm_exception = sm_exception_of(e.kind);
+  return fault;
+}
 
 NvSmLimits sm_limits(const DeviceProperties& props) {
   return NvSmLimits{static_cast<NvU32>(props.warp_size), static_cast<NvU32>(props.max_threads_per_sm),
@@ -275,6 +299,14 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
     }
   }
 
+  // Constant bank 3: the device runtime's settings (the pending-launch limit is the device's).
+  if (nv_qmd_get(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_VALID(NV_QMD_CBANK_DEVRT))) {
+    uint64_t va = nv_qmd_get(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_ADDR_LOWER(NV_QMD_CBANK_DEVRT)) |
+                  (uint64_t{nv_qmd_get(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_ADDR_UPPER(NV_QMD_CBANK_DEVRT))} << 32);
+    NvMinicudaDeviceRuntime devrt{};
+    if (auto f = memory_.read(va, &devrt, sizeof devrt)) return mmu_fault(*f, "constant bank 3");
+    devrt_limits_.pending_limit.store(devrt.pending_launch_limit, std::memory_order_relaxed);
+  }
   uint32_t registers = std::max<uint32_t>(1, nv_qmd_get(qmd, NVCBC0_QMDV03_00_REGISTER_COUNT_V));
   NvOccupancy occ = nv_occupancy(sm_limits(props), static_cast<uint32_t>(threads), registers, grid.dynamic_shared);
   if (occ.blocks_per_sm == 0) return bad(fmt::format("a block does not fit on an SM ({})", occ.limit));
@@ -310,6 +342,8 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
   // MINICUDA_COST_MODEL=0 keeps the wave model for it too.
   GridCounters counters;
   if (grid.sass != nullptr && work_aware_model()) grid.counters = &counters;
+  DeviceLaunchQueue children(devrt_limits_, props, 0, grid.kernel_name);
+  grid.children = &children;
   grid_activity(true);  // nvidia-uvm shows managed memory as the GPU's page table maps it
   device_.activity().begin(TimelineUnit::Compute, chid, grid.kernel_name);
   std::optional<BlockError> first_error = cooperative ? run_cooperative(grid, blocks)
@@ -318,9 +352,7 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
                                               : run_grid(grid, helpers);
   device_.activity().end(TimelineUnit::Compute);
   grid_activity(false);
-  const uint64_t resident = std::min<uint64_t>(uint64_t{occ.blocks_per_sm} * threads, props.max_threads_per_sm);
-  const uint64_t wave_ns = std::max<uint64_t>(1, kFullWaveNs * resident / props.max_threads_per_sm);
-  uint64_t duration = kLaunchNs + waves * wave_ns;
+  uint64_t duration = wave_model_ns(props, occ.blocks_per_sm, threads, blocks);
   std::vector<trace::DeviceSpan::Arg> counted;  // a SASS grid's counters, for its span
   if (grid.counters != nullptr && !first_error)
     duration = work_aware_duration(counters,
@@ -337,20 +369,8 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
                       device_.timeline().origin(chid), std::move(counted)},
                      "compute: ch {} {} ran t={}..{} ns{}", chid, grid.kernel_name, span.start, span.end, counted_text);
 
-  if (!first_error) return std::nullopt;
-  const KernelError& e = first_error->error;
-  std::string what = fmt::format("kernel {} block ({},{},{}) thread ({},{},{}): {}", grid.kernel_name, e.block.x,
-                                 e.block.y, e.block.z, e.thread.x, e.thread.y, e.thread.z, e.message);
-  // A stack overflow runs into unmapped local memory on the GPU: an MMU fault there too (700).
-  if (e.kind == KernelErrorKind::IllegalAddress || e.kind == KernelErrorKind::StackOverflow) {
-    return ChannelFault{chid, FaultKind::MmuUnmapped, Engine::Compute, e.write ? Access::Write : Access::Read,
-                        e.address, NVCBC0_SEND_SIGNALING_PCAS2_B, "MMU fault: " + what};
-  }
-  // A failed assert carries CUDA's own message (printed as is by the driver).
-  ChannelFault fault = engine_fault(chid, FaultKind::SmException, e.address, NVCBC0_SEND_SIGNALING_PCAS2_B,
-                                    e.kind == KernelErrorKind::Assert ? e.message : "SM exception: " + what);
-  fault.sm_exception = sm_exception_of(e.kind);
-  return fault;
+  if (first_error) return kernel_fault(chid, grid.kernel_name, *first_error);
+  return run_children(chid, children, grid, inline_run);
 }
 
 std::optional<BlockError> ComputeEngine::run_grid(const GridLaunch& grid, unsigned helpers) {
@@ -409,6 +429,7 @@ std::optional<BlockError> ComputeEngine::run_grid_checked(uint32_t chid, const G
   with_fibers.region_entry = nullptr;
   const std::optional<BlockError> fibers_error = run_grid(with_fibers, 1);
   check.rewind();
+  if (grid.children != nullptr) grid.children->discard();  // the second run launches them again
   std::optional<BlockError> error = run_grid(grid, 1);
   std::optional<std::string> difference;
   if (fibers_error || error) {

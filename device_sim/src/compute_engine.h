@@ -32,6 +32,7 @@
 #include <thread>
 #include <vector>
 
+#include "device_launch_queue.h"
 #include "gpu_memory.h"
 #include "minicuda/device.h"
 #include "class/clcbc0.h"
@@ -51,6 +52,14 @@ struct ComputeState {
 
 // The SM limits of props, for nv_occupancy (nv_occupancy.h).
 NvSmLimits sm_limits(const DeviceProperties& props);
+
+// What a grid holds on the SMs while it runs (docs/timing.md, "Concurrent kernels").
+GridFootprint grid_footprint(const DeviceProperties& props, uint64_t blocks, uint64_t threads, uint32_t registers,
+                             uint32_t shared, uint32_t blocks_per_sm);
+// The wave model's duration of a grid of `blocks` blocks of `threads` threads (docs/timing.md).
+uint64_t wave_model_ns(const DeviceProperties& props, uint32_t blocks_per_sm, uint64_t threads, uint64_t blocks);
+// The channel error a grid's first kernel error becomes.
+ChannelFault kernel_fault(uint32_t chid, const char* kernel_name, const BlockError& error);
 
 class ComputeEngine {
  public:
@@ -85,6 +94,12 @@ class ComputeEngine {
   // when every one has returned.
   void run_parallel(unsigned threads, const std::function<void()>& job);
   void worker_loop();
+  // Runs the child grids `parent` launched from device code (CUDA dynamic parallelism), each to
+  // completion with its own children, in the queue's order (device_launch_queue.h). The first
+  // child's error stops the rest and is returned: the parent grid then fails with it.
+  // Defined in device_launch.cpp.
+  std::optional<ChannelFault> run_children(uint32_t chid, DeviceLaunchQueue& parent, const GridLaunch& parent_grid,
+                                           bool inline_run);
 
   Device& device_;
   const GpuMemory& memory_;
@@ -97,6 +112,7 @@ class ComputeEngine {
   uint64_t generation_ = 0;
   unsigned wanted_ = 0, running_ = 0;
   bool stop_ = false;
+  DeviceRuntimeLimits devrt_limits_;  // the device runtime's pending launches and their limit
 };
 
 }  // namespace minicuda::gpu

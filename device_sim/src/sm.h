@@ -39,6 +39,7 @@
 namespace minicuda::gpu {
 
 class GridCounters;  // simt_counters.h
+class DeviceLaunchQueue;  // device_launch_queue.h
 
 // The grid-wide barrier of a cooperative launch (grid_group::sync). Every block of such a grid
 // runs on a host thread of its own, all at once (compute_engine.cpp), so a block that arrives
@@ -101,6 +102,7 @@ struct GridLaunch {
   // program's local variables and its recursive calls' frames together must fit (simt.h).
   uint64_t stack_bytes = 1024;  // a cooperative launch: the driver's grid workspace (constant bank 2), else 0
   GridCounters* counters = nullptr;  // SASS kernels: where the SIMT executor counts (simt_counters.h), or null
+  DeviceLaunchQueue* children = nullptr;  // where its device-side launches go (device_launch_queue.h)
 };
 
 // The errors a kernel can raise; each stops the grid and becomes a channel error.

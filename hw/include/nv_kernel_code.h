@@ -38,6 +38,14 @@ struct NvMinicudaGridWorkspace {
 };
 static_assert(sizeof(NvMinicudaGridWorkspace) == 16);
 inline constexpr NvU32 NV_QMD_CBANK_COOPERATIVE = 2;
+// Bank 3: the device runtime's settings for the grid and the child grids it launches (CUDA dynamic
+// parallelism, docs/dynamic-parallelism.md), an NvMinicudaDeviceRuntime. Not valid: the defaults.
+inline constexpr NvU32 NV_QMD_CBANK_DEVRT = 3;
+struct NvMinicudaDeviceRuntime {
+  NvU32 pending_launch_limit;  // cudaLimitDevRuntimePendingLaunchCount of the launching context
+  NvU32 reserved[3];
+};
+static_assert(sizeof(NvMinicudaDeviceRuntime) == 16);
 
 // --- the printf FIFO ------------------------------------------------------------------------
 // Constant bank 1 of a launch: the header, then the text of device printf calls, appended by

@@ -54,22 +54,36 @@ TEST(Cu2cxxDeduced, TemplatesOfIncludedHeadersAreNamedByTheCaller) {
   EXPECT_NE(t.text.find("::minicuda::kernel_stub<plain>::launch()"), std::string::npos) << t.text;
 }
 
-TEST(Cu2cxxDynamicParallelism, ALaunchInsideAKernelIsAnErrorNamingIt) {
+TEST(Cu2cxxDynamicParallelism, ALaunchInsideAKernelGoesToTheDeviceRuntime) {
   const Translation t = run(
       "__global__ void child(int* p) { *p = 1; }\n"
       "__global__ void parent(int* p) {\n"
-      "  child<<<1, 1>>>(p);\n"
+      "  child<<<1, 2, 0, cudaStreamTailLaunch>>>(p); cudaError_t e = cudaGetLastError();\n"
+      "  cudaStream_t s; cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking); ::cudaStreamDestroy(s);\n"
+      "  e = cudaPeekAtLastError(); x.cudaGetLastError(); ns::cudaGetLastError();\n"
       "}\n"
-      "int main() { parent<<<1, 1>>>(nullptr); }\n");
-  ASSERT_EQ(t.errors.size(), 1u);
-  EXPECT_EQ(t.errors[0].line, 3);
-  EXPECT_NE(t.errors[0].message.find("device function 'parent' launches a kernel with <<<...>>>"), std::string::npos)
-      << t.errors[0].message;
-  EXPECT_NE(t.errors[0].message.find("dynamic parallelism"), std::string::npos);
-  EXPECT_EQ(format_error("/src/t.cu", t.errors[0]).rfind("/src/t.cu:3: error: cu2cxx: device function", 0), 0u);
+      "int main() { parent<<<1, 1>>>(nullptr); cudaGetLastError(); }\n");
+  EXPECT_TRUE(t.errors.empty());
+  EXPECT_NE(t.text.find("  (::minicuda::devrt::push_call_configuration(1, 2, 0, cudaStreamTailLaunch) ? (void)0 : "
+                        "::minicuda::devrt::device_stub<child>::launch(p)); cudaError_t e = "
+                        "::minicuda::devrt::cudaGetLastError();\n"),
+            std::string::npos)
+      << t.text;
+  EXPECT_NE(t.text.find("  cudaStream_t s; ::minicuda::devrt::cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking); "
+                        "::minicuda::devrt::cudaStreamDestroy(s);\n"),
+            std::string::npos)
+      << t.text;
+  EXPECT_NE(t.text.find("  e = ::minicuda::devrt::cudaPeekAtLastError(); x.cudaGetLastError(); ns::cudaGetLastError();\n"),
+            std::string::npos)
+      << t.text;
+  // Host code keeps the runtime's launch and functions.
+  EXPECT_NE(t.text.find("int main() { (__cudaPushCallConfiguration(1, 1) ? (void)0 : "
+                        "::minicuda::kernel_stub<parent>::launch(nullptr)); cudaGetLastError(); }"),
+            std::string::npos)
+      << t.text;
 }
 
-TEST(Cu2cxxDynamicParallelism, DeviceRuntimeCallsInDeviceFunctionsAreErrors) {
+TEST(Cu2cxxDynamicParallelism, SynchronizeAndMissingDeviceRuntimeCallsAreErrors) {
   const Translation t = run(
       "__device__ void helper(void** args) {\n"
       "  cudaLaunchKernel((const void*)0, 1, 1, args, 0, 0);\n"
@@ -81,9 +95,16 @@ TEST(Cu2cxxDynamicParallelism, DeviceRuntimeCallsInDeviceFunctionsAreErrors) {
       "int main() { cudaDeviceSynchronize(); k<<<1, 1>>>(); }\n");
   ASSERT_EQ(t.errors.size(), 2u);
   EXPECT_EQ(t.errors[0].line, 2);
-  EXPECT_NE(t.errors[0].message.find("'helper' calls cudaLaunchKernel()"), std::string::npos) << t.errors[0].message;
+  EXPECT_NE(t.errors[0].message.find("'helper' calls cudaLaunchKernel(): minicuda's device runtime (CUDA dynamic "
+                                     "parallelism) does not have cudaLaunchKernel in device code"),
+            std::string::npos)
+      << t.errors[0].message;
   EXPECT_EQ(t.errors[1].line, 5);
-  EXPECT_NE(t.errors[1].message.find("'k' calls cudaDeviceSynchronize()"), std::string::npos) << t.errors[1].message;
+  EXPECT_NE(t.errors[1].message.find("'k' calls cudaDeviceSynchronize(), which device code cannot call: CUDA 12 and "
+                                     "later (dynamic parallelism CDP2)"),
+            std::string::npos)
+      << t.errors[1].message;
+  EXPECT_EQ(format_error("/src/t.cu", t.errors[1]).rfind("/src/t.cu:5: error: cu2cxx: device function 'k'", 0), 0u);
 }
 
 TEST(Cu2cxxDynamicParallelism, HostCodeAndLambdasInHostCodeAreNotDeviceCode) {

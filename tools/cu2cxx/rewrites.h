@@ -122,12 +122,20 @@ std::vector<std::string> registrable_kernels(const Tokens& tokens);
 // __device__ and not __host__ (it starts after the previous `;`, `{` or `}`): device-only code.
 bool declared_device_only(const Tokens& tokens, std::size_t brace);
 
-// Device code that launches work: a `<<<` launch, or a call of the device runtime's launch and
-// synchronisation functions (cudaLaunchKernel, cudaLaunchDevice, cudaGetParameterBuffer,
-// cudaDeviceSynchronize, ...), inside the body of a device-only function (declared_device_only).
-// That is CUDA dynamic parallelism, which minicuda does not simulate; each occurrence is one
-// Diagnostic whose message names dynamic parallelism, the function and what it calls.
+// CUDA dynamic parallelism that minicuda does not run, in the body of a device-only function
+// (declared_device_only): a call of cudaDeviceSynchronize (which CDP2 does not allow in device
+// code, as nvcc refuses it) or of a device-runtime function minicuda's device runtime does not
+// have (cudaLaunchDevice, cudaGetParameterBuffer, cudaMalloc, ...). Each occurrence is one
+// Diagnostic whose message names the function and what it calls.
 std::vector<Diagnostic> find_dynamic_parallelism(const Tokens& tokens, const LineIndex& lines);
+
+// Dynamic parallelism in device-only bodies (docs/dynamic-parallelism.md): `edits` must hold
+// pass 1's launch rewrites; those inside such a body are changed to the device runtime's forms
+// (::minicuda::devrt::push_call_configuration, device_stub, launch_deduced; cuda_device_runtime_api.h),
+// and an Edit is added for each call of cudaGetLastError, cudaPeekAtLastError,
+// cudaStreamCreateWithFlags and cudaStreamDestroy there (not inside another edit), which then
+// calls ::minicuda::devrt's function of that name. Lines are kept.
+void rewrite_device_runtime(const Tokens& tokens, std::vector<Edit>& edits);
 
 // Pass 6: `clock()` in device code. In the body of a device-only function (declared_device_only),
 // every `clock()` that is not qualified or a member call becomes

@@ -189,6 +189,7 @@ Unit translate_unit(std::string_view source, std::string_view input_path, const 
   targets.with_defaults.insert(targets.with_defaults.end(), own_defaults.begin(), own_defaults.end());
   for (const KernelWithDefaults& k : own_defaults) ctx.with_defaults.push_back(KernelWithDefaults{k.name, 0});
   std::vector<Edit> edits = rewrite_launches(source, tokens, lines, targets, warnings);
+  rewrite_device_runtime(tokens, edits);
   edits.insert(edits.end(), std::make_move_iterator(includes.begin()), std::make_move_iterator(includes.end()));
   std::vector<Edit> shared = rewrite_dynamic_shared(source, tokens, lines, warnings);
   edits.insert(edits.end(), std::make_move_iterator(shared.begin()),

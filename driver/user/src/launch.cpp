@@ -2,10 +2,13 @@
 //
 // A launch writes, into the channel's launch-data ring, a QMD (V03_00: grid, block, dynamic
 // shared memory, register count, program address = the kernel's code record, constant bank 0 =
-// the parameters copied by value, constant bank 1 = the printf FIFO) and then two methods on
+// the parameters copied by value, constant bank 1 = the printf FIFO, constant bank 3 = the device
+// runtime's settings, NvMinicudaDeviceRuntime) and then two methods on
 // the compute subchannel - SEND_PCAS_A (the QMD address >> 8) and SEND_SIGNALING_PCAS2_B
 // (schedule) - followed by the channel's fence release, all published with one GPFIFO entry
 // and the doorbell: no system call. With CUDA_LAUNCH_BLOCKING=1 it then waits for the kernel.
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "channel.h"
@@ -97,14 +100,21 @@ CUresult check_config(CUctx_st& ctx, const CUfunc_st& f, const unsigned grid[3],
 
 // Writes the QMD and constant bank, pushes the launch, submits. Returns the fence.
 uint64_t push_launch(Channel& ch, const CUfunc_st& f, uint64_t code_va, const unsigned grid[3],
-                     const unsigned block[3], unsigned shared, void** params, bool cooperative, size_t stack_bytes) {
+                     const unsigned block[3], unsigned shared, void** params, bool cooperative, size_t stack_bytes,
+                     uint64_t pending_launch_limit) {
   const fatbin::KernelImage& k = *f.image;
   uint64_t cbank_bytes = round_up(k.param_bytes, 16);
-  // A cooperative launch's grid workspace follows the constant bank (nv_kernel_code.h).
+  // The QMD, constant bank 0, the device runtime's bank (3), then a cooperative launch's grid
+  // workspace (bank 2; nv_kernel_code.h).
+  const uint64_t devrt_offset = NVCBC0_QMD_BYTES + cbank_bytes;
+  const uint64_t workspace_offset = devrt_offset + sizeof(NvMinicudaDeviceRuntime);
   const uint64_t workspace_bytes = cooperative ? sizeof(NvMinicudaGridWorkspace) : 0;
-  Channel::LaunchData data = ch.launch_data(NVCBC0_QMD_BYTES + cbank_bytes + workspace_bytes);
+  Channel::LaunchData data = ch.launch_data(workspace_offset + workspace_bytes);
   uint8_t* cbank = data.cpu + NVCBC0_QMD_BYTES;
   std::memset(cbank, 0, cbank_bytes);
+  NvMinicudaDeviceRuntime devrt{};
+  devrt.pending_launch_limit = static_cast<NvU32>(std::min<uint64_t>(pending_launch_limit, UINT32_MAX));
+  std::memcpy(cbank + cbank_bytes, &devrt, sizeof devrt);
   for (uint32_t i = 0; i < k.param_count; ++i) std::memcpy(cbank + k.param_offsets[i], params[i], k.param_sizes[i]);
 
   NvU32 qmd[NVCBC0_QMD_BYTES / 4] = {};
@@ -128,11 +138,12 @@ uint64_t push_launch(Channel& ch, const CUfunc_st& f, uint64_t code_va, const un
   };
   if (cbank_bytes != 0) bank(NV_QMD_CBANK_PARAMS, data.va + NVCBC0_QMD_BYTES, cbank_bytes);
   bank(NV_QMD_CBANK_PRINTF, ch.printf_va(), Channel::kPrintfBytes);
+  bank(NV_QMD_CBANK_DEVRT, data.va + devrt_offset, sizeof(NvMinicudaDeviceRuntime));
   if (cooperative) {
     NvMinicudaGridWorkspace ws{};
     ws.size = sizeof ws;
-    std::memcpy(cbank + cbank_bytes, &ws, sizeof ws);
-    bank(NV_QMD_CBANK_COOPERATIVE, data.va + NVCBC0_QMD_BYTES + cbank_bytes, sizeof ws);
+    std::memcpy(data.cpu + workspace_offset, &ws, sizeof ws);
+    bank(NV_QMD_CBANK_COOPERATIVE, data.va + workspace_offset, sizeof ws);
   }
   std::memcpy(data.cpu, qmd, sizeof qmd);
 
@@ -189,7 +200,7 @@ CUresult launch_kernel(const char* api, DefaultStream mode, CUfunction f, const 
   host_clock::spend(host_clock::kLaunchNs);  // what the call costs the host; the launch is stamped after it
   order_with_null_stream(*ctx, stream);
   uint64_t fence = push_launch(ch, *fn, code_va, grid, block, sharedMemBytes, kernelParams, cooperative,
-                               ctx->limits[CU_LIMIT_STACK_SIZE]);
+                               ctx->limits[CU_LIMIT_STACK_SIZE], ctx->limits[CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT]);
   submitted(stream, fence);
   if (driver().launch_blocking) {
     if (CUresult r = ch.wait(fence); r != CUDA_SUCCESS) return done(scope, *ctx, r);

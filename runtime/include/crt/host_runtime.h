@@ -227,3 +227,5 @@ cudaError_t launch(dim3 grid, dim3 block, size_t shared_bytes, cudaStream_t stre
                                                                       static_cast<void**>(static_cast<void*>(&slot))}}
 #define MINICUDA_REGISTER_MODULE(source, ...) \
   static const ::minicuda::detail::ModuleRegistration minicuda_module_registration_{source, {__VA_ARGS__}};
+
+#include "cuda_device_runtime_api.h" /* the device runtime: launches and streams in device code (CDP2) */

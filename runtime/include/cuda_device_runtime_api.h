@@ -1,0 +1,98 @@
+/* cuda_device_runtime_api.h: the device runtime's API as device code calls it - CUDA dynamic
+ * parallelism (CDP2), what nvcc links in with -rdc=true -lcudadevrt (docs/dynamic-parallelism.md).
+ *
+ * nvcc resolves a call inside a __global__ or __device__ function to the device runtime's own
+ * function of that name; minicuda's translator (tools/cu2cxx) does the same by rewriting, inside
+ * device-only function bodies:
+ *   - `k<<<g, b, s, st>>>(args)` -> (::minicuda::devrt::push_call_configuration(g, b, s, st) ? (void)0
+ *                                     : ::minicuda::devrt::device_stub<k>::launch(args))
+ *   - `cudaGetLastError()`, `cudaStreamCreateWithFlags(...)`, ... -> ::minicuda::devrt::cudaGetLastError(), ...
+ * The functions below then talk to the GPU's device runtime (minicuda/device_runtime.h), never
+ * to libcudart. Included by crt/host_runtime.h. */
+#ifndef __CUDA_DEVICE_RUNTIME_API_H__
+#define __CUDA_DEVICE_RUNTIME_API_H__
+
+#include <cstring>
+#include <type_traits>
+
+#include "crt/kernel_image.h"
+#include "driver_types.h"
+#include "minicuda/device_runtime.h"
+
+/* The per-grid streams of a device-side launch (CDP2). */
+#define cudaStreamTailLaunch ((cudaStream_t)0x3)
+#define cudaStreamFireAndForget ((cudaStream_t)0x4)
+
+namespace minicuda {
+namespace detail {
+template <auto F>
+const char* kernel_name();  // crt/host_runtime.h
+}  // namespace detail
+
+namespace devrt {
+
+/* The launch configuration of the `<<<>>>` being evaluated by the calling CUDA thread (the
+ * configuration is pushed and popped within one expression, which never waits at a barrier). */
+struct DeviceCallConfiguration {
+  dim3 grid, block;
+  size_t shared = 0;
+  cudaStream_t stream = nullptr;
+  bool pushed = false;
+};
+inline thread_local DeviceCallConfiguration t_device_config;
+
+/* Returns 0, as __cudaPushCallConfiguration does, so that the launch expression continues. */
+inline unsigned push_call_configuration(dim3 grid, dim3 block, size_t shared = 0, cudaStream_t stream = 0) {
+  t_device_config = DeviceCallConfiguration{grid, block, shared, stream, true};
+  return 0;
+}
+
+/* The device stub of kernel F in device code: the child's parameters laid out by the CUDA
+ * parameter ABI (as cudaGetParameterBuffer's buffer), then one launch record for the GPU. An
+ * error becomes the calling thread's last error (cudaGetLastError below). */
+template <auto F>
+struct device_stub;
+
+template <class... P, void (*F)(P...)>
+struct device_stub<F> {
+  static void launch(std::decay_t<P>... params) {
+    using T = crt::KernelTraits<F>;
+    const DeviceCallConfiguration c = t_device_config;
+    t_device_config.pushed = false;
+    static const gpu::devrt::KernelCode code{detail::kernel_name<F>(), &T::entry, &T::block_entry, T::Layout::bytes};
+    alignas(16) unsigned char buffer[T::Layout::bytes == 0 ? 1 : T::Layout::bytes];
+    copy_parameters(buffer, std::index_sequence_for<P...>{}, params...);
+    (void)gpu::devrt::launch(code, c.grid, c.block, c.shared, c.stream, buffer);
+  }
+
+ private:
+  template <size_t... I>
+  static void copy_parameters([[maybe_unused]] unsigned char* buffer, std::index_sequence<I...>,
+                              const std::decay_t<P>&... params) {
+    using Layout = typename crt::KernelTraits<F>::Layout;
+    (std::memcpy(buffer + Layout::offsets[I], &params, sizeof(std::decay_t<P>)), ...);
+  }
+};
+
+/* A template or overloaded kernel launched from device code without template arguments (see
+ * crt/host_runtime.h, launch_deduced). */
+template <class Call, class... A>
+void launch_deduced(Call, A&&... args) {
+  device_stub<&::minicuda::called_kernel<Call, std::decay_t<A>...>>::launch(std::forward<A>(args)...);
+}
+
+/* The device runtime's API functions that minicuda has (the rest are refused by the translator,
+ * naming the function). */
+inline cudaError_t cudaGetLastError() { return static_cast<cudaError_t>(gpu::devrt::last_error(true)); }
+inline cudaError_t cudaPeekAtLastError() { return static_cast<cudaError_t>(gpu::devrt::last_error(false)); }
+inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) {
+  return static_cast<cudaError_t>(gpu::devrt::stream_create(reinterpret_cast<void**>(stream), flags));
+}
+inline cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+  return static_cast<cudaError_t>(gpu::devrt::stream_destroy(stream));
+}
+
+}  // namespace devrt
+}  // namespace minicuda
+
+#endif /* __CUDA_DEVICE_RUNTIME_API_H__ */
