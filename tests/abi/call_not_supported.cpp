@@ -3,17 +3,18 @@
 // prints what they answered, then the runtime's last error twice ("key value" lines).
 #include <cstdio>
 
-extern "C" int cudaCreateSurfaceObject(unsigned long long* surface, const void* resource);
+extern "C" int cudaGraphicsMapResources(int count, void** resources, void* stream);
 extern "C" int cudaGetLastError();
-extern "C" int cuSurfObjectCreate(unsigned long long* surface, const void* resource);
+extern "C" int cuGraphicsMapResources(unsigned count, void** resources, void* stream);
 
 int main() {
-  unsigned long long runtime_surface = 0, driver_surface = 0;
-  std::printf("cudaCreateSurfaceObject %d\n", cudaCreateSurfaceObject(&runtime_surface, nullptr));
+  void* runtime_resource = nullptr;
+  void* driver_resource = nullptr;
+  std::printf("cudaGraphicsMapResources %d\n", cudaGraphicsMapResources(1, &runtime_resource, nullptr));
   std::printf("lastError %d\n", cudaGetLastError());
   std::printf("lastErrorAgain %d\n", cudaGetLastError());
-  std::printf("cuSurfObjectCreate %d\n", cuSurfObjectCreate(&driver_surface, nullptr));
-  std::printf("runtimeSurface %llu\n", runtime_surface);
-  std::printf("driverSurface %llu\n", driver_surface);
+  std::printf("cuGraphicsMapResources %d\n", cuGraphicsMapResources(1, &driver_resource, nullptr));
+  std::printf("runtimeResource %d\n", runtime_resource == nullptr ? 0 : 1);
+  std::printf("driverResource %d\n", driver_resource == nullptr ? 0 : 1);
   return 0;
 }

@@ -20,20 +20,20 @@ TEST(AbiNotSupported, CallsAnswer801) {
   CommandResult r = run_command("env -u MINICUDA_TRACE '" + kProgram + "'");
   ASSERT_EQ(r.status, 0) << r.output;
   auto v = key_values(r.output);
-  EXPECT_EQ(v["cudaCreateSurfaceObject"], "801");  // cudaErrorNotSupported
+  EXPECT_EQ(v["cudaGraphicsMapResources"], "801");  // cudaErrorNotSupported
   EXPECT_EQ(v["lastError"], "801");
   EXPECT_EQ(v["lastErrorAgain"], "0");
-  EXPECT_EQ(v["cuSurfObjectCreate"], "801");  // CUDA_ERROR_NOT_SUPPORTED
-  EXPECT_EQ(v["runtimeSurface"], "0");
-  EXPECT_EQ(v["driverSurface"], "0");
+  EXPECT_EQ(v["cuGraphicsMapResources"], "801");  // CUDA_ERROR_NOT_SUPPORTED
+  EXPECT_EQ(v["runtimeResource"], "0");
+  EXPECT_EQ(v["driverResource"], "0");
 }
 
 TEST(AbiNotSupported, TheTraceNamesTheCall) {
   CommandResult r = run_command("env MINICUDA_TRACE=cudart,libcuda '" + kProgram + "'");
   ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_NE(r.output.find("cudaCreateSurfaceObject: not supported by minicuda"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("cudaGraphicsMapResources: not supported by minicuda"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("cudaErrorNotSupported"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("cuSurfObjectCreate: not supported by minicuda"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("cuGraphicsMapResources: not supported by minicuda"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("CUDA_ERROR_NOT_SUPPORTED"), std::string::npos) << r.output;
 }
 
@@ -60,11 +60,11 @@ TEST(AbiNotSupported, BuiltCallsAreStrongAndTheRestWeak) {
   EXPECT_EQ(rt["cudaMalloc"], "GLOBAL");
   EXPECT_EQ(rt["cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags"], "GLOBAL");
   EXPECT_EQ(rt["cudaGetFuncBySymbol"], "GLOBAL");
-  EXPECT_EQ(rt["cudaCreateSurfaceObject"], "WEAK");
+  EXPECT_EQ(rt["cudaGraphicsMapResources"], "WEAK");
   auto drv = bindings(MINICUDA_ABI_LIBCUDA);
   EXPECT_EQ(drv["cuMemAlloc_v2"], "GLOBAL");
   EXPECT_EQ(drv["cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags"], "GLOBAL");
-  EXPECT_EQ(drv["cuSurfObjectCreate"], "WEAK");
+  EXPECT_EQ(drv["cuGraphicsMapResources"], "WEAK");
 }
 
 }  // namespace
