@@ -9,7 +9,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential   # gcc, g++, make, libc headers
+  build-essential   # gcc, g++, make, libc headers, binutils (ld.gold links the build)
   g++
   cmake             # >= 3.25 (Debian 12 ships 3.25)
   libfmt-dev        # trace formatting
