@@ -91,35 +91,49 @@ void KernelCounters::add(const KernelCounters& o) {
 
 // --- LineTable ---------------------------------------------------------------------------------
 
-LineTable::Entry& LineTable::at(uint64_t line) {
-  if ((used_ + 1) * 2 > slots_.size()) grow();
-  const uint64_t key = line + 1;
-  const size_t mask = slots_.size() - 1;
+LineTable::Line& LineTable::at(uint64_t line) {
+  const uint64_t key = line / kPageLines + 1;
+  unsigned r = 0;
+  while (r < kRecent && recent_key_[r] != key) ++r;
+  const uint32_t page = r < kRecent ? recent_page_[r] : find_or_add(key);
+  for (unsigned i = std::min(r, kRecent - 1); i > 0; --i) {
+    recent_key_[i] = recent_key_[i - 1];
+    recent_page_[i] = recent_page_[i - 1];
+  }
+  recent_key_[0] = key;
+  recent_page_[0] = page;
+  return pages_[page].lines[line % kPageLines];
+}
+
+uint32_t LineTable::find_or_add(uint64_t key) {
+  if ((pages_.size() + 1) * 2 > index_.size()) grow_index();
+  const size_t mask = index_.size() - 1;
   for (size_t i = hash_line(key) & mask;; i = (i + 1) & mask) {
-    Entry& e = slots_[i];
-    if (e.line == key) return e;
-    if (e.line == 0) {
-      e.line = key;
-      ++used_;
-      return e;
+    const uint32_t slot = index_[i];
+    if (slot == 0) {
+      pages_.emplace_back();
+      pages_.back().key = key;
+      index_[i] = static_cast<uint32_t>(pages_.size());
+      return static_cast<uint32_t>(pages_.size() - 1);
     }
+    if (pages_[slot - 1].key == key) return slot - 1;
   }
 }
 
-void LineTable::grow() {
-  std::vector<Entry> old = std::move(slots_);
-  slots_.assign(old.size() * 2, Entry{});
-  used_ = 0;
-  for (const Entry& e : old) {
-    if (e.line == 0) continue;
-    Entry& n = at(e.line - 1);
-    n = e;
+void LineTable::grow_index() {
+  index_.assign(index_.size() * 2, 0);
+  const size_t mask = index_.size() - 1;
+  for (size_t p = 0; p < pages_.size(); ++p) {
+    size_t i = hash_line(pages_[p].key) & mask;
+    while (index_[i] != 0) i = (i + 1) & mask;
+    index_[i] = static_cast<uint32_t>(p + 1);
   }
 }
 
 void LineTable::clear() {
-  slots_.assign(1024, Entry{});
-  used_ = 0;
+  pages_.clear();
+  std::fill(index_.begin(), index_.end(), 0u);
+  std::fill(std::begin(recent_key_), std::end(recent_key_), uint64_t{0});
 }
 
 // --- GridCounters ------------------------------------------------------------------------------
@@ -127,24 +141,23 @@ void LineTable::clear() {
 void GridCounters::merge(const KernelCounters& c, const LineTable& lines) {
   std::lock_guard lock(mutex_);
   totals_.add(c);
-  for (const LineTable::Entry& e : lines.entries()) {
-    if (e.line == 0) continue;
-    LineTable::Entry& t = lines_.at(e.line - 1);
+  lines.for_each([&](uint64_t line, const LineTable::Line& e) {
+    if ((e.read | e.written) == 0) return;
+    LineTable::Line& t = lines_.at(line);
     t.read |= e.read;
     t.written |= e.written;
-  }
+  });
 }
 
 KernelCounters GridCounters::finish(uint64_t l2_bytes) const {
   std::lock_guard lock(mutex_);
   KernelCounters c = totals_;
   uint64_t read_only = 0, written = 0, footprint = 0;
-  for (const LineTable::Entry& e : lines_.entries()) {
-    if (e.line == 0) continue;
+  lines_.for_each([&](uint64_t, const LineTable::Line& e) {
     read_only += popcount8(static_cast<uint8_t>(e.read & ~e.written));
     written += popcount8(e.written);
     footprint += popcount8(static_cast<uint8_t>(e.read | e.written));
-  }
+  });
   const uint64_t l2_reads = c.global_load_sectors - c.l1_hit_sectors;
   c.l2_sectors = l2_reads + c.global_store_sectors;
   // Distinct sectors read (and not written first) come from DRAM once; when the footprint is
@@ -242,7 +255,7 @@ void InstructionCounter::global_access(const uint64_t* address, uint32_t mask, u
     sectors[n++] = first;
     if (last != first && n < kLanes * 2) sectors[n++] = last;
   });
-  std::sort(sectors, sectors + n);
+  if (!std::is_sorted(sectors, sectors + n)) std::sort(sectors, sectors + n);  // lanes mostly ascend
   if (store) {  // a sector whose lanes write fewer than its 32 bytes is a partial write
     for (unsigned i = 0; i < n;) {
       unsigned j = i;
@@ -266,7 +279,7 @@ void InstructionCounter::global_access(const uint64_t* address, uint32_t mask, u
     for (; i < n && sectors[i] / kSectorsPerLine == line; ++i)
       touched |= static_cast<uint8_t>(1u << (sectors[i] % kSectorsPerLine));
     counters_.global_wavefronts += 1;
-    LineTable::Entry& e = lines_.at(line);
+    LineTable::Line& e = lines_.at(line);
     if (store) {
       e.written |= touched;
       continue;
@@ -289,7 +302,7 @@ void InstructionCounter::shared_access(const uint64_t* offset, uint32_t mask, un
   for_lanes(mask, [&](unsigned l) {
     for (unsigned k = 0; k < per_lane; ++k) words[n++] = offset[l] / 4 + k;
   });
-  std::sort(words, words + n);
+  if (!std::is_sorted(words, words + n)) std::sort(words, words + n);
   n = static_cast<unsigned>(std::unique(words, words + n) - words);
   unsigned per_bank[kBanks] = {};
   unsigned busiest = 0;

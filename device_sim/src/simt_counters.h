@@ -59,23 +59,43 @@ struct KernelCounters {
   void add(const KernelCounters& o);
 };
 
-// The sectors a host thread's blocks touched, per 128-byte line: an open-addressing table
-// (line address -> masks of the 4 sectors read, written, and loaded by the current block).
+// The sectors a host thread's blocks touched, per 128-byte line (masks of the 4 sectors read,
+// written, and loaded by the current block). Lines live in pages of 64 consecutive lines, found
+// through an open-addressing index of page numbers: a warp's requests walk memory line by line,
+// so most lookups land in the page of the one before, and the memory a grid streams through
+// stays together in the host's caches. clear() keeps the memory for the next grid.
 class LineTable {
  public:
-  struct Entry {
-    uint64_t line = 0;       // line address + 1 (0: empty)
-    uint64_t block = 0;      // the block whose loads l1 holds
+  struct Line {
+    uint64_t block = 0;  // the block whose loads l1 holds (0: none)
     uint8_t read = 0, written = 0, l1 = 0;
   };
-  Entry& at(uint64_t line);
+  Line& at(uint64_t line);
+  // Forgets every line.
   void clear();
-  const std::vector<Entry>& entries() const { return slots_; }
+  // f(line address, const Line&) for every line of every page touched since clear(), untouched
+  // lines of those pages (all masks 0) included.
+  template <class F>
+  void for_each(F&& f) const {
+    for (const Page& p : pages_)
+      for (unsigned i = 0; i < kPageLines; ++i) f((p.key - 1) * kPageLines + i, p.lines[i]);
+  }
 
  private:
-  void grow();
-  std::vector<Entry> slots_ = std::vector<Entry>(1024);
-  size_t used_ = 0;
+  static constexpr unsigned kPageLines = 64;
+  struct Page {
+    uint64_t key = 0;  // page number + 1
+    Line lines[kPageLines];
+  };
+  uint32_t find_or_add(uint64_t key);
+  void grow_index();
+  std::vector<Page> pages_;                           // in the order first touched
+  std::vector<uint32_t> index_ = std::vector<uint32_t>(256);  // -> pages_ index + 1 (0: empty)
+  // The pages of the last lookups, most recent first (key 0: none): a kernel streams through a
+  // few arrays at once, each request in the page of that array's request before.
+  static constexpr unsigned kRecent = 4;
+  uint64_t recent_key_[kRecent] = {};
+  uint32_t recent_page_[kRecent] = {};
 };
 
 // One grid's totals, merged from every host thread that ran its blocks. Thread-safe.
