@@ -163,6 +163,25 @@ std::string disassemble(const NvSassInstruction& in) {
       add(s, in.mode == NV_SASS_SHF_L ? "l" : "r");
       add(s, (in.flags & NV_SASS_FLAG_CLAMP) ? "clamp" : "wrap");
       break;
+    case NV_SASS_OP_TEX: case NV_SASS_OP_SULD: case NV_SASS_OP_SUST: {
+      // Register pairs (nv_sass.h): d01, d23, [handle, {c01, c23}]; sust [handle, {c01, c23}], {v01, v23}.
+      static const char* const shapes[] = {"1d", "2d", "3d", "a1d", "a2d", "cube", "acube"};
+      const unsigned v = nv_sass_tex_variant(in.mode);
+      if (in.opcode == NV_SASS_OP_TEX && v == NV_SASS_TEX_LEVEL) s += ".level";
+      if (in.opcode == NV_SASS_OP_TEX && v == NV_SASS_TEX_GRAD) s += ".grad";
+      add(s, nv_sass_tex_shape(in.mode) < 7 ? shapes[nv_sass_tex_shape(in.mode)] : "?");
+      if (in.opcode != NV_SASS_OP_TEX) add(s, v == NV_SASS_SURF_CLAMP ? "clamp" : v == NV_SASS_SURF_ZERO ? "zero" : "trap");
+      if (vec > 1) s += fmt::format(".v{}", vec);
+      add(s, type_name(in.type));
+      if (in.opcode == NV_SASS_OP_TEX) add(s, type_name(in.stype));
+      const unsigned h = in.opcode == NV_SASS_OP_SUST ? 0 : 2, d = in.opcode == NV_SASS_OP_SUST ? 3 : 0;
+      auto pair = [&](unsigned k) {
+        return operand_text(in.operand[k], NV_SASS_TYPE_B64) +
+               (in.operand[k + 1].kind != NV_SASS_OPND_NONE ? ", " + operand_text(in.operand[k + 1], NV_SASS_TYPE_B64) : "");
+      };
+      const std::string at = "[" + operand_text(in.operand[h], NV_SASS_TYPE_B64) + ", {" + pair(h + 1) + "}]";
+      return s + " " + (in.opcode == NV_SASS_OP_SUST ? at + ", {" + pair(d) + "}" : pair(d) + ", " + at);
+    }
     case NV_SASS_OP_LOP3:
       s += fmt::format(".b32 {}, {:#04x}", [&] { list(0); return operands; }(), in.mode);
       return s;

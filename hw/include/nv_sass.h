@@ -142,6 +142,21 @@ enum NvSassOpcode : NvU16 {
   NV_SASS_OP_CP_ASYNC_GROUP, // mode COMMIT: closes the lane's group of cp.async; WAIT: waits until
                          // at most a groups are pending (every copy has completed at issue)
   NV_SASS_OP_MBARRIER,   // the mbarrier object at [addr] (SHARED or GENERIC); mode NvSassMbarrier
+  // Textures and surfaces (the texture unit, docs/textures.md). Register pairs: a 64-bit register
+  // holds two 32-bit values, the first in its low half (PACK / UNPACK with type B32 move them).
+  // The handle is the object's 64-bit value (cudaTextureObject_t / cudaSurfaceObject_t); the
+  // coordinates are PTX's coordinate vector as written, elements 0|1 in c01 and 2|3 in c23
+  // (NONE when absent): 1d {x}, 2d {x, y}, 3d {x, y, z, -}, a1d {layer, x}, a2d {layer, x, y, -},
+  // cube {x, y, z, -}, acube {layer, x, y, z}. mode = NvSassTexShape | NvSassTexVariant << 4
+  // (TEX) or | NvSassSurfBoundary << 4 (SULD, SUST).
+  NV_SASS_OP_TEX,        // d01 (r, g), d23 (b, a) = fetch of handle a at c01 = b, c23 = c; type
+                         // = the result type (F32, S32, U32), stype = the coordinates' (F32, or
+                         // S32 on .1d: an element index, what tex1Dfetch compiles to)
+  NV_SASS_OP_SULD,       // d01, d23 = `vec` elements of `type` (B8..B64) read from surface a at
+                         // c01 = b, c23 = c (x in bytes); a scalar, or B64 elements, take whole
+                         // registers (d01 = element 0, d23 = element 1)
+  NV_SASS_OP_SUST,       // surface operand[0] at c01 = operand[1], c23 = operand[2] (x in bytes)
+                         // = `vec` elements of `type` in operand[3] (v01), operand[4] (v23)
   NV_SASS_OP_COUNT
 };
 
@@ -290,6 +305,19 @@ enum NvSassMbarrier : NvU8 {
                                  // arrival counts against the expected ones
 };
 
+// Texture and surface instructions: the shape (mode bits 0-3) and the variant or boundary mode
+// (bits 4-7).
+enum NvSassTexShape : NvU8 {
+  NV_SASS_TEX_1D = 0, NV_SASS_TEX_2D, NV_SASS_TEX_3D, NV_SASS_TEX_A1D, NV_SASS_TEX_A2D,
+  NV_SASS_TEX_CUBE, NV_SASS_TEX_ACUBE,
+};
+// tex.level and tex.grad: the unit has one mipmap level, which every level of detail selects, so
+// the JIT keeps the variant (for the disassembly) and drops the level and gradient operands.
+enum NvSassTexVariant : NvU8 { NV_SASS_TEX_PLAIN = 0, NV_SASS_TEX_LEVEL, NV_SASS_TEX_GRAD };
+enum NvSassSurfBoundary : NvU8 { NV_SASS_SURF_TRAP = 0, NV_SASS_SURF_CLAMP, NV_SASS_SURF_ZERO };
+inline constexpr NvU8 nv_sass_tex_shape(NvU8 mode) { return mode & 0xF; }
+inline constexpr NvU8 nv_sass_tex_variant(NvU8 mode) { return mode >> 4; }
+
 // `flags` bits.
 inline constexpr NvU16 NV_SASS_FLAG_SAT = 1u << 0;
 inline constexpr NvU16 NV_SASS_FLAG_FTZ = 1u << 1;
@@ -388,7 +416,7 @@ inline const char* nv_sass_opcode_name(NvU16 opcode) {
       "bar.sync", "bar.arrive", "bar.red", "bar.warp.sync", "membar",
       "atom", "red",
       "shfl.sync", "vote.sync", "match.sync", "redux.sync", "activemask", "nanosleep",
-      "cp.async", "cp.async.group", "mbarrier"};
+      "cp.async", "cp.async.group", "mbarrier", "tex", "suld", "sust"};
   static_assert(sizeof(names) / sizeof(names[0]) == NV_SASS_OP_COUNT);
   return opcode < NV_SASS_OP_COUNT ? names[opcode] : "?";
 }

@@ -13,3 +13,6 @@ for cu in kernels/*.cu; do
   # .file names the source by its absolute path; keep it relative to this folder.
   sed -i "s|\"$(pwd)/|\"|" "ptx/$name.ptx"
 done
+# The texture and surface gate (textures/): its PTX lives beside its source.
+"$NVCC" -ptx -arch=sm_90 -lineinfo textures/textures.cu -o textures/textures.ptx
+sed -i "s|\"$(pwd)/|\"|" textures/textures.ptx

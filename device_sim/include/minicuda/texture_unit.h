@@ -10,8 +10,9 @@
 
 namespace minicuda::gpu {
 
-// Where a fetch's texels come from: the C++ path reads memory directly (one address space), the
-// PTX path through the MMU. read/write return false for an address the GPU has not mapped.
+// Where a fetch's texels come from. Both kinds of kernel read device memory in place, as their
+// loads do (sm_texture.cpp, simt_texture.cpp), so an unmapped texel faults like a load; an
+// implementation that checks addresses itself returns false for one the GPU has not mapped.
 class TexelMemory {
  public:
   virtual ~TexelMemory() = default;

@@ -20,7 +20,7 @@ struct Operand {
   double fimm = 0;              // FloatImmediate value
   bool fimm_single = false;     // written 0fXXXXXXXX (single) rather than 0d / decimal
   uint64_t fbits = 0;           // the bits as written for 0f/0d forms
-  std::vector<Operand> elements;  // Vector elements
+  std::vector<Operand> elements;  // Vector elements; an Address's coordinates ([%rd1, {%f1, %f2}])
   std::string second;           // "%p1|%p2": the second destination predicate
 };
 

@@ -99,6 +99,16 @@ std::string modifiers(const NvSassInstruction& i) {
     case NV_SASS_OP_SHF: add(i.mode == NV_SASS_SHF_R ? "r" : "l"); break;
     case NV_SASS_OP_LOP3: m += ".lut" + std::to_string(i.mode); break;
     case NV_SASS_OP_BAR_RED: add(atom_name(i.atom)); break;
+    case NV_SASS_OP_TEX: case NV_SASS_OP_SULD: case NV_SASS_OP_SUST: {
+      static const char* const shape[] = {"1d", "2d", "3d", "a1d", "a2d", "cube", "acube"};
+      static const char* const variant[] = {"", "level", "grad"};
+      static const char* const boundary[] = {"trap", "clamp", "zero"};
+      const NvU8 v = nv_sass_tex_variant(i.mode);
+      if (i.opcode == NV_SASS_OP_TEX && v > 0 && v < 3) add(variant[v]);
+      if (nv_sass_tex_shape(i.mode) < 7) add(shape[nv_sass_tex_shape(i.mode)]);
+      if (i.opcode != NV_SASS_OP_TEX && v < 3) add(boundary[v]);
+      break;
+    }
     default: break;
   }
   static const char* const rnd[] = {"", "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi"};
@@ -159,7 +169,21 @@ std::string disassemble(const CompiledKernel& kernel) {
     auto add = [&](const std::string& s) { ops += (ops.empty() ? " " : ", ") + s; };
     bool store = i.opcode == NV_SASS_OP_ST || i.opcode == NV_SASS_OP_RED;
     if (store && is_memory(i.opcode)) add(address_text(i.addr, d));
-    for (NvU8 k = 0; k < i.operand_count; ++k) {
+    const bool texture = i.opcode == NV_SASS_OP_TEX || i.opcode == NV_SASS_OP_SULD || i.opcode == NV_SASS_OP_SUST;
+    if (texture) {
+      // Register pairs: d01, d23, [handle, {c01, c23}] (sust: [handle, {c01, c23}], {v01, v23}).
+      const NvU8 h = i.opcode == NV_SASS_OP_SUST ? 0 : 2;
+      std::string at = "[" + operand_text(i.operand[h], d) + ", {" + operand_text(i.operand[h + 1], d);
+      if (i.operand[h + 2].kind != NV_SASS_OPND_NONE) at += ", " + operand_text(i.operand[h + 2], d);
+      at += "}]";
+      const NvU8 v = i.opcode == NV_SASS_OP_SUST ? 3 : 0;
+      std::string data = operand_text(i.operand[v], d);
+      if (i.operand[v + 1].kind != NV_SASS_OPND_NONE) data += ", " + operand_text(i.operand[v + 1], d);
+      if (i.opcode == NV_SASS_OP_SUST) data = "{" + data + "}";
+      add(i.opcode == NV_SASS_OP_SUST ? at : data);
+      add(i.opcode == NV_SASS_OP_SUST ? data : at);
+    }
+    for (NvU8 k = 0; k < i.operand_count && !texture; ++k) {
       std::string o = operand_text(i.operand[k], d);
       if (k == 0 && i.pred_dst != NV_SASS_PRED_TRUE) o += "|P" + std::to_string(i.pred_dst);
       add(o);

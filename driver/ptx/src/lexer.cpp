@@ -37,7 +37,10 @@ std::vector<Token> lex(std::string_view s) {
     }
     Token t;
     t.line = line;
-    if (c == '.' && i + 1 < n && ident_start(s[i + 1]) && s[i + 1] != '%') {
+    // .1d .2d .3d: the geometry modifiers of tex, suld and sust (a directive, not the number .1).
+    const bool geometry = c == '.' && i + 3 <= n && s[i + 1] >= '1' && s[i + 1] <= '3' && s[i + 2] == 'd' &&
+                          (i + 3 == n || !ident_char(s[i + 3]));
+    if (geometry || (c == '.' && i + 1 < n && ident_start(s[i + 1]) && s[i + 1] != '%')) {
       size_t j = i + 1;
       while (j < n && ident_char(s[j])) ++j;
       t.kind = Token::Kind::Directive;

@@ -222,6 +222,8 @@ bool Lowerer::instruction(const Instruction& in) {
   }
   if (op == "call") return lower_call(in, i);
   if (op == "cp" || op == "mbarrier") return lower_async(in, i);
+  if (op == "tex" || op == "tld4" || op == "txq" || op == "suld" || op == "sust" || op == "suq" || op == "sured")
+    return lower_texture(in, i);
   if (op == "bar" || op == "barrier") {
     const std::string kind = in.modifiers.empty() ? "" : in.modifiers[0];
     i.opcode = kind == "sync" ? NV_SASS_OP_BAR_SYNC : kind == "arrive" ? NV_SASS_OP_BAR_ARRIVE

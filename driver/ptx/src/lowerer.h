@@ -45,6 +45,13 @@ class Lowerer {
   // lower_async.cpp: cp.async and mbarrier.
   bool lower_async(const Instruction& in, NvSassInstruction i);
   bool address_operand(const Operand& o, NvSassOperand& out, NvSassSpace& space, int line);
+  // lower_texture.cpp: tex, suld, sust on texture and surface objects (register pairs).
+  bool lower_texture(const Instruction& in, NvSassInstruction i);
+  NvU32 scratch_register();
+  bool packed(const Instruction& in, const Operand* a, const Operand* b, NvSassType ta, NvSassType tb,
+              NvSassOperand& out);
+  bool coordinates(const Instruction& in, const std::vector<Operand>& c, size_t count, NvSassType t0, NvSassType t,
+                   NvSassOperand& c01, NvSassOperand& c23);
   bool lower_function(const Function& f);
   void layout_memory(const Function& f);
   int call_depth(const Function& f, std::set<std::string>& chain);
@@ -71,6 +78,7 @@ class Lowerer {
   std::vector<const Function*> pending_;                // called, not yet lowered
   uint64_t shared_end_ = 0, local_end_ = 0;
   std::vector<std::string> dynamic_shared_;             // extern .shared names
+  uint32_t scratch_count_ = 0;                          // registers of the lowering's own
 };
 
 // The call stack bytes a recursive call's frame takes: the return address and the frame link.

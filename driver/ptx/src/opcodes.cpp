@@ -16,7 +16,7 @@ bool is_known_opcode(const std::string& name) {
       "mapa", "match", "max", "mbarrier", "membar", "min", "mma", "mov", "mul", "mul24", "nanosleep",
       "neg", "not", "or", "pmevent", "popc", "prefetch", "prefetchu", "prmt", "rcp", "red", "redux",
       "rem", "ret", "rsqrt", "sad", "selp", "set", "setp", "shf", "shfl", "shl", "shr", "sin",
-      "slct", "sqrt", "st", "stackrestore", "stacksave", "sub", "subc", "suld", "sust", "szext",
+      "slct", "sqrt", "st", "stackrestore", "stacksave", "sub", "subc", "suld", "suq", "sured", "sust", "szext",
       "tanh", "testp", "tex", "tld4", "trap", "txq", "vote", "wmma", "xor", "alloca", "applypriority",
       "griddepcontrol", "setmaxnreg"};
   for (const char* op : kOpcodes)

@@ -429,6 +429,8 @@ class Parser {
         if (accept('+')) o.imm = static_cast<int64_t>(integer());
         else if (punct('-')) o.imm = static_cast<int64_t>(integer());
       }
+      // [handle, {coordinates}]: the texture and surface instructions' operand (elements[0]).
+      if (accept(',')) o.elements.push_back(operand(depth + 1));
       expect(']');
       return o;
     }

@@ -12,6 +12,7 @@ bool writes_nothing(NvU16 op) {
     case NV_SASS_OP_BAR_WARP_SYNC: case NV_SASS_OP_MEMBAR: case NV_SASS_OP_BRA: case NV_SASS_OP_CALL:
     case NV_SASS_OP_RET: case NV_SASS_OP_EXIT: case NV_SASS_OP_TRAP: case NV_SASS_OP_BRKPT:
     case NV_SASS_OP_ASSERTFAIL: case NV_SASS_OP_NANOSLEEP: case NV_SASS_OP_PREFETCH: case NV_SASS_OP_NOP:
+    case NV_SASS_OP_SUST:
       return true;
     default:
       return false;
@@ -23,6 +24,7 @@ int defs_of(const NvSassInstruction& i) {
   if (writes_nothing(i.opcode)) return 0;
   if (i.opcode == NV_SASS_OP_LD || i.opcode == NV_SASS_OP_LDU) return i.vec > 1 ? i.vec : 1;
   if (i.opcode == NV_SASS_OP_UNPACK) return i.operand_count - 1;
+  if (i.opcode == NV_SASS_OP_TEX || i.opcode == NV_SASS_OP_SULD) return 2;  // two register pairs
   return 1;
 }
 

@@ -125,6 +125,7 @@ class Verifier {
           out.push_back(o.name);
           in_address = true;
         }
+        for (const auto& e : o.elements) unknowns(s, e, out, in_address);
         break;
       case Operand::Kind::Vector:
         for (const auto& e : o.elements) unknowns(s, e, out, in_address);
