@@ -1,0 +1,284 @@
+// cuLaunchKernel's `extra` array (driver/user/src/launch.cpp, read_extra): the parameters passed as
+// one buffer the caller laid out (CU_LAUNCH_PARAM_BUFFER_POINTER, CU_LAUNCH_PARAM_BUFFER_SIZE,
+// CU_LAUNCH_PARAM_END), for C++ kernels of a minicuda fatbinary and for PTX kernels the JIT
+// compiled, through cuLaunchKernel and cuLaunchKernelEx, with the CUresult codes the H200 gave
+// (tests/data/h200/launch_extra/out/probe_launch_extra.txt).
+#include <atomic>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "driver_fixtures.h"
+#include "crt/kernel_image.h"
+#include "fatbinary.h"
+
+namespace {
+struct alignas(16) Int4 {
+  int x, y, z, w;
+};
+// out @0, c @8, d @16, s @24: 26 B of parameters.
+void packed(long long* out, char c, double d, short s) {
+  out[0] = c;
+  out[1] = static_cast<long long>(d * 10);
+  out[2] = s;
+  out[3] = 0x600d;
+}
+// a @0, v @16 (16-byte aligned), out @32: 40 B.
+void vec(int a, Int4 v, long long* out) {
+  out[0] = a;
+  out[1] = v.x + v.y + v.z + v.w;
+  out[2] = v.w;
+  out[3] = 0x600d;
+}
+std::atomic<int> g_ran{0};
+void none() { g_ran.fetch_add(1); }
+
+// The same three kernels in PTX, for the JIT.
+const char* const kPtx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry packed(.param .u64 out, .param .u8 c, .param .f64 d, .param .u16 s)
+{
+  .reg .b16 %h<2>;
+  .reg .f64 %f<3>;
+  .reg .b64 %x<8>;
+  ld.param.u64 %x1, [out];
+  cvta.to.global.u64 %x2, %x1;
+  ld.param.s8 %h1, [c];
+  cvt.s64.s16 %x3, %h1;
+  st.global.u64 [%x2], %x3;
+  ld.param.f64 %f1, [d];
+  mul.f64 %f2, %f1, 0d4024000000000000;
+  cvt.rzi.s64.f64 %x4, %f2;
+  st.global.u64 [%x2+8], %x4;
+  ld.param.s16 %x5, [s];
+  st.global.u64 [%x2+16], %x5;
+  mov.u64 %x6, 0x600d;
+  st.global.u64 [%x2+24], %x6;
+  ret;
+}
+.visible .entry vec(.param .u32 a, .param .align 16 .b8 v[16], .param .u64 out)
+{
+  .reg .b32 %w<8>;
+  .reg .b64 %x<8>;
+  ld.param.u64 %x1, [out];
+  cvta.to.global.u64 %x2, %x1;
+  ld.param.s32 %x3, [a];
+  st.global.u64 [%x2], %x3;
+  ld.param.u32 %w1, [v];
+  ld.param.u32 %w2, [v+4];
+  ld.param.u32 %w3, [v+8];
+  ld.param.u32 %w4, [v+12];
+  add.s32 %w5, %w1, %w2;
+  add.s32 %w5, %w5, %w3;
+  add.s32 %w5, %w5, %w4;
+  cvt.s64.s32 %x4, %w5;
+  st.global.u64 [%x2+8], %x4;
+  cvt.s64.s32 %x5, %w4;
+  st.global.u64 [%x2+16], %x5;
+  mov.u64 %x6, 0x600d;
+  st.global.u64 [%x2+24], %x6;
+  ret;
+}
+.visible .entry none()
+{
+  ret;
+}
+)";
+}  // namespace
+
+namespace minicuda::testing {
+namespace {
+
+void* const P = CU_LAUNCH_PARAM_BUFFER_POINTER;
+void* const S = CU_LAUNCH_PARAM_BUFFER_SIZE;
+void* const E = CU_LAUNCH_PARAM_END;
+
+struct Fatbin {
+  fatbin::KernelImage kernels[3] = {crt::kernel_image<&packed>("packed"), crt::kernel_image<&vec>("vec"),
+                                    crt::kernel_image<&none>("none")};
+  fatbin::MinicudaFatbin bin{};
+  Fatbin() {
+    bin.header = {fatbin::kFatbinMagic, 1, sizeof(fatbin::FatbinHeader),
+                  sizeof(fatbin::FatbinEntry) + sizeof(fatbin::ModuleImage)};
+    bin.entry.kind = fatbin::kFatbinKindHostCode;
+    bin.entry.header_size = sizeof(fatbin::FatbinEntry);
+    bin.entry.payload_size = sizeof(fatbin::ModuleImage);
+    bin.module = {fatbin::kModuleMagic, 1, "test_launch_extra.cpp", 3, kernels, 0, nullptr};
+  }
+};
+
+// Each test runs twice: on the C++ kernels (GetParam() false) and on the PTX ones (true).
+class LaunchExtra : public Ready, public ::testing::WithParamInterface<bool> {
+ protected:
+  void SetUp() override {
+    Ready::SetUp();
+    if (GetParam()) {
+      ASSERT_EQ(cuModuleLoadData(&module, kPtx), CUDA_SUCCESS);
+    } else {
+      ASSERT_EQ(cuModuleLoadData(&module, &fat.bin), CUDA_SUCCESS);
+    }
+    ASSERT_EQ(cuModuleGetFunction(&f_packed, module, "packed"), CUDA_SUCCESS);
+    ASSERT_EQ(cuModuleGetFunction(&f_vec, module, "vec"), CUDA_SUCCESS);
+    ASSERT_EQ(cuModuleGetFunction(&f_none, module, "none"), CUDA_SUCCESS);
+    ASSERT_EQ(cuMemAlloc(&out, 64), CUDA_SUCCESS);
+    fill_packed('x', 2.5, -7);
+  }
+  void TearDown() override {
+    cuMemFree(out);
+    cuModuleUnload(module);
+    Ready::TearDown();
+  }
+  // packed's parameters at the offsets cuFuncGetParamInfo gives; the rest of the buffer is 0xEE.
+  void fill_packed(char c, double d, short s) {
+    std::memset(buffer, 0xEE, sizeof buffer);
+    std::memcpy(buffer + 0, &out, 8);
+    std::memcpy(buffer + 8, &c, 1);
+    std::memcpy(buffer + 16, &d, 8);
+    std::memcpy(buffer + 24, &s, 2);
+  }
+  CUresult launch(CUfunction f, void** params, void** extra) {
+    EXPECT_EQ(cuMemsetD8(out, 0, 64), CUDA_SUCCESS);
+    return cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, params, extra);
+  }
+  std::vector<long long> result() {
+    std::vector<long long> got(4);
+    EXPECT_EQ(cuCtxSynchronize(), CUDA_SUCCESS);
+    EXPECT_EQ(cuMemcpyDtoH(got.data(), out, 32), CUDA_SUCCESS);
+    return got;
+  }
+  Fatbin fat;
+  CUmodule module = nullptr;
+  CUfunction f_packed = nullptr, f_vec = nullptr, f_none = nullptr;
+  CUdeviceptr out = 0;
+  alignas(16) unsigned char buffer[256];
+};
+
+const std::vector<long long> kPacked = {'x', 25, -7, 0x600d};
+
+TEST_P(LaunchExtra, TheBufferHoldsTheParametersAtTheirOffsets) {
+  size_t offset = 0, size = 0;
+  ASSERT_EQ(cuFuncGetParamInfo(f_packed, 3, &offset, &size), CUDA_SUCCESS);
+  EXPECT_EQ(offset, 24u);
+  EXPECT_EQ(size, 2u);
+  size_t bytes = 26;
+  void* extra[] = {P, buffer, S, &bytes, E};
+  ASSERT_EQ(launch(f_packed, nullptr, extra), CUDA_SUCCESS);
+  EXPECT_EQ(result(), kPacked);
+  // The same launch through kernelParams gives the same values.
+  char c = 'x';
+  double d = 2.5;
+  short s = -7;
+  void* params[] = {&out, &c, &d, &s};
+  ASSERT_EQ(launch(f_packed, params, nullptr), CUDA_SUCCESS);
+  EXPECT_EQ(result(), kPacked);
+  // The order of the pairs does not matter, and NULL ends the list as CU_LAUNCH_PARAM_END does.
+  void* swapped[] = {S, &bytes, P, buffer, nullptr};
+  ASSERT_EQ(launch(f_packed, nullptr, swapped), CUDA_SUCCESS);
+  EXPECT_EQ(result(), kPacked);
+  // A 16-byte aligned parameter after a 4-byte one: vec's v sits at 16, out at 32.
+  std::memset(buffer, 0xEE, sizeof buffer);
+  const int a = 11;
+  const Int4 v{1, 2, 3, 40};
+  std::memcpy(buffer, &a, 4);
+  std::memcpy(buffer + 16, &v, 16);
+  std::memcpy(buffer + 32, &out, 8);
+  bytes = 40;
+  ASSERT_EQ(launch(f_vec, nullptr, extra), CUDA_SUCCESS);
+  EXPECT_EQ(result(), (std::vector<long long>{11, 46, 40, 0x600d}));
+}
+
+TEST_P(LaunchExtra, ABufferLargerThanTheParametersIsAccepted) {
+  for (size_t bytes : {size_t{27}, size_t{32}, size_t{40}, sizeof buffer}) {
+    void* extra[] = {P, buffer, S, &bytes, E};
+    ASSERT_EQ(launch(f_packed, nullptr, extra), CUDA_SUCCESS) << bytes;  // fat.size32_padded, size4096
+    EXPECT_EQ(result(), kPacked) << bytes;
+  }
+}
+
+TEST_P(LaunchExtra, RefusedArraysAsTheH200RefusesThem) {
+  size_t bytes = 26, short_by_one = 25, eight = 8;
+  char c = 'x';
+  double d = 2.5;
+  short s = -7;
+  void* params[] = {&out, &c, &d, &s};
+  const struct {
+    const char* what;  // the probe's key
+    std::vector<void*> extra;
+    bool with_params;
+    CUresult want;
+  } cases[] = {
+      {"both_params_and_buffer", {P, buffer, S, &bytes, E}, true, CUDA_ERROR_INVALID_VALUE},
+      {"both_params_and_end_only", {E}, true, CUDA_ERROR_INVALID_VALUE},
+      {"end_only", {E}, false, CUDA_ERROR_INVALID_VALUE},
+      {"pointer_only", {P, buffer, E}, false, CUDA_ERROR_INVALID_VALUE},
+      {"size_only", {S, &bytes, E}, false, CUDA_ERROR_INVALID_VALUE},
+      {"size25", {P, buffer, S, &short_by_one, E}, false, CUDA_ERROR_INVALID_VALUE},
+      {"size8", {P, buffer, S, &eight, E}, false, CUDA_ERROR_INVALID_VALUE},
+      {"unknown_key_3_first", {reinterpret_cast<void*>(3), buffer, P, buffer, S, &bytes, E}, false,
+       CUDA_ERROR_INVALID_VALUE},
+      {"unknown_key_255_last", {P, buffer, S, &bytes, reinterpret_cast<void*>(0xff), buffer, E}, false,
+       CUDA_ERROR_INVALID_VALUE},
+      {"null_buffer_pointer", {P, nullptr, S, &bytes, E}, false, CUDA_ERROR_INVALID_VALUE},
+      {"null_size_pointer", {P, buffer, S, nullptr, E}, false, CUDA_ERROR_INVALID_VALUE},
+  };
+  for (const auto& k : cases) {
+    std::vector<void*> extra = k.extra;
+    EXPECT_EQ(launch(f_packed, k.with_params ? params : nullptr, extra.data()), k.want) << k.what;
+  }
+  // Nothing ran, and the context is fine: the next launch works.
+  EXPECT_EQ(result(), (std::vector<long long>{0, 0, 0, 0}));
+  void* extra[] = {P, buffer, S, &bytes, E};
+  ASSERT_EQ(launch(f_packed, nullptr, extra), CUDA_SUCCESS);
+  EXPECT_EQ(result(), kPacked);
+}
+
+TEST_P(LaunchExtra, AKernelWithoutParametersNeedsNoBuffer) {
+  size_t zero = 0;
+  void* end_only[] = {E};
+  void* empty[] = {P, buffer, S, &zero, E};
+  EXPECT_EQ(cuLaunchKernel(f_none, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, end_only), CUDA_SUCCESS);
+  EXPECT_EQ(cuLaunchKernel(f_none, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, empty), CUDA_SUCCESS);
+  EXPECT_EQ(cuCtxSynchronize(), CUDA_SUCCESS);
+  if (!GetParam()) {
+    EXPECT_EQ(g_ran.exchange(0), 2);  // the C++ kernel ran twice
+  }
+}
+
+TEST_P(LaunchExtra, LaunchKernelExTakesExtraAndItsAttributes) {
+  size_t bytes = 26;
+  void* extra[] = {P, buffer, S, &bytes, E};
+  CUlaunchConfig config{};
+  config.gridDimX = config.gridDimY = config.gridDimZ = 1;
+  config.blockDimX = config.blockDimY = config.blockDimZ = 1;
+  ASSERT_EQ(cuMemsetD8(out, 0, 64), CUDA_SUCCESS);
+  ASSERT_EQ(cuLaunchKernelEx(&config, f_packed, nullptr, extra), CUDA_SUCCESS);  // ex.fat.size26_exact
+  EXPECT_EQ(result(), kPacked);
+  char c = 'x';
+  double d = 2.5;
+  short s = -7;
+  void* params[] = {&out, &c, &d, &s};
+  EXPECT_EQ(cuLaunchKernelEx(&config, f_packed, params, extra), CUDA_ERROR_INVALID_VALUE);  // ex.fat.both_params...
+  EXPECT_EQ(cuLaunchKernelEx(nullptr, f_packed, params, nullptr), CUDA_ERROR_INVALID_VALUE);
+  CUlaunchAttribute attr{};
+  attr.id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+  attr.value.cooperative = 1;
+  config.attrs = &attr;
+  config.numAttrs = 1;
+  EXPECT_EQ(cuLaunchKernelEx(&config, f_packed, nullptr, extra), CUDA_ERROR_INVALID_VALUE);  // cooperative_with_extra
+  ASSERT_EQ(cuMemsetD8(out, 0, 64), CUDA_SUCCESS);
+  ASSERT_EQ(cuLaunchKernelEx(&config, f_packed, params, nullptr), CUDA_SUCCESS);
+  EXPECT_EQ(result(), kPacked);
+  attr.id = CU_LAUNCH_ATTRIBUTE_PRIORITY;  // a real attribute minicuda does not model per launch
+  EXPECT_EQ(cuLaunchKernelEx(&config, f_packed, params, nullptr), CUDA_ERROR_NOT_SUPPORTED);
+  attr.id = static_cast<CUlaunchAttributeID>(99);
+  EXPECT_EQ(cuLaunchKernelEx(&config, f_packed, params, nullptr), CUDA_ERROR_INVALID_VALUE);
+  config.attrs = nullptr;
+  EXPECT_EQ(cuLaunchKernelEx(&config, f_packed, params, nullptr), CUDA_ERROR_INVALID_VALUE);
+}
+
+INSTANTIATE_TEST_SUITE_P(CxxAndPtx, LaunchExtra, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& info) { return info.param ? "Ptx" : "Cxx"; });
+
+}  // namespace
+}  // namespace minicuda::testing
