@@ -105,7 +105,7 @@ CUresult check_config(CUctx_st& ctx, const CUfunc_st& f, const unsigned grid[3],
 // parameters: CUDA_ERROR_INVALID_VALUE, with the reason in the trace.
 CUresult read_extra(void** extra, const fatbin::KernelImage& k, const void** buffer) {
   auto refuse = [](std::string why) {
-    trace::note(trace::Layer::Libcuda, "launch refused: extra {}", why);
+    trace::note(trace::Layer::Libcuda, "launch refused: extra{}", why);
     return CUDA_ERROR_INVALID_VALUE;
   };
   const void* data = nullptr;
@@ -117,14 +117,14 @@ CUresult read_extra(void** extra, const fatbin::KernelImage& k, const void** buf
     } else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE) {
       size = static_cast<const size_t*>(extra[i + 1]);
     } else {
-      return refuse(fmt::format("[{}] = {}: not a CU_LAUNCH_PARAM_ key", i, extra[i]));
+      return refuse(fmt::format("[{}] = {} is not a CU_LAUNCH_PARAM_ key", i, extra[i]));
     }
   }
   if (k.param_count == 0 && data == nullptr && size == nullptr) return CUDA_SUCCESS;  // nothing to pass
-  if (data == nullptr) return refuse("has no CU_LAUNCH_PARAM_BUFFER_POINTER (or it is NULL)");
-  if (size == nullptr) return refuse("has no CU_LAUNCH_PARAM_BUFFER_SIZE (or it is NULL)");
+  if (data == nullptr) return refuse(" has no CU_LAUNCH_PARAM_BUFFER_POINTER (or it is NULL)");
+  if (size == nullptr) return refuse(" has no CU_LAUNCH_PARAM_BUFFER_SIZE (or it is NULL)");
   if (*size < k.param_bytes)
-    return refuse(fmt::format("buffer of {} B is short of {}'s {} B of parameters", *size, k.name, k.param_bytes));
+    return refuse(fmt::format(" buffer of {} B is short of {}'s {} B of parameters", *size, k.name, k.param_bytes));
   trace::note(trace::Layer::Libcuda, "extra: a {} B parameter buffer at {} for {} ({} B of parameters)", *size, data,
               k.name, k.param_bytes);
   *buffer = data;
