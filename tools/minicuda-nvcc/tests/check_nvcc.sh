@@ -93,6 +93,16 @@ case "$case_name" in
         >nvcc.txt 2>&1 || fail "compat.sh exited with $?: $(cat nvcc.txt)"
       [[ $(row nvcc.txt) == "0_Introduction/moduleSample yes yes PASS" ]] || fail "with $nvidia: $(row nvcc.txt)"
       [ -s "$work/nvcc/moduleSample/addOne_kernel64.fatbin" ] || fail "no addOne_kernel64.fatbin in the run directory"
+      # The whole sample built by NVIDIA's nvcc, run on minicuda's libcuda.so.1 (when it is built).
+      lib=$(cd "$(dirname "$nvcc")/../lib" && pwd)
+      if [ -e "$lib/libcuda.so.1" ]; then
+        "$compat" --scope 16 --nvcc "$nvidia" --lib "$lib" --run-timeout 30 --work "$work/nvidia" "$corpus" \
+          >nvidia.txt 2>&1 || fail "compat.sh exited with $?: $(cat nvidia.txt)"
+        grep -q "(nvcc mode;" nvidia.txt || fail "not in nvcc mode: $(head -1 nvidia.txt)"
+        [[ $(row nvidia.txt) == "0_Introduction/moduleSample yes yes PASS" ]] || fail "nvcc mode: $(row nvidia.txt)"
+        loads=$(ldd "$work/nvidia/moduleSample/moduleSample")
+        [[ $loads == *"$lib/libcuda.so.1"* ]] || fail "the nvcc-built sample does not load $lib/libcuda.so.1: $loads"
+      fi
     else
       echo "check_nvcc.sh compat_modules: no NVIDIA nvcc, so the module was not built (the refusal was checked)"
     fi
