@@ -2,9 +2,12 @@
 // one buffer the caller laid out (CU_LAUNCH_PARAM_BUFFER_POINTER, CU_LAUNCH_PARAM_BUFFER_SIZE,
 // CU_LAUNCH_PARAM_END), for C++ kernels of a minicuda fatbinary and for PTX kernels the JIT
 // compiled, through cuLaunchKernel and cuLaunchKernelEx, with the CUresult codes the H200 gave
-// (tests/data/h200/launch_extra/out/probe_launch_extra.txt).
+// (tests/data/h200/launch_extra/out/probe_launch_extra.txt and launch_extra_more/, read by key).
 #include <atomic>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -188,49 +191,116 @@ TEST_P(LaunchExtra, TheBufferHoldsTheParametersAtTheirOffsets) {
   EXPECT_EQ(result(), (std::vector<long long>{11, 46, 40, 0x600d}));
 }
 
-TEST_P(LaunchExtra, ABufferLargerThanTheParametersIsAccepted) {
-  for (size_t bytes : {size_t{27}, size_t{32}, size_t{40}, sizeof buffer}) {
-    void* extra[] = {P, buffer, S, &bytes, E};
-    ASSERT_EQ(launch(f_packed, nullptr, extra), CUDA_SUCCESS) << bytes;  // fat.size32_padded, size4096
-    EXPECT_EQ(result(), kPacked) << bytes;
-  }
+// The probe's lines (key = value) of both runs; the first occurrence of a key wins.
+const std::map<std::string, std::string>& recorded() {
+  static const std::map<std::string, std::string> lines = [] {
+    std::map<std::string, std::string> m;
+    for (const char* file : {"/launch_extra/out/probe_launch_extra.txt",
+                             "/launch_extra_more/out/probe_launch_extra_more.txt"}) {
+      std::ifstream in(std::string(MINICUDA_H200_DATA) + file);
+      std::string line;
+      while (std::getline(in, line)) {
+        size_t eq = line.find(" = ");
+        if (eq != std::string::npos) m.emplace(line.substr(0, eq), line.substr(eq + 3));
+      }
+    }
+    return m;
+  }();
+  return lines;
+}
+// The CUresult the H200 returned for key, or -1 when it was not recorded.
+int recorded_code(const std::string& key) {
+  auto it = recorded().find(key);
+  return it == recorded().end() ? -1 : std::stoi(it->second);
+}
+std::string out_text(const std::vector<long long>& v) {
+  char text[128];
+  std::snprintf(text, sizeof text, "%lld %lld %lld %#llx", v[0], v[1], v[2], static_cast<unsigned long long>(v[3]));
+  return text;
 }
 
-TEST_P(LaunchExtra, RefusedArraysAsTheH200RefusesThem) {
-  size_t bytes = 26, short_by_one = 25, eight = 8;
-  char c = 'x';
-  double d = 2.5;
-  short s = -7;
-  void* params[] = {&out, &c, &d, &s};
+// Every cuLaunchKernel case of the probe on probe_k (here: packed, the same parameters), run as it
+// ran them: the code, and for a launch that ran, the four values the kernel wrote. A buffer shorter
+// than the parameters passes only its bytes; the rest reads 0 here, as it did for the H200's
+// fatbinary kernel (its PTX kernel read what the previous launch had left), so the values are
+// compared with the fatbinary's lines.
+TEST_P(LaunchExtra, EveryCaseAsTheH200Answered) {
+  ASSERT_NE(recorded_code("fat.size26_exact"), -1) << "no recording under " << MINICUDA_H200_DATA;
+  alignas(16) unsigned char other[256];
+  std::memcpy(other, buffer, sizeof other);
+  const char tag = 'y';
+  std::memcpy(other + 8, &tag, 1);  // the probe's second buffer differs in c
+  size_t z26 = 26, z27 = 27, z32 = 32, z40 = 40, z4096 = 4096, z25 = 25, z8 = 8, z0 = 0;
+  void* key3 = reinterpret_cast<void*>(3);
+  char c = 'q';
+  double d = 1.5;
+  short s = 5;
+  void* args[] = {&out, &c, &d, &s};
   const struct {
-    const char* what;  // the probe's key
+    const char* key;
     std::vector<void*> extra;
     bool with_params;
-    CUresult want;
   } cases[] = {
-      {"both_params_and_buffer", {P, buffer, S, &bytes, E}, true, CUDA_ERROR_INVALID_VALUE},
-      {"both_params_and_end_only", {E}, true, CUDA_ERROR_INVALID_VALUE},
-      {"end_only", {E}, false, CUDA_ERROR_INVALID_VALUE},
-      {"pointer_only", {P, buffer, E}, false, CUDA_ERROR_INVALID_VALUE},
-      {"size_only", {S, &bytes, E}, false, CUDA_ERROR_INVALID_VALUE},
-      {"size25", {P, buffer, S, &short_by_one, E}, false, CUDA_ERROR_INVALID_VALUE},
-      {"size8", {P, buffer, S, &eight, E}, false, CUDA_ERROR_INVALID_VALUE},
-      {"unknown_key_3_first", {reinterpret_cast<void*>(3), buffer, P, buffer, S, &bytes, E}, false,
-       CUDA_ERROR_INVALID_VALUE},
-      {"unknown_key_255_last", {P, buffer, S, &bytes, reinterpret_cast<void*>(0xff), buffer, E}, false,
-       CUDA_ERROR_INVALID_VALUE},
-      {"null_buffer_pointer", {P, nullptr, S, &bytes, E}, false, CUDA_ERROR_INVALID_VALUE},
-      {"null_size_pointer", {P, buffer, S, nullptr, E}, false, CUDA_ERROR_INVALID_VALUE},
+      {"size26_exact", {P, buffer, S, &z26, E}, false},
+      {"size27", {P, buffer, S, &z27, E}, false},
+      {"size32_padded", {P, buffer, S, &z32, E}, false},
+      {"size40", {P, buffer, S, &z40, E}, false},
+      {"size4096", {P, buffer, S, &z4096, E}, false},
+      {"size25", {P, buffer, S, &z25, E}, false},
+      {"size8", {P, buffer, S, &z8, E}, false},
+      {"size0", {P, buffer, S, &z0, E}, false},
+      {"size_first", {S, &z26, P, buffer, E}, false},
+      {"null_terminated", {P, buffer, S, &z26, nullptr}, false},
+      {"pointer_only", {P, buffer, E}, false},
+      {"size_only", {S, &z26, E}, false},
+      {"end_only", {E}, false},
+      {"pointer_twice_last_buf", {P, other, P, buffer, S, &z26, E}, false},
+      {"size_twice_8_then_26", {P, buffer, S, &z8, S, &z26, E}, false},
+      {"size_twice_26_then_8", {P, buffer, S, &z26, S, &z8, E}, false},
+      {"unknown_key_3_first", {key3, buffer, P, buffer, S, &z26, E}, false},
+      {"unknown_key_3_last", {P, buffer, S, &z26, key3, buffer, E}, false},
+      {"unknown_key_4_last", {P, buffer, S, &z26, reinterpret_cast<void*>(4), buffer, E}, false},
+      {"unknown_key_255_last", {P, buffer, S, &z26, reinterpret_cast<void*>(0xff), buffer, E}, false},
+      {"unknown_key_big", {reinterpret_cast<void*>(0x1000), buffer, P, buffer, S, &z26, E}, false},
+      {"unknown_key_after_end", {P, buffer, S, &z26, E, key3, buffer}, false},
+      {"null_buffer_pointer", {P, nullptr, S, &z26, E}, false},
+      {"both_params_and_end_only", {E}, true},
+      {"both_params_and_buffer", {P, buffer, S, &z26, E}, true},
   };
   for (const auto& k : cases) {
+    const std::string key = std::string("fat.") + k.key;
     std::vector<void*> extra = k.extra;
-    EXPECT_EQ(launch(f_packed, k.with_params ? params : nullptr, extra.data()), k.want) << k.what;
+    const CUresult got = launch(f_packed, k.with_params ? args : nullptr, extra.data());
+    EXPECT_EQ(static_cast<int>(got), recorded_code(key)) << key;
+    if (got == CUDA_SUCCESS) {
+      EXPECT_EQ(out_text(result()), recorded().at(key + ".out")) << key;
+    }
+    EXPECT_EQ(cuCtxSynchronize(), CUDA_SUCCESS) << key;  // no refusal is sticky
+    // The H200 answered the PTX kernel with the same codes, where the probe asked it.
+    const int ptx = recorded_code(std::string("ptx.") + k.key);
+    if (ptx != -1) {
+      EXPECT_EQ(ptx, recorded_code(key)) << key;
+    }
   }
-  // Nothing ran, and the context is fine: the next launch works.
-  EXPECT_EQ(result(), (std::vector<long long>{0, 0, 0, 0}));
-  void* extra[] = {P, buffer, S, &bytes, E};
-  ASSERT_EQ(launch(f_packed, nullptr, extra), CUDA_SUCCESS);
-  EXPECT_EQ(result(), kPacked);
+  // Neither kernelParams nor extra, for a kernel with parameters.
+  EXPECT_EQ(static_cast<int>(launch(f_packed, nullptr, nullptr)), recorded_code("fat.neither"));
+  // A NULL size pointer crashes the real driver (fat.null_size_pointer.child); minicuda refuses it.
+  ASSERT_EQ(recorded().at("fat.null_size_pointer.child"), "crashed signal=11");
+  void* null_size[] = {P, buffer, S, nullptr, E};
+  EXPECT_EQ(launch(f_packed, nullptr, null_size), CUDA_ERROR_INVALID_VALUE);
+  // vec: a 16-byte aligned parameter after a 4-byte one, its exact 40 bytes and 8 more.
+  std::memset(buffer, 0xEE, sizeof buffer);
+  const int a = 11;
+  const Int4 v{1, 2, 3, 40};
+  std::memcpy(buffer, &a, 4);
+  std::memcpy(buffer + 16, &v, 16);
+  std::memcpy(buffer + 32, &out, 8);
+  size_t z48 = 48;
+  void* exact[] = {P, buffer, S, &z40, E};
+  void* over[] = {P, buffer, S, &z48, E};
+  ASSERT_EQ(static_cast<int>(launch(f_vec, nullptr, exact)), recorded_code("fat.aligned.size40_exact"));
+  EXPECT_EQ(out_text(result()), recorded().at("fat.aligned.size40_exact.out"));
+  EXPECT_EQ(static_cast<int>(launch(f_vec, nullptr, over)), recorded_code("fat.aligned.size48"));
 }
 
 TEST_P(LaunchExtra, AKernelWithoutParametersNeedsNoBuffer) {

@@ -98,44 +98,62 @@ CUresult check_config(CUctx_st& ctx, const CUfunc_st& f, const unsigned grid[3],
 }
 
 
-// Reads cuLaunchKernel's `extra` array up to CU_LAUNCH_PARAM_END: *buffer = the parameter buffer of
-// CU_LAUNCH_PARAM_BUFFER_POINTER, whose CU_LAUNCH_PARAM_BUFFER_SIZE must cover k's parameters
-// (their last byte: cuFuncGetParamInfo's offset plus size). A later pair of the same key replaces
-// an earlier one. An unknown key, a missing or NULL pointer or size, or a size short of the
-// parameters: CUDA_ERROR_INVALID_VALUE, with the reason in the trace.
-CUresult read_extra(void** extra, const fatbin::KernelImage& k, const void** buffer) {
-  auto refuse = [](std::string why) {
+// The parameter buffer an `extra` array names: named is false when it has no key before its end.
+struct ExtraBuffer {
+  bool named = false;
+  const void* data = nullptr;
+  size_t bytes = 0;
+};
+
+// Reads cuLaunchKernel's `extra` array up to CU_LAUNCH_PARAM_END (a later pair of one key replaces
+// an earlier one) and checks the buffer it names against k's parameters, whose size is the end of
+// the last one (cuFuncGetParamInfo's offset plus size). As on the H200 (probe_launch_extra.txt):
+// a key that is none of the three, a buffer named beside kernelParams (with_params), no pointer (or
+// NULL), no size, or a size of 0 for a kernel with parameters: CUDA_ERROR_INVALID_VALUE; a size over the parameters' size:
+// CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES; a shorter one passes that many bytes, and the rest of the
+// parameters reads 0 (on the H200, 0 or what an earlier launch left). A NULL size pointer, which
+// crashes the real driver, is CUDA_ERROR_INVALID_VALUE.
+CUresult read_extra(void** extra, const fatbin::KernelImage& k, bool with_params, ExtraBuffer* out) {
+  auto refuse = [](CUresult r, std::string why) {
     trace::note(trace::Layer::Libcuda, "launch refused: extra{}", why);
-    return CUDA_ERROR_INVALID_VALUE;
+    return r;
   };
   const void* data = nullptr;
   const size_t* size = nullptr;
-  size_t i = 0;
-  for (; extra[i] != CU_LAUNCH_PARAM_END; i += 2) {
+  bool has_data = false, has_size = false;
+  for (size_t i = 0; extra[i] != CU_LAUNCH_PARAM_END; i += 2) {
     if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER) {
-      data = extra[i + 1];
+      data = extra[i + 1], has_data = true;
     } else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE) {
-      size = static_cast<const size_t*>(extra[i + 1]);
+      size = static_cast<const size_t*>(extra[i + 1]), has_size = true;
     } else {
-      return refuse(fmt::format("[{}] = {} is not a CU_LAUNCH_PARAM_ key", i, extra[i]));
+      return refuse(CUDA_ERROR_INVALID_VALUE, fmt::format("[{}] = {} is not a CU_LAUNCH_PARAM_ key", i, extra[i]));
     }
   }
-  if (k.param_count == 0 && data == nullptr && size == nullptr) return CUDA_SUCCESS;  // nothing to pass
-  if (data == nullptr) return refuse(" has no CU_LAUNCH_PARAM_BUFFER_POINTER (or it is NULL)");
-  if (size == nullptr) return refuse(" has no CU_LAUNCH_PARAM_BUFFER_SIZE (or it is NULL)");
-  if (*size < k.param_bytes)
-    return refuse(fmt::format(" buffer of {} B is short of {}'s {} B of parameters", *size, k.name, k.param_bytes));
-  trace::note(trace::Layer::Libcuda, "extra: a {} B parameter buffer at {} for {} ({} B of parameters)", *size, data,
-              k.name, k.param_bytes);
-  *buffer = data;
+  out->named = has_data || has_size;
+  if (!out->named) return CUDA_SUCCESS;  // an `extra` with no key: kernelParams (or nothing) passes them
+  if (with_params) return refuse(CUDA_ERROR_INVALID_VALUE, " names a buffer and kernelParams is given too");
+  if (!has_data || data == nullptr) return refuse(CUDA_ERROR_INVALID_VALUE, " has no CU_LAUNCH_PARAM_BUFFER_POINTER");
+  if (!has_size || size == nullptr) return refuse(CUDA_ERROR_INVALID_VALUE, " has no CU_LAUNCH_PARAM_BUFFER_SIZE");
+  if (*size == 0 && k.param_bytes != 0)
+    return refuse(CUDA_ERROR_INVALID_VALUE, fmt::format(" buffer of 0 B for {}'s {} B of parameters", k.name,
+                                                        k.param_bytes));
+  if (*size > k.param_bytes)
+    return refuse(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES,
+                  fmt::format(" buffer of {} B is larger than {}'s {} B of parameters", *size, k.name, k.param_bytes));
+  trace::note(trace::Layer::Libcuda, "extra: {} B of parameters from {} ({} has {} B)", *size, data, k.name,
+              k.param_bytes);
+  out->data = data;
+  out->bytes = *size;
   return CUDA_SUCCESS;
 }
 
 // Writes the QMD and constant bank, pushes the launch, submits. Returns the fence.
-// The parameters come from params (one pointer each) or, when it is null, from buffer (laid out).
+// The parameters come from params (one pointer each) or, when it is null, from the first
+// buffer.bytes of buffer.data (laid out by the caller); the rest of the bank is 0.
 uint64_t push_launch(Channel& ch, const CUfunc_st& f, uint64_t code_va, const unsigned grid[3],
-                     const unsigned block[3], unsigned shared, void** params, const void* buffer, bool cooperative,
-                     size_t stack_bytes, uint64_t pending_launch_limit) {
+                     const unsigned block[3], unsigned shared, void** params, const ExtraBuffer& buffer,
+                     bool cooperative, size_t stack_bytes, uint64_t pending_launch_limit) {
   const fatbin::KernelImage& k = *f.image;
   uint64_t cbank_bytes = round_up(k.param_bytes, 16);
   // The QMD, constant bank 0, the device runtime's bank (3), then a cooperative launch's grid
@@ -151,8 +169,8 @@ uint64_t push_launch(Channel& ch, const CUfunc_st& f, uint64_t code_va, const un
   std::memcpy(cbank + cbank_bytes, &devrt, sizeof devrt);
   if (params != nullptr) {
     for (uint32_t i = 0; i < k.param_count; ++i) std::memcpy(cbank + k.param_offsets[i], params[i], k.param_sizes[i]);
-  } else if (k.param_bytes != 0) {
-    std::memcpy(cbank, buffer, k.param_bytes);
+  } else if (buffer.bytes != 0) {
+    std::memcpy(cbank, buffer.data, buffer.bytes);
   }
 
   NvU32 qmd[NVCBC0_QMD_BYTES / 4] = {};
@@ -208,17 +226,14 @@ CUresult launch_kernel(const char* api, DefaultStream mode, CUfunction f, const 
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   CUfunc_st* fn = find_function(f);
   if (fn == nullptr) return done(scope, CUDA_ERROR_INVALID_HANDLE);
-  if (extra != nullptr && kernelParams != nullptr) {  // both ways of passing parameters: the H200's answer
-    trace::note(trace::Layer::Libcuda, "launch refused: kernelParams and extra both given");
-    return done(scope, CUDA_ERROR_INVALID_VALUE);
-  }
-  const void* buffer = nullptr;
+  ExtraBuffer buffer;
   if (extra != nullptr) {
     if (cooperative) {
       trace::note(trace::Layer::Libcuda, "launch refused: a cooperative launch takes kernelParams, not extra");
       return done(scope, CUDA_ERROR_INVALID_VALUE);
     }
-    if (CUresult r = read_extra(extra, *fn->image, &buffer); r != CUDA_SUCCESS) return done(scope, r);
+    if (CUresult r = read_extra(extra, *fn->image, kernelParams != nullptr, &buffer); r != CUDA_SUCCESS)
+      return done(scope, r);
   }
   if (CUresult r = check_config(*ctx, *fn, grid, block, sharedMemBytes); r != CUDA_SUCCESS) return done(scope, r);
   if (cooperative) {  // every block must be resident at once: the occupancy of one SM times the SMs
@@ -233,7 +248,7 @@ CUresult launch_kernel(const char* api, DefaultStream mode, CUfunction f, const 
       return done(scope, CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE);
     }
   }
-  if (kernelParams == nullptr && buffer == nullptr && fn->image->param_count != 0) {
+  if (kernelParams == nullptr && !buffer.named && fn->image->param_count != 0) {
     trace::note(trace::Layer::Libcuda, "launch refused: {} has {} parameters and neither kernelParams nor extra gives them",
                 fn->image->name, fn->image->param_count);
     return done(scope, CUDA_ERROR_INVALID_VALUE);
