@@ -3,7 +3,12 @@
 #
 #   scripts/compat.sh [options] CUDA_SAMPLES_DIR
 #     -j N             samples built and run at once (default 2)
-#     --nvcc PATH      the driver (default: build/bin/minicuda-nvcc of this checkout)
+#     --nvcc PATH      the compiler (default: build/bin/minicuda-nvcc of this checkout); NVIDIA's
+#                      nvcc builds with -cudart shared against minicuda's libraries (--lib)
+#     --lib DIR        minicuda's libcudart.so.13 and libcuda.so.1 for nvcc (default: build/lib)
+#     --module-nvcc P  NVIDIA's nvcc, for the .fatbin/.ptx files a sample's CMake makes with nvcc
+#                      (default: --nvcc if it is NVIDIA's, else nvcc on PATH or /usr/local/cuda/bin;
+#                      none: make no module file, and fail the samples that need one)
 #     --run-timeout S  seconds a sample may run (default 120); --build-timeout S (default 600)
 #     --work DIR       scratch directory (default /tmp/minicuda-compat); kept for the logs
 #     --only REGEX     only the samples whose name matches
@@ -26,7 +31,12 @@
 # processes are left out.
 #
 # Each counted sample: its CMakeLists' add_executable sources are compiled directly with
-# minicuda-nvcc (-I Common; -fopenmp where the CMakeLists asks for OpenMP), the program runs with a timeout in a scratch directory that links
+# minicuda-nvcc (-I Common; -fopenmp where the CMakeLists asks for OpenMP; -lcuda where it links
+# CUDA::cuda_driver). A module file its CMakeLists makes with a custom nvcc command
+# (CUDA_FATBIN_FILE with -fatbin, CUDA_PTX_FILE with -ptx, from CUDA_KERNEL_SOURCE) is made by
+# --module-nvcc with -arch=sm_90, so that it holds PTX for the driver's JIT: minicuda-nvcc
+# cannot make one (its kernels are C++, compiled into the program). The program runs with a
+# timeout in a scratch directory that holds the module files and links
 # the sample's data, on a simulated machine of two H200s (MINICUDA_DEVICES=2), and the verdict is
 #   PASS    exit status 0 and no "FAIL"/"Test failed" in the output
 #   WAIVED  the sample waived itself (exit status 2 and "waiv" in the output)
@@ -38,6 +48,8 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 jobs=2
 nvcc="$here/build/bin/minicuda-nvcc"
+lib="$here/build/lib"
+module_nvcc=""
 run_timeout=120
 build_timeout=600
 work=/tmp/minicuda-compat
@@ -48,7 +60,7 @@ classify=0
 report_only=0
 categories=(0_Introduction 1_Utilities 2_Concepts_and_Techniques 3_CUDA_Features 6_Performance)
 
-usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 # ---------------------------------------------------------------------------------------------
 # One sample (the worker that -j runs in parallel): writes <work>/<name>/result, one line
@@ -83,6 +95,17 @@ exclusion_reason() {
   if has 'cuda/barrier|cuda/pipeline|cuda::barrier|cuda::pipeline|cuda_pipeline|__pipeline_|cuda_awbarrier'; then
     echo "cuda::barrier/pipeline"; return; fi
   if has 'cuModuleLoad|cuLinkCreate|cuLibraryLoad'; then echo "modules through the driver API (PTX/cubin)"; return; fi
+}
+
+# The module files the sample's CMakeLists makes with nvcc, one line each: kind (fatbin, ptx or
+# cubin), file name, kernel source (relative to the sample). Nothing when there are none.
+module_files() {
+  local cml=$1/CMakeLists.txt kind file src
+  src=$(grep -oE 'set\(CUDA_KERNEL_SOURCE +"[^"]*"' "$cml" 2>/dev/null | head -1 | sed -E 's|.*/([^/"]+)"$|\1|')
+  for kind in fatbin ptx cubin; do
+    file=$(grep -oiE "set\\(CUDA_${kind}_FILE +\"[^\"]*\"" "$cml" 2>/dev/null | head -1 | sed -E 's|.*/([^/"]+)"$|\1|')
+    [ -n "$file" ] && [ -n "$src" ] && printf '%s\t%s\t%s\n' "$kind" "$file" "$src"
+  done
 }
 
 # The sources of the executable the sample's CMakeLists builds (its first add_executable),
@@ -138,8 +161,26 @@ run_one() {
   # What the sample's CMakeLists links beyond CUDA that the host compiler provides.
   local extra=()
   grep -q 'OpenMP' "$dir/CMakeLists.txt" && extra+=(-Xcompiler -fopenmp)
+  grep -q 'CUDA::cuda_driver' "$dir/CMakeLists.txt" && extra+=(-lcuda)
+  # NVIDIA's nvcc: the shared runtime, and minicuda's libraries in place of NVIDIA's.
+  [ "$mode" = nvcc ] && extra+=(-cudart shared -L"$lib" -Xlinker "-rpath,$lib")
+  local kind file src
+  while IFS=$'\t' read -r kind file src; do
+    [ -n "$kind" ] || continue
+    if [ -z "$module_nvcc" ]; then
+      printf '%s\t%s\tno\t-\tFAIL\t%s\n' "$category" "$name" \
+        "needs $file (nvcc -$kind), which minicuda-nvcc cannot make, and no NVIDIA nvcc is given or found (--module-nvcc)" > "$result"
+      return
+    fi
+    if ! timeout -k 5 "$build_timeout" "$module_nvcc" -arch=sm_90 -Wno-deprecated-gpu-targets "${includes[@]}" \
+        "-$kind" -o "$out/$file" "$dir/$src" >> "$out/build.log" 2>&1 </dev/null; then
+      reason=$(reason_of_build "$out/build.log")
+      printf '%s\t%s\tno\t-\tFAIL\t%s\n' "$category" "$name" "$file: ${reason:-nvcc -$kind failed}" > "$result"
+      return
+    fi
+  done < <(module_files "$dir")
   if ! timeout -k 5 "$build_timeout" "$nvcc" -O2 -std=c++17 -arch=sm_90 -Wno-deprecated-gpu-targets \
-      "${includes[@]}" "${extra[@]}" -o "$out/$name" "${sources[@]}" > "$out/build.log" 2>&1 </dev/null; then
+      "${includes[@]}" "${extra[@]}" -o "$out/$name" "${sources[@]}" >> "$out/build.log" 2>&1 </dev/null; then
     reason=$(reason_of_build "$out/build.log")
     [ -z "$reason" ] && reason="build failed (see $out/build.log)"
     printf '%s\t%s\tno\t-\tFAIL\t%s\n' "$category" "$name" "$reason" > "$result"
@@ -152,7 +193,8 @@ run_one() {
   done
   local status=0
   # A two-GPU machine (MINICUDA_DEVICES=2), so that the multi-GPU samples run instead of waiving.
-  (cd "$out" && MINICUDA_DEVICES=2 timeout -k 5 "$run_timeout" "./$name" > run.log 2>&1 </dev/null) || status=$?
+  (cd "$out" && LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" MINICUDA_DEVICES=2 \
+     timeout -k 5 "$run_timeout" "./$name" > run.log 2>&1 </dev/null) || status=$?
   local verdict=FAIL
   if [ "$status" -eq 0 ] && ! grep -aqE 'FAIL|[Tt]est failed' "$out/run.log"; then
     verdict=PASS; reason=""
@@ -172,6 +214,7 @@ if [ "${1:-}" = "--one" ]; then
   # Internal: the worker for one sample directory, with the settings the parent exported.
   samples=$COMPAT_SAMPLES nvcc=$COMPAT_NVCC run_timeout=$COMPAT_RUN_TIMEOUT
   build_timeout=$COMPAT_BUILD_TIMEOUT work=$COMPAT_WORK scope=$COMPAT_SCOPE
+  mode=$COMPAT_MODE lib=$COMPAT_LIB module_nvcc=$COMPAT_MODULE_NVCC
   run_one "$2"
   exit 0
 fi
@@ -182,6 +225,8 @@ while [ $# -gt 0 ]; do
     -j) jobs=$2; shift 2 ;;
     -j*) jobs=${1#-j}; shift ;;
     --nvcc) nvcc=$2; shift 2 ;;
+    --lib) lib=$2; shift 2 ;;
+    --module-nvcc) module_nvcc=$2; shift 2 ;;
     --run-timeout) run_timeout=$2; shift 2 ;;
     --build-timeout) build_timeout=$2; shift 2 ;;
     --work) work=$2; shift 2 ;;
@@ -199,7 +244,19 @@ done
 samples=$(cd "$samples" && pwd) || exit 2
 [ -d "$samples/Samples" ] && [ -d "$samples/Common" ] || { echo "compat.sh: $samples has no Samples/ and Common/" >&2; exit 2; }
 [ -x "$nvcc" ] || { echo "compat.sh: no minicuda-nvcc at $nvcc (build it, or pass --nvcc)" >&2; exit 2; }
+# minicuda-nvcc says so in its --version; anything else is taken for NVIDIA's nvcc.
+mode=minicuda
+"$nvcc" --version 2>/dev/null | grep -q minicuda || mode=nvcc
+if [ "$module_nvcc" = none ]; then module_nvcc=""
+elif [ -z "$module_nvcc" ]; then
+  if [ "$mode" = nvcc ]; then module_nvcc=$nvcc
+  else module_nvcc=$(command -v nvcc || { [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/cuda/bin/nvcc; } || true)
+  fi
+fi
+[ "$mode" = nvcc ] && ! [ -e "$lib/libcudart.so.13" ] && { echo "compat.sh: no libcudart.so.13 in $lib (build minicuda_abi_libraries, or pass --lib)" >&2; exit 2; }
+lib=$(cd "$lib" 2>/dev/null && pwd || echo "$lib")
 mkdir -p "$work"
+export COMPAT_MODE=$mode COMPAT_LIB=$lib COMPAT_MODULE_NVCC=$module_nvcc
 export COMPAT_SAMPLES=$samples COMPAT_NVCC=$nvcc COMPAT_RUN_TIMEOUT=$run_timeout
 export COMPAT_BUILD_TIMEOUT=$build_timeout COMPAT_WORK=$work COMPAT_SCOPE=$scope
 
@@ -218,7 +275,7 @@ if [ "$classify" -eq 1 ]; then
   done
   exit 0
 fi
-echo "compat.sh: ${#dirs[@]} samples, $jobs at a time, with $("$nvcc" --version | tail -2 | head -1)" >&2
+echo "compat.sh: ${#dirs[@]} samples, $jobs at a time, with $("$nvcc" --version | tail -2 | head -1) ($mode mode; module files: ${module_nvcc:-none})" >&2
 if [ "$report_only" -eq 0 ]; then
   printf '%s\0' "${dirs[@]}" | xargs -0 -n1 -P "$jobs" "$0" --one
 fi

@@ -582,7 +582,8 @@ CUresult CUDAAPI cuFuncGetAttribute(int* pi, CUfunction_attribute attrib, CUfunc
 CUresult CUDAAPI cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value);
 /* Launches f (a CUfunction, or a CUkernel cast to one) on hStream: a QMD, two methods on the compute
  * subchannel, no system call. Invalid dims, > 1024 threads or too much dynamic shared memory:
- * CUDA_ERROR_INVALID_VALUE; unknown f: CUDA_ERROR_INVALID_HANDLE; `extra`: CUDA_ERROR_NOT_SUPPORTED. */
+ * CUDA_ERROR_INVALID_VALUE; unknown f: CUDA_ERROR_INVALID_HANDLE. The parameters come either from
+ * kernelParams or from the buffer of `extra` (cuda_launch.h), never both: CUDA_ERROR_INVALID_VALUE. */
 CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
                                 unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
                                 unsigned int sharedMemBytes, CUstream hStream, void** kernelParams, void** extra);
@@ -617,6 +618,7 @@ CUresult CUDAAPI cuGetExportTable(const void** ppExportTable, const CUuuid* pExp
 #include "cuda_context_memory.h"
 /* --- Attributes of device pairs (P2P) and of streams (the access policy window): in cuda_attributes.h. --- */
 #include "cuda_attributes.h"
+#include "cuda_launch.h" /* cuLaunchKernel's `extra` keys, cuLaunchKernelEx */
 /* --- CUDA arrays, texture and surface objects: in cuda_textures.h. --- */
 #include "cuda_textures.h"
 
@@ -680,6 +682,7 @@ CUresult CUDAAPI cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, unsign
 #define cuLaunchHostFunc     __CUDA_API_PTSZ(cuLaunchHostFunc)
 #define cuEventRecord        __CUDA_API_PTSZ(cuEventRecord)
 #define cuLaunchKernel       __CUDA_API_PTSZ(cuLaunchKernel)
+#define cuLaunchKernelEx     __CUDA_API_PTSZ(cuLaunchKernelEx)
 #endif
 
 #ifdef __cplusplus

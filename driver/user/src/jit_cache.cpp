@@ -84,7 +84,7 @@ class Reader {
     std::vector<uint32_t> v;
     if (!ok || n > kMaxCount || !take(size_t{n} * sizeof(uint32_t), &p)) return ok = false, v;
     v.resize(n);
-    std::memcpy(v.data(), p, size_t{n} * sizeof(uint32_t));
+    if (n != 0) std::memcpy(v.data(), p, size_t{n} * sizeof(uint32_t));  // an empty vector's data() may be null
     return v;
   }
   uint32_t count() {

@@ -98,10 +98,62 @@ CUresult check_config(CUctx_st& ctx, const CUfunc_st& f, const unsigned grid[3],
 }
 
 
+// The parameter buffer an `extra` array names: named is false when it has no key before its end.
+struct ExtraBuffer {
+  bool named = false;
+  const void* data = nullptr;
+  size_t bytes = 0;
+};
+
+// Reads cuLaunchKernel's `extra` array up to CU_LAUNCH_PARAM_END (a later pair of one key replaces
+// an earlier one) and checks the buffer it names against k's parameters, whose size is the end of
+// the last one (cuFuncGetParamInfo's offset plus size). As on the H200 (probe_launch_extra.txt):
+// a key that is none of the three, a buffer named beside kernelParams (with_params), no pointer (or
+// NULL), no size, or a size of 0 for a kernel with parameters: CUDA_ERROR_INVALID_VALUE; a size over the parameters' size:
+// CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES; a shorter one passes that many bytes, and the rest of the
+// parameters reads 0 (on the H200, 0 or what an earlier launch left). A NULL size pointer, which
+// crashes the real driver, is CUDA_ERROR_INVALID_VALUE.
+CUresult read_extra(void** extra, const fatbin::KernelImage& k, bool with_params, ExtraBuffer* out) {
+  auto refuse = [](CUresult r, std::string why) {
+    trace::note(trace::Layer::Libcuda, "launch refused: extra{}", why);
+    return r;
+  };
+  const void* data = nullptr;
+  const size_t* size = nullptr;
+  bool has_data = false, has_size = false;
+  for (size_t i = 0; extra[i] != CU_LAUNCH_PARAM_END; i += 2) {
+    if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER) {
+      data = extra[i + 1], has_data = true;
+    } else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE) {
+      size = static_cast<const size_t*>(extra[i + 1]), has_size = true;
+    } else {
+      return refuse(CUDA_ERROR_INVALID_VALUE, fmt::format("[{}] = {} is not a CU_LAUNCH_PARAM_ key", i, extra[i]));
+    }
+  }
+  out->named = has_data || has_size;
+  if (!out->named) return CUDA_SUCCESS;  // an `extra` with no key: kernelParams (or nothing) passes them
+  if (with_params) return refuse(CUDA_ERROR_INVALID_VALUE, " names a buffer and kernelParams is given too");
+  if (!has_data || data == nullptr) return refuse(CUDA_ERROR_INVALID_VALUE, " has no CU_LAUNCH_PARAM_BUFFER_POINTER");
+  if (!has_size || size == nullptr) return refuse(CUDA_ERROR_INVALID_VALUE, " has no CU_LAUNCH_PARAM_BUFFER_SIZE");
+  if (*size == 0 && k.param_bytes != 0)
+    return refuse(CUDA_ERROR_INVALID_VALUE, fmt::format(" buffer of 0 B for {}'s {} B of parameters", k.name,
+                                                        k.param_bytes));
+  if (*size > k.param_bytes)
+    return refuse(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES,
+                  fmt::format(" buffer of {} B is larger than {}'s {} B of parameters", *size, k.name, k.param_bytes));
+  trace::note(trace::Layer::Libcuda, "extra: {} B of parameters from {} ({} has {} B)", *size, data, k.name,
+              k.param_bytes);
+  out->data = data;
+  out->bytes = *size;
+  return CUDA_SUCCESS;
+}
+
 // Writes the QMD and constant bank, pushes the launch, submits. Returns the fence.
+// The parameters come from params (one pointer each) or, when it is null, from the first
+// buffer.bytes of buffer.data (laid out by the caller); the rest of the bank is 0.
 uint64_t push_launch(Channel& ch, const CUfunc_st& f, uint64_t code_va, const unsigned grid[3],
-                     const unsigned block[3], unsigned shared, void** params, bool cooperative, size_t stack_bytes,
-                     uint64_t pending_launch_limit) {
+                     const unsigned block[3], unsigned shared, void** params, const ExtraBuffer& buffer,
+                     bool cooperative, size_t stack_bytes, uint64_t pending_launch_limit) {
   const fatbin::KernelImage& k = *f.image;
   uint64_t cbank_bytes = round_up(k.param_bytes, 16);
   // The QMD, constant bank 0, the device runtime's bank (3), then a cooperative launch's grid
@@ -115,7 +167,11 @@ uint64_t push_launch(Channel& ch, const CUfunc_st& f, uint64_t code_va, const un
   NvMinicudaDeviceRuntime devrt{};
   devrt.pending_launch_limit = static_cast<NvU32>(std::min<uint64_t>(pending_launch_limit, UINT32_MAX));
   std::memcpy(cbank + cbank_bytes, &devrt, sizeof devrt);
-  for (uint32_t i = 0; i < k.param_count; ++i) std::memcpy(cbank + k.param_offsets[i], params[i], k.param_sizes[i]);
+  if (params != nullptr) {
+    for (uint32_t i = 0; i < k.param_count; ++i) std::memcpy(cbank + k.param_offsets[i], params[i], k.param_sizes[i]);
+  } else if (buffer.bytes != 0) {
+    std::memcpy(cbank, buffer.data, buffer.bytes);
+  }
 
   NvU32 qmd[NVCBC0_QMD_BYTES / 4] = {};
   nv_qmd_set(qmd, NVCBC0_QMDV03_00_QMD_MAJOR_VERSION, NVCBC0_QMDV03_00_QMD_MAJOR_VERSION_3);
@@ -170,13 +226,14 @@ CUresult launch_kernel(const char* api, DefaultStream mode, CUfunction f, const 
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   CUfunc_st* fn = find_function(f);
   if (fn == nullptr) return done(scope, CUDA_ERROR_INVALID_HANDLE);
-  if (extra != nullptr && kernelParams != nullptr) {  // both ways of passing parameters: the H200's answer
-    trace::note(trace::Layer::Libcuda, "launch refused: kernelParams and extra both given");
-    return done(scope, CUDA_ERROR_INVALID_VALUE);
-  }
+  ExtraBuffer buffer;
   if (extra != nullptr) {
-    trace::note(trace::Layer::Libcuda, "cuLaunchKernel: the `extra` parameter buffer is not supported by minicuda");
-    return done(scope, CUDA_ERROR_NOT_SUPPORTED);
+    if (cooperative) {
+      trace::note(trace::Layer::Libcuda, "launch refused: a cooperative launch takes kernelParams, not extra");
+      return done(scope, CUDA_ERROR_INVALID_VALUE);
+    }
+    if (CUresult r = read_extra(extra, *fn->image, kernelParams != nullptr, &buffer); r != CUDA_SUCCESS)
+      return done(scope, r);
   }
   if (CUresult r = check_config(*ctx, *fn, grid, block, sharedMemBytes); r != CUDA_SUCCESS) return done(scope, r);
   if (cooperative) {  // every block must be resident at once: the occupancy of one SM times the SMs
@@ -191,7 +248,11 @@ CUresult launch_kernel(const char* api, DefaultStream mode, CUfunction f, const 
       return done(scope, CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE);
     }
   }
-  if (kernelParams == nullptr && fn->image->param_count != 0) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  if (kernelParams == nullptr && !buffer.named && fn->image->param_count != 0) {
+    trace::note(trace::Layer::Libcuda, "launch refused: {} has {} parameters and neither kernelParams nor extra gives them",
+                fn->image->name, fn->image->param_count);
+    return done(scope, CUDA_ERROR_INVALID_VALUE);
+  }
   CUstream_st* stream = nullptr;
   if (CUresult r = resolve_stream(*ctx, hStream, &stream, mode); r != CUDA_SUCCESS) return done(scope, r);
   uint64_t code_va = 0;
@@ -199,7 +260,7 @@ CUresult launch_kernel(const char* api, DefaultStream mode, CUfunction f, const 
   Channel& ch = channel_of(*ctx, stream);
   host_clock::spend(host_clock::kLaunchNs);  // what the call costs the host; the launch is stamped after it
   order_with_null_stream(*ctx, stream);
-  uint64_t fence = push_launch(ch, *fn, code_va, grid, block, sharedMemBytes, kernelParams, cooperative,
+  uint64_t fence = push_launch(ch, *fn, code_va, grid, block, sharedMemBytes, kernelParams, buffer, cooperative,
                                ctx->limits[CU_LIMIT_STACK_SIZE], ctx->limits[CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT]);
   submitted(stream, fence);
   if (driver().launch_blocking) {
@@ -234,6 +295,53 @@ CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned
                                    unsigned int sharedMemBytes, CUstream hStream, void** kernelParams) {
   return launch_kernel("cuLaunchCooperativeKernel", DefaultStream::Legacy, f, {gridDimX, gridDimY, gridDimZ},
                        {blockDimX, blockDimY, blockDimZ}, sharedMemBytes, hStream, kernelParams, nullptr, true);
+}
+
+namespace {
+// cuLaunchKernelEx and its _ptsz twin: the attributes decide between a plain and a cooperative launch.
+CUresult launch_kernel_ex(const char* api, DefaultStream mode, const CUlaunchConfig* config, CUfunction f,
+                          void** kernelParams, void** extra) {
+  auto refuse = [&](CUresult r, std::string why) {
+    trace::Scope scope(trace::Layer::Libcuda, "{}(config={}, f={})", api, static_cast<const void*>(config),
+                       static_cast<void*>(f));
+    trace::note(trace::Layer::Libcuda, "{}: {}", api, why);
+    return done(scope, r);
+  };
+  if (config == nullptr) return refuse(CUDA_ERROR_INVALID_VALUE, "config is NULL");
+  if (config->numAttrs != 0 && config->attrs == nullptr)
+    return refuse(CUDA_ERROR_INVALID_VALUE, fmt::format("{} attributes at NULL", config->numAttrs));
+  bool cooperative = false;
+  for (unsigned i = 0; i < config->numAttrs; ++i) {
+    const CUlaunchAttribute& a = config->attrs[i];
+    const auto& v = a.value;
+    if (a.id == CU_LAUNCH_ATTRIBUTE_IGNORE) continue;
+    if (a.id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE) {
+      cooperative = v.cooperative != 0;
+      continue;
+    }
+    if (a.id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION && v.clusterDim.x <= 1 && v.clusterDim.y <= 1 &&
+        v.clusterDim.z <= 1)
+      continue;  // a cluster of one block is no cluster
+    const int id = static_cast<int>(a.id);
+    if (id < 0 || id > CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING || id == 15)
+      return refuse(CUDA_ERROR_INVALID_VALUE, fmt::format("attrs[{}].id = {} is not a launch attribute", i, id));
+    return refuse(CUDA_ERROR_NOT_SUPPORTED,
+                  fmt::format("launch attribute {} (attrs[{}]) is not supported by minicuda", id, i));
+  }
+  return launch_kernel(api, mode, f, {config->gridDimX, config->gridDimY, config->gridDimZ},
+                       {config->blockDimX, config->blockDimY, config->blockDimZ}, config->sharedMemBytes,
+                       config->hStream, kernelParams, extra, cooperative);
+}
+}  // namespace
+
+// Contract: see cuda_launch.h.
+CUresult cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, void** kernelParams, void** extra) {
+  return launch_kernel_ex("cuLaunchKernelEx", DefaultStream::Legacy, config, f, kernelParams, extra);
+}
+
+// Contract: as cuLaunchKernelEx; hStream 0 is this thread's per-thread stream.
+CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig* config, CUfunction f, void** kernelParams, void** extra) {
+  return launch_kernel_ex("cuLaunchKernelEx_ptsz", DefaultStream::PerThread, config, f, kernelParams, extra);
 }
 
 // Contract: *pi = the attribute of hfunc. NULL pi: CUDA_ERROR_INVALID_VALUE; unknown function:

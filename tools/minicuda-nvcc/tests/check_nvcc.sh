@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # check_nvcc.sh: the tests of minicuda-nvcc (tools/minicuda-nvcc/tests/CMakeLists.txt).
 #   check_nvcc.sh <minicuda-nvcc> <scratch directory> <case> [minicuda-cuda-toolchain.cmake]
-# Cases: one_file, makefile, deps, refused, version, unknown, compat_script, cuda_language (which
+# Cases: one_file, makefile, deps, refused, version, unknown, compat_script, compat_modules, cuda_language (which
 # needs the toolchain file). Exit 0 when the case holds; else
 # a message saying what differed, and 1.
 set -uo pipefail
@@ -76,6 +76,36 @@ case "$case_name" in
     grep -qx "TOTAL: 4 counted: 1 PASS, 1 WAIVED, 2 FAIL (4 build); 1 excluded" table.txt || fail "totals: $(cat table.txt)"
     "$compat" --report --markdown --work "$work/runs" "$here/compat_corpus" >table.md 2>/dev/null || fail "--report failed"
     grep -qx "| 0_Introduction/okSample | yes | yes | PASS |  |" table.md || fail "markdown: $(cat table.md)"
+    ;;
+  compat_modules)
+    # A driver API sample whose CMakeLists makes its module with nvcc -fatbin (compat_corpus_modules).
+    compat="$here/../../../scripts/compat.sh"
+    corpus="$here/compat_corpus_modules"
+    row() { grep -E "^0_Introduction/moduleSample " "$1" | tr -s ' ' | sed 's/ $//'; }
+    "$compat" --scope 16 --nvcc "$nvcc" --module-nvcc none --run-timeout 30 --work "$work/none" "$corpus" \
+      >none.txt 2>&1 || fail "compat.sh exited with $?: $(cat none.txt)"
+    want="0_Introduction/moduleSample no - FAIL needs addOne_kernel64.fatbin (nvcc -fatbin), which minicuda-nvcc"
+    want+=" cannot make, and no NVIDIA nvcc is given or found (--module-nvcc)"
+    [[ $(row none.txt) == "$want" ]] || fail "without nvcc: $(row none.txt)"
+    nvidia=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+    if [ -x "$nvidia" ]; then
+      "$compat" --scope 16 --nvcc "$nvcc" --module-nvcc "$nvidia" --run-timeout 30 --work "$work/nvcc" "$corpus" \
+        >nvcc.txt 2>&1 || fail "compat.sh exited with $?: $(cat nvcc.txt)"
+      [[ $(row nvcc.txt) == "0_Introduction/moduleSample yes yes PASS" ]] || fail "with $nvidia: $(row nvcc.txt)"
+      [ -s "$work/nvcc/moduleSample/addOne_kernel64.fatbin" ] || fail "no addOne_kernel64.fatbin in the run directory"
+      # The whole sample built by NVIDIA's nvcc, run on minicuda's libcuda.so.1 (when it is built).
+      lib=$(cd "$(dirname "$nvcc")/../lib" && pwd)
+      if [ -e "$lib/libcuda.so.1" ]; then
+        "$compat" --scope 16 --nvcc "$nvidia" --lib "$lib" --run-timeout 30 --work "$work/nvidia" "$corpus" \
+          >nvidia.txt 2>&1 || fail "compat.sh exited with $?: $(cat nvidia.txt)"
+        grep -q "(nvcc mode;" nvidia.txt || fail "not in nvcc mode: $(head -1 nvidia.txt)"
+        [[ $(row nvidia.txt) == "0_Introduction/moduleSample yes yes PASS" ]] || fail "nvcc mode: $(row nvidia.txt)"
+        loads=$(ldd "$work/nvidia/moduleSample/moduleSample")
+        [[ $loads == *"$lib/libcuda.so.1"* ]] || fail "the nvcc-built sample does not load $lib/libcuda.so.1: $loads"
+      fi
+    else
+      echo "check_nvcc.sh compat_modules: no NVIDIA nvcc, so the module was not built (the refusal was checked)"
+    fi
     ;;
   cuda_language)
     # project(... LANGUAGES CUDA) with CMake's own rules, minicuda-nvcc named by the toolchain.
