@@ -157,6 +157,8 @@ bool execute_memory(BlockExec& b, Warp& w, const NvSassInstruction& in, uint32_t
 bool execute_half(BlockExec& b, Warp& w, const NvSassInstruction& in, uint32_t mask);
 // cp.async, cp.async groups and mbarrier operations (simt_async.cpp). False if not one.
 bool execute_async(BlockExec& b, Warp& w, const NvSassInstruction& in, uint32_t mask);
+// The device heap's calls: malloc, free, device-side cudaMalloc/cudaFree (simt_heap.cpp). False if not one.
+bool execute_heap(BlockExec& b, Warp& w, const NvSassInstruction& in, uint32_t mask);
 // shfl/vote/match/redux/bar.warp.sync for the lanes of `mask`, which have met: lane l executes
 // *in[l] (lanes may meet at different instructions of the same kind) (simt_warp.cpp).
 void execute_warp_op(BlockExec& b, Warp& w, const NvSassInstruction* const in[kLanes], uint32_t mask);

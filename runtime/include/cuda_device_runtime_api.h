@@ -6,7 +6,8 @@
  * device-only function bodies:
  *   - `k<<<g, b, s, st>>>(args)` -> (::minicuda::devrt::push_call_configuration(g, b, s, st) ? (void)0
  *                                     : ::minicuda::devrt::device_stub<k>::launch(args))
- *   - `cudaGetLastError()`, `cudaStreamCreateWithFlags(...)`, ... -> ::minicuda::devrt::cudaGetLastError(), ...
+ *   - `cudaGetLastError()`, `cudaStreamCreateWithFlags(...)`, `cudaMalloc(...)`, `malloc(...)`, ...
+ *     -> ::minicuda::devrt::cudaGetLastError(), ...
  * The functions below then talk to the GPU's device runtime (minicuda/device_runtime.h), never
  * to libcudart. Included by crt/host_runtime.h. */
 #ifndef __CUDA_DEVICE_RUNTIME_API_H__
@@ -90,6 +91,22 @@ inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int 
 }
 inline cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   return static_cast<cudaError_t>(gpu::devrt::stream_destroy(stream));
+}
+
+/* The device heap (docs/device-heap.md): malloc and free in device code, and the device runtime's
+ * cudaMalloc and cudaFree, which share it. cudaMalloc: *devPtr = the block, or NULL with
+ * cudaErrorMemoryAllocation when the heap has no room; a null devPtr: cudaErrorInvalidValue.
+ * cudaFree: cudaSuccess (free(NULL) and a pointer that is no heap block change nothing). */
+inline void* malloc(size_t size) { return gpu::isa::heap_malloc(size); }
+inline void free(void* ptr) { gpu::isa::heap_free(ptr); }
+inline cudaError_t cudaMalloc(void** devPtr, size_t size) {
+  if (devPtr == nullptr) return cudaErrorInvalidValue;
+  *devPtr = gpu::isa::heap_malloc(size);
+  return *devPtr != nullptr ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+inline cudaError_t cudaFree(void* devPtr) {
+  gpu::isa::heap_free(devPtr);
+  return cudaSuccess;
 }
 
 }  // namespace devrt

@@ -99,6 +99,11 @@ std::string modifiers(const NvSassInstruction& i) {
     case NV_SASS_OP_SHF: add(i.mode == NV_SASS_SHF_R ? "r" : "l"); break;
     case NV_SASS_OP_LOP3: m += ".lut" + std::to_string(i.mode); break;
     case NV_SASS_OP_BAR_RED: add(atom_name(i.atom)); break;
+    case NV_SASS_OP_HEAP: {
+      static const char* const n[] = {"malloc", "free", "cdp_malloc", "cdp_free"};
+      if (i.mode < 4) add(n[i.mode]);
+      break;
+    }
     default: break;
   }
   static const char* const rnd[] = {"", "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi"};

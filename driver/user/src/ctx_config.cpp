@@ -74,6 +74,9 @@ CUresult cuCtxSetLimit(CUlimit limit, size_t value) {
   if (limit >= CU_LIMIT_SHMEM_SIZE) return done(scope, CUDA_ERROR_NOT_PERMITTED);
   size_t adjusted = 0;
   if (!adjust_limit(limit, value, &adjusted)) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  if (limit == CU_LIMIT_MALLOC_HEAP_SIZE) {  // fixed once a kernel has used the heap (device_heap.cpp)
+    if (CUresult r = device_heap_resize(*ctx, adjusted); r != CUDA_SUCCESS) return done(scope, r);
+  }
   ctx->limits[limit] = adjusted;
   if (adjusted != value) trace::note(trace::Layer::Libcuda, "limit: {} rounded to {}", value, adjusted);
   return done(scope, CUDA_SUCCESS);
