@@ -300,13 +300,16 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
     }
   }
 
-  // Constant bank 4: the context's device malloc heap, used by kernels in place (nv_device_heap.h).
+  // Constant bank 4: the header of the context's device malloc heap, which kernels use in place
+  // (nv_device_heap.h); the header gives the heap's size, all of which must be mapped.
   if (nv_qmd_get(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_VALID(NV_QMD_CBANK_HEAP))) {
     uint64_t va = nv_qmd_get(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_ADDR_LOWER(NV_QMD_CBANK_HEAP)) |
                   (uint64_t{nv_qmd_get(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_ADDR_UPPER(NV_QMD_CBANK_HEAP))} << 32);
-    uint64_t bytes = uint64_t{nv_qmd_get(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_SIZE_SHIFTED4(NV_QMD_CBANK_HEAP))} << 4;
-    if (auto f = memory_.check(va, bytes, Access::Write)) return mmu_fault(*f, "device heap");
-    if (bytes >= sizeof(NvMinicudaDeviceHeap)) grid.heap = reinterpret_cast<uint8_t*>(va);
+    NvMinicudaDeviceHeap header{};
+    if (auto f = memory_.read(va, &header, sizeof header)) return mmu_fault(*f, "device heap");
+    if (header.magic != NV_MINICUDA_DEVICE_HEAP_MAGIC) return bad("constant bank 4 is not a device heap");
+    if (auto f = memory_.check(va, header.size, Access::Write)) return mmu_fault(*f, "device heap");
+    grid.heap = reinterpret_cast<uint8_t*>(va);
   }
 
   // Constant bank 3: the device runtime's settings (the pending-launch limit is the device's).

@@ -4,7 +4,7 @@
 // The heap is ordinary device memory from the context's pool, cudaLimitMallocHeapSize bytes
 // (8 MiB by default), allocated at the first launch of a kernel whose module calls malloc or free
 // (as the real driver allocates it when such a module is loaded) and formatted by a copy of its
-// first 96 bytes (nv_device_heap.h). Every launch then names it in constant bank 4; the SMs run
+// first 96 bytes (nv_device_heap.h). Every launch then names its header in constant bank 4; the SMs run
 // the allocator in place (device_sim/src/device_heap.cpp), so what one kernel allocates stays
 // valid for the next. Its size is fixed once a kernel has called malloc or free (the header's
 // `touched`): cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE) then fails; before that it frees the heap

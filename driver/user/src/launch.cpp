@@ -102,7 +102,7 @@ CUresult check_config(CUctx_st& ctx, const CUfunc_st& f, const unsigned grid[3],
 // Writes the QMD and constant bank, pushes the launch, submits. Returns the fence.
 uint64_t push_launch(Channel& ch, const CUfunc_st& f, uint64_t code_va, const unsigned grid[3],
                      const unsigned block[3], unsigned shared, void** params, bool cooperative, size_t stack_bytes,
-                     uint64_t pending_launch_limit, uint64_t heap_va, uint64_t heap_bytes) {
+                     uint64_t pending_launch_limit, uint64_t heap_va) {
   const fatbin::KernelImage& k = *f.image;
   uint64_t cbank_bytes = round_up(k.param_bytes, 16);
   // The QMD, constant bank 0, the device runtime's bank (3), then a cooperative launch's grid
@@ -140,7 +140,9 @@ uint64_t push_launch(Channel& ch, const CUfunc_st& f, uint64_t code_va, const un
   if (cbank_bytes != 0) bank(NV_QMD_CBANK_PARAMS, data.va + NVCBC0_QMD_BYTES, cbank_bytes);
   bank(NV_QMD_CBANK_PRINTF, ch.printf_va(), Channel::kPrintfBytes);
   bank(NV_QMD_CBANK_DEVRT, data.va + devrt_offset, sizeof(NvMinicudaDeviceRuntime));
-  if (heap_va != 0) bank(NV_QMD_CBANK_HEAP, heap_va, heap_bytes);  // the device malloc heap (device_heap.cpp)
+  // The device malloc heap (device_heap.cpp): the bank is its header, which holds its size (a
+  // constant bank's size field has 13 bits of 16-byte units).
+  if (heap_va != 0) bank(NV_QMD_CBANK_HEAP, heap_va, sizeof(NvMinicudaDeviceHeap));
   if (cooperative) {
     NvMinicudaGridWorkspace ws{};
     ws.size = sizeof ws;
@@ -204,7 +206,7 @@ CUresult launch_kernel(const char* api, DefaultStream mode, CUfunction f, const 
   order_with_null_stream(*ctx, stream);
   uint64_t fence = push_launch(ch, *fn, code_va, grid, block, sharedMemBytes, kernelParams, cooperative,
                                ctx->limits[CU_LIMIT_STACK_SIZE], ctx->limits[CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT],
-                               heap_va, heap_bytes);
+                               heap_va);
   submitted(stream, fence);
   if (driver().launch_blocking) {
     if (CUresult r = ch.wait(fence); r != CUDA_SUCCESS) return done(scope, *ctx, r);
