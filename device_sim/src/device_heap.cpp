@@ -108,14 +108,13 @@ void* heap_malloc(uint8_t* heap, uint64_t bytes) {
   NvMinicudaDeviceHeap& h = v.header();
   HeapLock lock(h);
   h.touched = 1;
-  // The block this request needs: the payload rounded up to 16 bytes, plus the header.
-  if (bytes == 0 || bytes > h.size) {
+  // The block this request needs: the payload and the header, in whole 80-byte granules.
+  if (bytes > h.size) {
     ++h.failed;
     return nullptr;
   }
-  uint64_t need = (bytes + NV_MINICUDA_HEAP_ALIGN - 1) / NV_MINICUDA_HEAP_ALIGN * NV_MINICUDA_HEAP_ALIGN +
-                  sizeof(NvMinicudaHeapBlock);
-  if (need < NV_MINICUDA_HEAP_MIN_BLOCK) need = NV_MINICUDA_HEAP_MIN_BLOCK;
+  const uint64_t need = (bytes + sizeof(NvMinicudaHeapBlock) + NV_MINICUDA_HEAP_GRANULE - 1) /
+                        NV_MINICUDA_HEAP_GRANULE * NV_MINICUDA_HEAP_GRANULE;
   for (uint64_t off = h.free_head; off != 0; off = v.next_free(off)) {
     const uint64_t size = v.size_of(off);
     if (size < need) continue;
@@ -139,20 +138,26 @@ void* heap_malloc(uint8_t* heap, uint64_t bytes) {
 
 HeapFree heap_free(uint8_t* heap, void* p) {
   if (p == nullptr) return HeapFree::Null;
-  if (!valid_heap(heap)) return HeapFree::NotABlock;
+  if (!valid_heap(heap)) return HeapFree::OutsideHeap;
   HeapView v(heap);
   NvMinicudaDeviceHeap& h = v.header();
   HeapLock lock(h);
   h.touched = 1;
   const uint64_t address = reinterpret_cast<uint64_t>(p), start = reinterpret_cast<uint64_t>(heap);
-  if (address < start + sizeof(NvMinicudaHeapBlock) || address - start >= h.size) {
+  if (address < start || address - start >= h.size) {
     ++h.bad_frees;
-    return HeapFree::NotABlock;
+    return HeapFree::OutsideHeap;
   }
-  uint64_t off = address - start - sizeof(NvMinicudaHeapBlock);
-  if (!v.is_block(off) || !v.used(off)) {
+  // A freed block's header stays where it was (also inside a merged free block), so a second
+  // free of its payload is recognised as long as nothing has overwritten it.
+  const uint64_t off = address - start - sizeof(NvMinicudaHeapBlock);
+  if (address - start < NV_MINICUDA_HEAP_FIRST_BLOCK + sizeof(NvMinicudaHeapBlock) || !v.is_block(off)) {
     ++h.bad_frees;
-    return HeapFree::NotABlock;
+    return HeapFree::Interior;
+  }
+  if (!v.used(off)) {
+    ++h.bad_frees;
+    return HeapFree::NotInUse;
   }
   uint64_t size = v.size_of(off);
   h.used_bytes -= size;
@@ -169,13 +174,12 @@ HeapFree heap_free(uint8_t* heap, void* p) {
     }
     const uint64_t grown = prev_size + size;
     v.set_block(prev, grown, false, uint64_t{v.block(prev).prev_size16} * NV_MINICUDA_HEAP_ALIGN);
-    v.block(off).check = 0;  // no longer a block start
+    v.block(off).size_and_used &= ~kUsed;  // its header stays, marked free (double frees)
     return HeapFree::Freed;
   }
   if (next_free) {  // takes the place of the free block after it
     const uint64_t merged = size + v.size_of(next);
     v.replace(next, off);
-    v.block(next).check = 0;
     v.set_block(off, merged, false, prev_size);
     return HeapFree::Freed;
   }
@@ -185,6 +189,24 @@ HeapFree heap_free(uint8_t* heap, void* p) {
   v.set_block(off, size, false, prev_size);
   v.link_after(before, off);
   return HeapFree::Freed;
+}
+
+bool heap_free_error(HeapFree result, const void* p, KernelErrorKind* kind, std::string* message) {
+  char text[160];
+  switch (result) {
+    case HeapFree::NotInUse:
+      *kind = KernelErrorKind::Trap;
+      std::snprintf(text, sizeof text, "free(%p): a double free (the device heap's block is not in use)", p);
+      break;
+    case HeapFree::OutsideHeap:
+      *kind = KernelErrorKind::IllegalAddress;
+      std::snprintf(text, sizeof text, "free(%p): not in the device heap (memory from cudaMalloc?)", p);
+      break;
+    default:
+      return false;
+  }
+  *message = text;
+  return true;
 }
 
 // --- HeapTurn -----------------------------------------------------------------------------------

@@ -6,9 +6,9 @@
 // of the allocator's state lives in it, guarded by the spin lock in its header, so several grids
 // (streams) may use one heap at once and an allocation outlives the grid that made it.
 //
-// The allocator: first fit over an address-ordered free list of boundary-tagged blocks; a block
-// is split when the rest can hold a block of its own, and a freed block merges with free
-// neighbours at once. Payloads are 16-byte aligned.
+// The allocator: first fit over an address-ordered free list of boundary-tagged blocks of whole
+// 80-byte granules; a block is split when the rest can hold a block of its own, and a freed block
+// merges with free neighbours at once. Payloads are 16-byte aligned.
 //
 // Determinism: within a block, CUDA threads make their heap calls in a fixed order (one host
 // thread runs the block: threads in turn, or warps in turn, lanes in ascending order). Across the
@@ -20,30 +20,38 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "nv_device_heap.h"
+#include "sm.h"
 
 namespace minicuda::gpu {
-
-class BlockQueue;  // sm.h
 
 // Formats a fresh heap of `bytes` bytes (at least 128) at `heap`, as libcuda does through the
 // copy engine (nv_device_heap_start): the header and one free block spanning the rest.
 void heap_format(uint8_t* heap, uint64_t bytes);
 
 // malloc(bytes) on the heap at `heap`: the payload's address, 16-byte aligned, or null when no
-// free block is large enough (or bytes is 0, or the heap is absent or corrupt). Thread-safe.
+// free block is large enough (or the heap is absent). malloc(0) returns a block of its own, as
+// on the H200. A block is a whole number of 80-byte granules, header included: the H200's spacing
+// of small allocations (malloc(1..64) 80 bytes apart, malloc(100..129) 160). Thread-safe.
 void* heap_malloc(uint8_t* heap, uint64_t bytes);
 
-// What heap_free did.
+// What heap_free did. The caller makes the last two kernel errors, as the H200 does
+// (tests/data/h200/device_heap/out/heap.txt: double_free, free_foreign, free_interior).
 enum class HeapFree : uint8_t {
-  Freed,     // the block went back to the heap
-  Null,      // free(NULL): nothing
-  NotABlock, // not the payload of a block in use (another allocation, interior, or freed already):
-             // nothing, counted in the header's bad_frees
+  Freed,      // the block went back to the heap
+  Null,       // free(NULL): nothing
+  Interior,   // inside the heap but not a block's payload: nothing (the H200 ignores it too)
+  NotInUse,   // the payload of a block already freed (a double free): a trap on the H200 (719)
+  OutsideHeap,// not in the heap (memory from cudaMalloc, a stack address): an illegal address (700)
 };
-// free(p) on the heap at `heap`. Thread-safe.
+// free(p) on the heap at `heap`; nothing changes unless the result is Freed. Every result but
+// Freed and Null is counted in the header's bad_frees. Thread-safe.
 HeapFree heap_free(uint8_t* heap, void* p);
+// The kernel error a free's result raises, as the H200 raises it: NotInUse a trap (719),
+// OutsideHeap an illegal address (700) at p; the others none (false).
+bool heap_free_error(HeapFree result, const void* p, KernelErrorKind* kind, std::string* message);
 
 // The ordering of one grid's heap calls across the host threads that run its blocks (see the
 // head of this file). Each host thread publishes, at every claim from the BlockQueue, the first

@@ -4,6 +4,7 @@
 // ascending lane order, after the grid's heap turn (device_heap.h), so the addresses they get
 // are the same at every host thread count.
 #include <cstring>
+#include <string>
 
 #include "device_heap.h"
 #include "simt_values.h"
@@ -16,6 +17,16 @@ namespace {
 constexpr uint64_t kCudaSuccess = 0;
 constexpr uint64_t kCudaErrorInvalidValue = 1;
 constexpr uint64_t kCudaErrorMemoryAllocation = 2;
+
+// free(p) for the running lane; a double free or a pointer outside the heap stops the grid as
+// on the H200 (device_heap.h heap_free_error).
+void free_or_raise(BlockExec& b, uint8_t* heap, uint64_t p) {
+  if (p == 0 || heap == nullptr) return;
+  const HeapFree r = heap_free(heap, reinterpret_cast<void*>(p));
+  KernelErrorKind kind;
+  std::string message;
+  if (heap_free_error(r, reinterpret_cast<void*>(p), &kind, &message)) b.raise(kind, std::move(message), p);
+}
 
 }  // namespace
 
@@ -37,10 +48,10 @@ bool execute_heap(BlockExec& b, Warp& w, const NvSassInstruction& in, uint32_t m
         result = reinterpret_cast<uint64_t>(heap_malloc(heap, a[l]));
         break;
       case NV_SASS_HEAP_FREE:
-        (void)heap_free(heap, reinterpret_cast<void*>(a[l]));
+        free_or_raise(b, heap, a[l]);
         break;
-      case NV_SASS_HEAP_CDP_MALLOC: {  // cudaMalloc(void** a, size_t size)
-        if (a[l] == 0 || size == nullptr) {
+      case NV_SASS_HEAP_CDP_MALLOC: {  // cudaMalloc(void** a, size_t size): *a is set on success only
+        if (a[l] == 0 || size == nullptr || size[l] == 0) {
           result = kCudaErrorInvalidValue;
           break;
         }
@@ -48,12 +59,12 @@ bool execute_heap(BlockExec& b, Warp& w, const NvSassInstruction& in, uint32_t m
           b.raise(KernelErrorKind::MisalignedAddress,
                   "cudaMalloc in device code: the pointer's address is not 8-byte aligned", a[l], true);
         void* p = heap_malloc(heap, size[l]);
-        std::memcpy(reinterpret_cast<void*>(a[l]), &p, sizeof p);
+        if (p != nullptr) std::memcpy(reinterpret_cast<void*>(a[l]), &p, sizeof p);
         result = p != nullptr ? kCudaSuccess : kCudaErrorMemoryAllocation;
         break;
       }
       case NV_SASS_HEAP_CDP_FREE:  // cudaFree(void* a)
-        (void)heap_free(heap, reinterpret_cast<void*>(a[l]));
+        free_or_raise(b, heap, a[l]);
         result = kCudaSuccess;
         break;
       default:

@@ -8,6 +8,7 @@
 
 #include "device_heap.h"
 #include "sm_block.h"
+#include "sm_signals.h"
 
 namespace minicuda::gpu {
 
@@ -49,7 +50,12 @@ void* heap_malloc(size_t bytes) {
 void heap_free(void* p) {
   SmCode unchecked;
   if (p == nullptr) return;
-  if (const GridLaunch* launch = launch_in_turn("free")) (void)gpu::heap_free(launch->heap, p);
+  const GridLaunch* launch = launch_in_turn("free");
+  if (launch == nullptr) return;
+  KernelError e;
+  if (!heap_free_error(gpu::heap_free(launch->heap, p), p, &e.kind, &e.message)) return;
+  e.address = reinterpret_cast<uint64_t>(p);
+  raise_kernel_error(std::move(e));
 }
 
 }  // namespace isa

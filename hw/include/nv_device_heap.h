@@ -42,6 +42,7 @@ static_assert(sizeof(NvMinicudaHeapBlock) == 16);
 inline constexpr NvU64 NV_MINICUDA_HEAP_FIRST_BLOCK = sizeof(NvMinicudaDeviceHeap);
 inline constexpr NvU64 NV_MINICUDA_HEAP_ALIGN = 16;
 inline constexpr NvU64 NV_MINICUDA_HEAP_MIN_BLOCK = 32;  // header + the two free-list offsets
+inline constexpr NvU64 NV_MINICUDA_HEAP_GRANULE = 80;    // blocks are whole granules (the H200's spacing)
 
 // What libcuda writes at the start of a fresh heap of `bytes` bytes (a multiple of 16, at least
 // 128): the header and the first block's header, a free block spanning the rest, which is the

@@ -94,15 +94,18 @@ inline cudaError_t cudaStreamDestroy(cudaStream_t stream) {
 }
 
 /* The device heap (docs/device-heap.md): malloc and free in device code, and the device runtime's
- * cudaMalloc and cudaFree, which share it. cudaMalloc: *devPtr = the block, or NULL with
- * cudaErrorMemoryAllocation when the heap has no room; a null devPtr: cudaErrorInvalidValue.
- * cudaFree: cudaSuccess (free(NULL) and a pointer that is no heap block change nothing). */
+ * cudaMalloc and cudaFree, which share it. cudaMalloc, as on the H200 (tests/data/h200/device_heap):
+ * *devPtr = the block and cudaSuccess; no room: cudaErrorMemoryAllocation; size 0 or a null
+ * devPtr: cudaErrorInvalidValue; *devPtr is left as it was when it fails. cudaFree is free:
+ * cudaSuccess, or the kernel error free raises. */
 inline void* malloc(size_t size) { return gpu::isa::heap_malloc(size); }
 inline void free(void* ptr) { gpu::isa::heap_free(ptr); }
 inline cudaError_t cudaMalloc(void** devPtr, size_t size) {
-  if (devPtr == nullptr) return cudaErrorInvalidValue;
-  *devPtr = gpu::isa::heap_malloc(size);
-  return *devPtr != nullptr ? cudaSuccess : cudaErrorMemoryAllocation;
+  if (devPtr == nullptr || size == 0) return cudaErrorInvalidValue;
+  void* p = gpu::isa::heap_malloc(size);
+  if (p == nullptr) return cudaErrorMemoryAllocation;
+  *devPtr = p;
+  return cudaSuccess;
 }
 inline cudaError_t cudaFree(void* devPtr) {
   gpu::isa::heap_free(devPtr);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -45,30 +46,35 @@ TEST(DeviceHeap, FreshHeapIsOneFreeBlockAfterTheHeader) {
   EXPECT_EQ(h.header().touched, 0u);
 }
 
-TEST(DeviceHeap, BlocksAre16ByteAlignedAndTileTheHeap) {
+TEST(DeviceHeap, BlocksAreWhole80ByteGranulesAnd16ByteAligned) {
   TestHeap h(4096);
-  // A block is the payload rounded up to 16 bytes plus a 16-byte header, at least 32 bytes.
+  // The payload plus the 16-byte header, rounded up to 80 bytes: malloc(1..64) are 80 bytes apart
+  // and malloc(100..144) 160, as on the H200 (device_heap/out/heap.txt align.size_*).
   void* a = heap_malloc(h.base, 1);
-  void* b = heap_malloc(h.base, 16);
-  void* c = heap_malloc(h.base, 17);
-  void* d = heap_malloc(h.base, 100);
+  void* b = heap_malloc(h.base, 64);
+  void* c = heap_malloc(h.base, 65);
+  void* d = heap_malloc(h.base, 129);
+  void* e = heap_malloc(h.base, 1);
   EXPECT_EQ(h.offset(a), 80u);
-  EXPECT_EQ(h.offset(b), 80u + 32);
-  EXPECT_EQ(h.offset(c), 80u + 32 + 32);
-  EXPECT_EQ(h.offset(d), 80u + 32 + 32 + 48);
-  for (void* p : {a, b, c, d}) EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 16, 0u);
-  EXPECT_EQ(h.header().live_blocks, 4u);
-  EXPECT_EQ(h.header().used_bytes, 32u + 32 + 48 + 128);
+  EXPECT_EQ(h.offset(b), 80u + 80);
+  EXPECT_EQ(h.offset(c), 80u + 160);
+  EXPECT_EQ(h.offset(d), 80u + 320);
+  EXPECT_EQ(h.offset(e), 80u + 480);
+  for (void* p : {a, b, c, d, e}) EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 16, 0u);
+  EXPECT_EQ(h.header().live_blocks, 5u);
+  EXPECT_EQ(h.header().used_bytes, 80u + 80 + 160 + 160 + 80);
   EXPECT_EQ(h.header().touched, 1u);
 }
 
-TEST(DeviceHeap, ZeroBytesAndMoreThanTheHeapReturnNull) {
+TEST(DeviceHeap, ZeroBytesGetABlockMoreThanTheHeapReturnsNull) {
   TestHeap h(4096);
-  EXPECT_EQ(heap_malloc(h.base, 0), nullptr);
+  void* zero = heap_malloc(h.base, 0);  // the H200's malloc(0) is not NULL (exhaust.0.count)
+  EXPECT_EQ(h.offset(zero), 80u);
+  EXPECT_EQ(h.offset(heap_malloc(h.base, 0)), 160u);
   EXPECT_EQ(heap_malloc(h.base, 4096), nullptr);
   EXPECT_EQ(heap_malloc(h.base, ~uint64_t{0}), nullptr);
-  EXPECT_EQ(h.header().failed, 3u);
-  EXPECT_EQ(h.header().live_blocks, 0u);
+  EXPECT_EQ(h.header().failed, 2u);
+  EXPECT_EQ(h.header().live_blocks, 2u);
 }
 
 TEST(DeviceHeap, ExhaustedHeapReturnsNullUntilABlockIsFreed) {
@@ -88,12 +94,12 @@ TEST(DeviceHeap, FreeOfNullIsNothingAndBadPointersAreIgnoredAndCounted) {
   void* a = heap_malloc(h.base, 64);
   uint64_t outside = 0;
   EXPECT_EQ(heap_free(h.base, nullptr), HeapFree::Null);
-  EXPECT_EQ(heap_free(h.base, static_cast<uint8_t*>(a) + 16), HeapFree::NotABlock);  // interior
-  EXPECT_EQ(heap_free(h.base, &outside), HeapFree::NotABlock);                        // not in the heap
-  EXPECT_EQ(heap_free(h.base, h.base + 8), HeapFree::NotABlock);                      // the header
+  EXPECT_EQ(heap_free(h.base, static_cast<uint8_t*>(a) + 16), HeapFree::Interior);
+  EXPECT_EQ(heap_free(h.base, &outside), HeapFree::OutsideHeap);
+  EXPECT_EQ(heap_free(h.base, h.base + 8), HeapFree::Interior);  // the header
   EXPECT_EQ(h.header().live_blocks, 1u);
   EXPECT_EQ(heap_free(h.base, a), HeapFree::Freed);
-  EXPECT_EQ(heap_free(h.base, a), HeapFree::NotABlock);  // a double free
+  EXPECT_EQ(heap_free(h.base, a), HeapFree::NotInUse);  // a double free (a merged with the free rest)
   EXPECT_EQ(h.header().bad_frees, 4u);
   EXPECT_EQ(h.header().live_blocks, 0u);
   EXPECT_EQ(h.header().used_bytes, 0u);
@@ -112,7 +118,7 @@ TEST(DeviceHeap, FreedNeighboursMergeAndTheLowestFitIsTaken) {
   EXPECT_EQ(heap_free(h.base, a), HeapFree::Freed);
   EXPECT_EQ(heap_free(h.base, b), HeapFree::Freed);  // a, b and c merge into one 192-byte block
   EXPECT_EQ(heap_malloc(h.base, 176), a);
-  EXPECT_EQ(heap_malloc(h.base, 1), static_cast<uint8_t*>(d) + 64);  // after d: the top block
+  EXPECT_EQ(heap_malloc(h.base, 1), static_cast<uint8_t*>(d) + 80);  // after d: the top block
 }
 
 TEST(DeviceHeap, FreeingEverythingLeavesOneFreeBlock) {
@@ -123,7 +129,7 @@ TEST(DeviceHeap, FreeingEverythingLeavesOneFreeBlock) {
   for (size_t i = 1; i < got.size(); i += 2) EXPECT_EQ(heap_free(h.base, got[i]), HeapFree::Freed);
   EXPECT_EQ(h.header().free_head, 64u);
   EXPECT_EQ(h.header().used_bytes, 0u);
-  EXPECT_EQ(heap_malloc(h.base, 8192 - 64 - 16), h.base + 80);  // the whole heap again
+  EXPECT_EQ(heap_malloc(h.base, 8064), h.base + 80);  // the whole heap again: 101 granules of 8128 bytes
 }
 
 // --- the PTX path -------------------------------------------------------------------------------
@@ -176,9 +182,9 @@ TEST_P(DeviceHeapThreads, ConcurrentMallocsGetDistinctBlocksInBlockAndLaneOrder)
   TestHeap h(1 << 20);
   std::vector<uint64_t> checked;
   const std::vector<uint64_t> ptrs = run_each(GetParam(), 16, h, &checked);
-  // Block by block, lane by lane: thread t's block is the t-th 32-byte block of the heap.
+  // Block by block, lane by lane: thread t's block is the t-th 80-byte block of the heap.
   for (unsigned t = 0; t < 512; ++t) {
-    EXPECT_EQ(ptrs[t] - reinterpret_cast<uint64_t>(h.base), 80u + 32u * t) << t;
+    EXPECT_EQ(ptrs[t] - reinterpret_cast<uint64_t>(h.base), 80u + 80u * t) << t;
     EXPECT_EQ(checked[t], 1u) << t;
   }
   EXPECT_EQ(h.header().live_blocks, 0u);  // heap_check_free freed them all
@@ -201,7 +207,7 @@ TEST_P(DeviceHeapThreads, AFullHeapGivesTheFirstThreadsTheirBlocksAndTheRestNull
 INSTANTIATE_TEST_SUITE_P(HostThreads, DeviceHeapThreads, ::testing::Values(0u, 1u, 4u));
 
 TEST(DeviceHeapPtx, ExhaustionCountsAndFreeingEverything) {
-  TestHeap h(64 + 7 * (65536 + 16) + 32);
+  TestHeap h(64 + 7 * 65600 + 32);  // 65536 + 16 bytes round up to 820 granules
   std::vector<uint64_t> out(3, 0);
   SassGrid g;
   g.grid = dim3(1), g.block = dim3(1);
@@ -211,7 +217,7 @@ TEST(DeviceHeapPtx, ExhaustionCountsAndFreeingEverything) {
   ASSERT_FALSE(e.has_value()) << e->error.message;
   EXPECT_EQ(out[0], 7u);
   EXPECT_EQ(out[1] - reinterpret_cast<uint64_t>(h.base), 80u);
-  EXPECT_EQ(out[2] - reinterpret_cast<uint64_t>(h.base), 80u + 6u * 65552);
+  EXPECT_EQ(out[2] - reinterpret_cast<uint64_t>(h.base), 80u + 6u * 65600);
   EXPECT_EQ(h.header().live_blocks, 0u);
 }
 
@@ -224,24 +230,50 @@ TEST(DeviceHeapPtx, NewAndDeleteGoThroughTheHeap) {
   g.params = {address_of(out)};
   auto e = g.run(program("heap_new_delete"), 1);
   ASSERT_FALSE(e.has_value()) << e->error.message;
-  EXPECT_EQ(out[0] - reinterpret_cast<uint64_t>(h.base), 80u);       // the Counter (4 bytes: a 32-byte block)
-  EXPECT_EQ(out[1] - reinterpret_cast<uint64_t>(h.base), 80u + 32);  // the int[4]
+  EXPECT_EQ(out[0] - reinterpret_cast<uint64_t>(h.base), 80u);       // the Counter (an 80-byte block)
+  EXPECT_EQ(out[1] - reinterpret_cast<uint64_t>(h.base), 80u + 80);  // the int[4]
   EXPECT_EQ(out[2], 7u);                                               // constructed
   EXPECT_EQ(h.header().live_blocks, 0u);                               // both deleted
 }
 
-TEST(DeviceHeapPtx, FreeOfNullOrOfANonHeapPointerIsNoError) {
+// heap_free_ptr(p) on one warp: the error it raised, if any.
+std::optional<minicuda::gpu::BlockError> free_in_kernel(TestHeap& h, uint64_t p) {
+  SassGrid g;
+  g.grid = dim3(1), g.block = dim3(32);
+  g.heap = h.base;
+  g.params = {p};
+  return g.run(program("heap_free_ptr"), 1);
+}
+
+TEST(DeviceHeapPtx, FreeOfNullOrOfAnInteriorPointerIsNoError) {
+  TestHeap h(4096);
+  void* a = heap_malloc(h.base, 256);
+  auto e = free_in_kernel(h, 0);
+  EXPECT_FALSE(e.has_value()) << e->error.message;
+  e = free_in_kernel(h, reinterpret_cast<uint64_t>(a) + 16);  // the H200: free_interior = 0
+  EXPECT_FALSE(e.has_value()) << e->error.message;
+  EXPECT_EQ(h.header().bad_frees, 32u);
+  EXPECT_EQ(h.header().live_blocks, 1u);
+}
+
+TEST(DeviceHeapPtx, FreeOfANonHeapPointerIsAnIllegalAddress) {
   TestHeap h(4096);
   uint64_t outside = 0;
-  for (uint64_t p : {uint64_t{0}, reinterpret_cast<uint64_t>(&outside)}) {
-    SassGrid g;
-    g.grid = dim3(1), g.block = dim3(32);
-    g.heap = h.base;
-    g.params = {p};
-    auto e = g.run(program("heap_free_ptr"), 1);
-    EXPECT_FALSE(e.has_value()) << e->error.message;
-  }
-  EXPECT_EQ(h.header().bad_frees, 32u);  // the 32 lanes of the second grid
+  auto e = free_in_kernel(h, reinterpret_cast<uint64_t>(&outside));  // the H200: free_foreign = 700
+  ASSERT_TRUE(e.has_value());
+  EXPECT_EQ(e->error.kind, minicuda::gpu::KernelErrorKind::IllegalAddress);
+  EXPECT_EQ(e->error.address, reinterpret_cast<uint64_t>(&outside));
+  EXPECT_NE(e->error.message.find("not in the device heap"), std::string::npos) << e->error.message;
+}
+
+TEST(DeviceHeapPtx, ADoubleFreeIsATrap) {
+  TestHeap h(4096);
+  void* a = heap_malloc(h.base, 64);
+  ASSERT_EQ(heap_free(h.base, a), HeapFree::Freed);
+  auto e = free_in_kernel(h, reinterpret_cast<uint64_t>(a));  // the H200: double_free = 719
+  ASSERT_TRUE(e.has_value());
+  EXPECT_EQ(e->error.kind, minicuda::gpu::KernelErrorKind::Trap);
+  EXPECT_NE(e->error.message.find("double free"), std::string::npos) << e->error.message;
 }
 
 TEST(DeviceHeapPtx, WithoutAHeapMallocReturnsNull) {

@@ -62,6 +62,15 @@ __global__ void device_cuda_malloc(unsigned long long* out, size_t huge) {
   out[5] = cudaFree(p);
   out[6] = cudaFree(nullptr);
   free(m);
+  void* r = reinterpret_cast<void*>(0xdead);
+  out[7] = cudaMalloc(&r, 0);
+  out[8] = reinterpret_cast<unsigned long long>(r);
+}
+
+__global__ void double_free() {
+  void* p = malloc(64);
+  free(p);
+  free(p);
 }
 
 // device_heap_plain.cu: a kernel in a module whose device code does not use the heap.
@@ -92,6 +101,13 @@ TEST_F(DeviceHeap, TheDefaultHeapIs8MiBAndTheLimitReadsBack) {
   ASSERT_EQ(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 1 << 20), cudaSuccess);
   ASSERT_EQ(cudaDeviceGetLimit(&v, cudaLimitMallocHeapSize), cudaSuccess);
   EXPECT_EQ(v, 4194304u);  // at least 4 MiB (rt.setLimit.heap.1000)
+  // 64 KiB steps (tests/data/h200/device_heap/out/heap.txt heap.set.*).
+  ASSERT_EQ(cudaDeviceSetLimit(cudaLimitMallocHeapSize, (5 << 20) + 1), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetLimit(&v, cudaLimitMallocHeapSize), cudaSuccess);
+  EXPECT_EQ(v, 5308416u);
+  ASSERT_EQ(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 8388708), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetLimit(&v, cudaLimitMallocHeapSize), cudaSuccess);
+  EXPECT_EQ(v, 8454144u);
 }
 
 TEST_F(DeviceHeap, ManyThreadsGetDistinctAlignedBlocksInThreadOrder) {
@@ -99,7 +115,7 @@ TEST_F(DeviceHeap, ManyThreadsGetDistinctAlignedBlocksInThreadOrder) {
   const std::vector<unsigned long long> p = run_each(64, 128, 16, &checked);
   ASSERT_NE(p[0], 0u);
   for (unsigned t = 0; t < p.size(); ++t) {
-    EXPECT_EQ(p[t] - p[0], 32ull * t) << t;  // one 32-byte block per thread, block by block
+    EXPECT_EQ(p[t] - p[0], 80ull * t) << t;  // one 80-byte block per thread, block by block (the H200: 80 apart)
     EXPECT_EQ(p[t] % 16, 0u) << t;
     EXPECT_EQ(checked[t], 1u) << t;
   }
@@ -123,13 +139,13 @@ TEST_F(DeviceHeap, ExhaustionCountDependsOnTheHeapSize) {
   DeviceArray<unsigned long long> out(1);
   exhaust<<<1, 1>>>(out.get(), 1 << 20);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  EXPECT_EQ(out.read()[0], 7u);  // 8 MiB: seven blocks of 1 MiB + 16 bytes after the header
+  EXPECT_EQ(out.read()[0], 7u);  // 8 MiB: seven blocks of 1 MiB + 16 bytes (in 80-byte granules); the H200: 6
   exhaust<<<1, 1>>>(out.get(), size_t{8} << 20);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   EXPECT_EQ(out.read()[0], 0u);  // the whole heap size never fits
   exhaust<<<1, 1>>>(out.get(), 0);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  EXPECT_EQ(out.read()[0], 0u);  // malloc(0) is NULL
+  EXPECT_EQ(out.read()[0], 64u);  // malloc(0) is a block of its own, as on the H200 (exhaust.0.count)
 }
 
 TEST_F(DeviceHeap, ALargerHeapSetBeforeTheFirstUseHoldsMore) {
@@ -145,37 +161,51 @@ TEST_F(DeviceHeap, MemoryAllocatedInOneKernelIsFreedInALaterOne) {
   each_malloc<<<1, 32>>>(ptrs.get(), 4);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   const std::vector<unsigned long long> p = ptrs.read();
-  unsigned from_host = 0;  // the host reads a heap block with cudaMemcpy
-  ASSERT_EQ(cudaMemcpy(&from_host, reinterpret_cast<void*>(p[5]), sizeof from_host, cudaMemcpyDeviceToHost),
-            cudaSuccess);
-  EXPECT_EQ(from_host, 5u);
   each_check_free<<<1, 32>>>(res.get(), ptrs.get());
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   for (unsigned long long r : res.read()) EXPECT_EQ(r, 1u);
 }
 
-TEST_F(DeviceHeap, FreeOfNullOrOfANonHeapPointerIsNoError) {
-  DeviceArray<int> other(16);
-  run_each(1, 1, 16);  // the heap exists
+TEST_F(DeviceHeap, FreeOfNullOrOfAnInteriorPointerIsNoError) {
+  DeviceArray<unsigned long long> ptrs(1);
+  each_malloc<<<1, 1>>>(ptrs.get(), 256);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   free_pointer<<<1, 32>>>(0);
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  free_pointer<<<1, 32>>>(reinterpret_cast<unsigned long long>(other.get()));
+  free_pointer<<<1, 1>>>(ptrs.read()[0] + 16);  // the H200: free_interior.sync = 0
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 }
 
+TEST_F(DeviceHeap, FreeOfCudaMallocMemoryIsAnIllegalAddress) {
+  DeviceArray<int> other(16);
+  run_each(1, 1, 16);  // the heap exists
+  free_pointer<<<1, 1>>>(reinterpret_cast<unsigned long long>(other.get()));
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorIllegalAddress);  // the H200: free_foreign.sync = 700
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorIllegalAddress);  // sticky
+}
+
+TEST_F(DeviceHeap, ADoubleFreeIsALaunchFailure) {
+  double_free<<<1, 1>>>();
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);  // the H200: double_free.sync = 719
+  EXPECT_EQ(cudaGetLastError(), cudaErrorLaunchFailure);
+}
+
 TEST_F(DeviceHeap, DeviceCudaMallocAndCudaFreeShareTheHeap) {
-  DeviceArray<unsigned long long> out(7);
+  DeviceArray<unsigned long long> out(9);
   device_cuda_malloc<<<1, 1>>>(out.get(), size_t{64} << 20);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   const std::vector<unsigned long long> o = out.read();
   EXPECT_EQ(o[0], static_cast<unsigned long long>(cudaSuccess));
   EXPECT_NE(o[1], 0u);
-  EXPECT_EQ(o[2] - o[1], 80u);  // malloc's block follows cudaMalloc's (64 bytes + a 16-byte header)
+  // The H200's answers (tests/data/h200/device_heap/out/heap.txt devcm.*).
+  EXPECT_EQ(o[2] - o[1], 80u);  // malloc's block follows cudaMalloc's
   EXPECT_EQ(o[3], static_cast<unsigned long long>(cudaErrorMemoryAllocation));
-  EXPECT_EQ(o[4], 0u);
+  EXPECT_EQ(o[4], 0xdeadu);  // left as it was
   EXPECT_EQ(o[5], static_cast<unsigned long long>(cudaSuccess));
   EXPECT_EQ(o[6], static_cast<unsigned long long>(cudaSuccess));
+  EXPECT_EQ(o[7], static_cast<unsigned long long>(cudaErrorInvalidValue));  // cudaMalloc(&r, 0)
+  EXPECT_EQ(o[8], 0xdeadu);
 }
 
 TEST_F(DeviceHeap, TheHeapIsAllocatedAtTheFirstLaunchOfAModuleThatUsesIt) {
@@ -200,9 +230,12 @@ TEST_F(DeviceHeap, TheSizeIsFixedOnceAKernelHasUsedTheHeap) {
   exhaust<<<1, 1>>>(n.get(), 1 << 20);  // allocates the 16 MiB heap, uses it
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   EXPECT_EQ(n.read()[0], 15u);
+  // The H200 (late.*): cudaErrorInvalidValue, even for the size the heap has; not sticky.
   EXPECT_EQ(cudaDeviceSetLimit(cudaLimitMallocHeapSize, size_t{32} << 20), cudaErrorInvalidValue);
-  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidValue);  // not sticky
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidValue);
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  EXPECT_EQ(cudaDeviceSetLimit(cudaLimitMallocHeapSize, size_t{16} << 20), cudaErrorInvalidValue);
+  (void)cudaGetLastError();
   size_t v = 0;
   ASSERT_EQ(cudaDeviceGetLimit(&v, cudaLimitMallocHeapSize), cudaSuccess);
   EXPECT_EQ(v, size_t{16} << 20);
@@ -236,7 +269,7 @@ TEST_F(DeviceHeap, PtxKernelsMallocFromTheSameHeapAsCxxKernels) {
   ASSERT_EQ(cuLaunchKernel(each, 4, 1, 1, 64, 1, 1, 0, nullptr, args, nullptr), CUDA_SUCCESS);
   ASSERT_EQ(cuCtxSynchronize(), CUDA_SUCCESS);
   const std::vector<unsigned long long> p = ptrs.read();
-  for (unsigned t = 0; t < 256; ++t) EXPECT_EQ(p[t] - p[0], 32ull * t) << t;
+  for (unsigned t = 0; t < 256; ++t) EXPECT_EQ(p[t] - p[0], 80ull * t) << t;
   // A C++ kernel frees what the PTX kernel allocated; the heap is whole again.
   each_check_free<<<4, 64>>>(res.get(), ptrs.get());
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
