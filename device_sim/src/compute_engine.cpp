@@ -19,6 +19,7 @@
 #include "minicuda/replayable_faults.h"
 #include "minicuda/trace.h"
 #include "cost_model.h"
+#include "device_heap.h"
 #include "simt_counters.h"
 #include "class/clcbc0.h"
 #include "class/clcbc0qmd.h"
@@ -299,6 +300,18 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
     }
   }
 
+  // Constant bank 4: the header of the context's device malloc heap, which kernels use in place
+  // (nv_device_heap.h); the header gives the heap's size, all of which must be mapped.
+  if (nv_qmd_get(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_VALID(NV_QMD_CBANK_HEAP))) {
+    uint64_t va = nv_qmd_get(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_ADDR_LOWER(NV_QMD_CBANK_HEAP)) |
+                  (uint64_t{nv_qmd_get(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_ADDR_UPPER(NV_QMD_CBANK_HEAP))} << 32);
+    NvMinicudaDeviceHeap header{};
+    if (auto f = memory_.read(va, &header, sizeof header)) return mmu_fault(*f, "device heap");
+    if (header.magic != NV_MINICUDA_DEVICE_HEAP_MAGIC) return bad("constant bank 4 is not a device heap");
+    if (auto f = memory_.check(va, header.size, Access::Write)) return mmu_fault(*f, "device heap");
+    grid.heap = reinterpret_cast<uint8_t*>(va);
+  }
+
   // Constant bank 3: the device runtime's settings (the pending-launch limit is the device's).
   if (nv_qmd_get(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_VALID(NV_QMD_CBANK_DEVRT))) {
     uint64_t va = nv_qmd_get(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_ADDR_LOWER(NV_QMD_CBANK_DEVRT)) |
@@ -378,10 +391,18 @@ std::optional<BlockError> ComputeEngine::run_grid(const GridLaunch& grid, unsign
   // to even out the load); the first error stops the grid.
   const uint64_t blocks = uint64_t{grid.grid.x} * grid.grid.y * grid.grid.z;
   BlockQueue queue(grid.grid, std::clamp<uint64_t>(blocks / (uint64_t{helpers} * 16), 1, 64));
+  // With a device heap, its calls go in block order (device_heap.h).
+  std::optional<HeapTurn> turn;
+  GridLaunch launch = grid;
+  if (grid.heap != nullptr && helpers > 1) {
+    turn.emplace(queue, helpers);
+    queue.set_heap_turn(&*turn);
+    launch.heap_turn = &*turn;
+  }
   std::mutex error_mutex;
   std::optional<BlockError> first_error;
   std::function<void()> job = [&] {
-    if (std::optional<BlockError> e = run_blocks(grid, queue)) {
+    if (std::optional<BlockError> e = run_blocks(launch, queue)) {
       std::lock_guard lock(error_mutex);
       if (!first_error || e->block < first_error->block) first_error = std::move(e);
     }

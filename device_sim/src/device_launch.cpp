@@ -46,6 +46,7 @@ std::optional<ChannelFault> ComputeEngine::run_children(uint32_t chid, DeviceLau
     grid.dynamic_shared = r.shared;
     grid.printf_buffer = parent_grid.printf_buffer;  // the context's one printf FIFO
     grid.printf_bytes = parent_grid.printf_bytes;
+    grid.heap = parent_grid.heap;  // the context's one device heap
     DeviceLaunchQueue children(devrt_limits_, props, parent.depth() + 1, grid.kernel_name);
     grid.children = &children;
 

@@ -378,6 +378,7 @@ void BlockExec::step(Warp& w) {
     } else if (!execute_half(*this, w, in, mask) && !execute_alu(*this, w, in, mask) &&
                !execute_memory(*this, w, in, mask) &&
                !execute_async(*this, w, in, mask) && !execute_texture(*this, w, in, mask) &&
+               !execute_heap(*this, w, in, mask) &&
                in.opcode != NV_SASS_OP_NOP && in.opcode != NV_SASS_OP_MEMBAR && in.opcode != NV_SASS_OP_PREFETCH &&
                in.opcode != NV_SASS_OP_NANOSLEEP) {
       fault_lane_ = static_cast<unsigned>(__builtin_ctz(mask));

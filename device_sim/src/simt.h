@@ -159,6 +159,8 @@ bool execute_half(BlockExec& b, Warp& w, const NvSassInstruction& in, uint32_t m
 bool execute_async(BlockExec& b, Warp& w, const NvSassInstruction& in, uint32_t mask);
 // tex, suld, sust through the SM's texture unit (simt_texture.cpp). False if `in` is not one.
 bool execute_texture(BlockExec& b, Warp& w, const NvSassInstruction& in, uint32_t mask);
+// The device heap's calls: malloc, free, device-side cudaMalloc/cudaFree (simt_heap.cpp). False if not one.
+bool execute_heap(BlockExec& b, Warp& w, const NvSassInstruction& in, uint32_t mask);
 // shfl/vote/match/redux/bar.warp.sync for the lanes of `mask`, which have met: lane l executes
 // *in[l] (lanes may meet at different instructions of the same kind) (simt_warp.cpp).
 void execute_warp_op(BlockExec& b, Warp& w, const NvSassInstruction* const in[kLanes], uint32_t mask);

@@ -40,7 +40,7 @@ InstClass inst_class(const NvSassInstruction& in) {
     case NV_SASS_OP_LD: case NV_SASS_OP_ST: case NV_SASS_OP_LDU: case NV_SASS_OP_ATOM: case NV_SASS_OP_RED:
     case NV_SASS_OP_PREFETCH: case NV_SASS_OP_PRINTF: case NV_SASS_OP_ASSERTFAIL: case NV_SASS_OP_SHFL:
     case NV_SASS_OP_VOTE: case NV_SASS_OP_MATCH: case NV_SASS_OP_REDUX:
-    case NV_SASS_OP_TEX: case NV_SASS_OP_SULD: case NV_SASS_OP_SUST:
+    case NV_SASS_OP_TEX: case NV_SASS_OP_SULD: case NV_SASS_OP_SUST: case NV_SASS_OP_HEAP:
       return InstClass::Memory;
     case NV_SASS_OP_BRA: case NV_SASS_OP_CALL: case NV_SASS_OP_RET: case NV_SASS_OP_EXIT: case NV_SASS_OP_TRAP:
     case NV_SASS_OP_BRKPT: case NV_SASS_OP_NOP: case NV_SASS_OP_NANOSLEEP:

@@ -40,6 +40,7 @@ namespace minicuda::gpu {
 
 class GridCounters;  // simt_counters.h
 class DeviceLaunchQueue;  // device_launch_queue.h
+class HeapTurn;  // device_heap.h
 
 // The grid-wide barrier of a cooperative launch (grid_group::sync). Every block of such a grid
 // runs on a host thread of its own, all at once (compute_engine.cpp), so a block that arrives
@@ -103,6 +104,10 @@ struct GridLaunch {
   uint64_t stack_bytes = 1024;  // a cooperative launch: the driver's grid workspace (constant bank 2), else 0
   GridCounters* counters = nullptr;  // SASS kernels: where the SIMT executor counts (simt_counters.h), or null
   DeviceLaunchQueue* children = nullptr;  // where its device-side launches go (device_launch_queue.h)
+  // The context's device malloc heap (constant bank 4, nv_device_heap.h), or null; and the order
+  // of its blocks' heap calls (device_heap.h; null: the calls are not ordered, as in a cooperative grid).
+  uint8_t* heap = nullptr;
+  HeapTurn* heap_turn = nullptr;
 };
 
 // The errors a kernel can raise; each stops the grid and becomes a channel error.
@@ -139,14 +144,18 @@ class BlockQueue {
     blocks_ = only + 1;
   }
   // Claims the next blocks [*begin, *end); false when none is left or the grid has stopped.
+  // With a heap turn, the claiming host thread's first unfinished block is published around it.
   bool claim(uint64_t* begin, uint64_t* end) {
     if (stopped_.load(std::memory_order_relaxed)) return false;
+    if (heap_turn_ != nullptr) return claim_in_turn(begin, end);
     uint64_t b = next_.fetch_add(per_claim_, std::memory_order_relaxed);
     if (b >= blocks_) return false;
     *begin = b;
     *end = b + per_claim_ < blocks_ ? b + per_claim_ : blocks_;
     return true;
   }
+  // Orders the grid's heap calls by block (device_heap.h); set before any claim.
+  void set_heap_turn(HeapTurn* turn) { heap_turn_ = turn; }
   bool stopped() const { return stopped_.load(std::memory_order_relaxed); }
   void stop() { stopped_.store(true, std::memory_order_relaxed); }
   uint64_t blocks() const { return blocks_; }
@@ -156,8 +165,11 @@ class BlockQueue {
   }
 
  private:
+  bool claim_in_turn(uint64_t* begin, uint64_t* end);  // device_heap.cpp
+
   alignas(64) dim3 grid_;
   uint64_t blocks_, per_claim_;
+  HeapTurn* heap_turn_ = nullptr;
   std::atomic<bool> stopped_{false};
   alignas(64) std::atomic<uint64_t> next_{0};
   [[maybe_unused]] char after_next_[64 - sizeof(std::atomic<uint64_t>)] = {};  // next_'s line: next_ alone

@@ -157,6 +157,11 @@ enum NvSassOpcode : NvU16 {
                          // registers (d01 = element 0, d23 = element 1)
   NV_SASS_OP_SUST,       // surface operand[0] at c01 = operand[1], c23 = operand[2] (x in bytes)
                          // = `vec` elements of `type` in operand[3] (v01), operand[4] (v23)
+  // The device malloc heap (nv_device_heap.h), mode NvSassHeapMode: the calls of malloc and free
+  // (and of the device runtime's cudaMalloc/cudaFree, __cudaCDP2Malloc/__cudaCDP2Free) that the
+  // JIT resolves to the driver's heap. MALLOC: d (b64) = malloc(a). FREE: free(a). CDP_MALLOC:
+  // d (b32 cudaError_t) = cudaMalloc(a = void**, b = size). CDP_FREE: d (b32) = cudaFree(a).
+  NV_SASS_OP_HEAP,
   NV_SASS_OP_COUNT
 };
 
@@ -275,6 +280,7 @@ enum NvSassSemantics : NvU8 {
 // `mode`, per opcode (one byte; LOP3 keeps its truth table there instead).
 enum NvSassMulMode : NvU8 { NV_SASS_MUL_LO = 0, NV_SASS_MUL_HI, NV_SASS_MUL_WIDE };
 enum NvSassCvtaMode : NvU8 { NV_SASS_CVTA_FROM = 0, NV_SASS_CVTA_TO };
+enum NvSassHeapMode : NvU8 { NV_SASS_HEAP_MALLOC = 0, NV_SASS_HEAP_FREE, NV_SASS_HEAP_CDP_MALLOC, NV_SASS_HEAP_CDP_FREE };
 enum NvSassShfMode : NvU8 { NV_SASS_SHF_L = 0, NV_SASS_SHF_R };
 enum NvSassShflMode : NvU8 { NV_SASS_SHFL_UP = 0, NV_SASS_SHFL_DOWN, NV_SASS_SHFL_BFLY, NV_SASS_SHFL_IDX };
 enum NvSassVoteMode : NvU8 { NV_SASS_VOTE_ALL = 0, NV_SASS_VOTE_ANY, NV_SASS_VOTE_UNI, NV_SASS_VOTE_BALLOT };
@@ -416,7 +422,7 @@ inline const char* nv_sass_opcode_name(NvU16 opcode) {
       "bar.sync", "bar.arrive", "bar.red", "bar.warp.sync", "membar",
       "atom", "red",
       "shfl.sync", "vote.sync", "match.sync", "redux.sync", "activemask", "nanosleep",
-      "cp.async", "cp.async.group", "mbarrier", "tex", "suld", "sust"};
+      "cp.async", "cp.async.group", "mbarrier", "tex", "suld", "sust", "heap"};
   static_assert(sizeof(names) / sizeof(names[0]) == NV_SASS_OP_COUNT);
   return opcode < NV_SASS_OP_COUNT ? names[opcode] : "?";
 }

@@ -6,7 +6,8 @@
  * device-only function bodies:
  *   - `k<<<g, b, s, st>>>(args)` -> (::minicuda::devrt::push_call_configuration(g, b, s, st) ? (void)0
  *                                     : ::minicuda::devrt::device_stub<k>::launch(args))
- *   - `cudaGetLastError()`, `cudaStreamCreateWithFlags(...)`, ... -> ::minicuda::devrt::cudaGetLastError(), ...
+ *   - `cudaGetLastError()`, `cudaStreamCreateWithFlags(...)`, `cudaMalloc(...)`, `malloc(...)`, ...
+ *     -> ::minicuda::devrt::cudaGetLastError(), ...
  * The functions below then talk to the GPU's device runtime (minicuda/device_runtime.h), never
  * to libcudart. Included by crt/host_runtime.h. */
 #ifndef __CUDA_DEVICE_RUNTIME_API_H__
@@ -90,6 +91,25 @@ inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int 
 }
 inline cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   return static_cast<cudaError_t>(gpu::devrt::stream_destroy(stream));
+}
+
+/* The device heap (docs/device-heap.md): malloc and free in device code, and the device runtime's
+ * cudaMalloc and cudaFree, which share it. cudaMalloc, as on the H200 (tests/data/h200/device_heap):
+ * *devPtr = the block and cudaSuccess; no room: cudaErrorMemoryAllocation; size 0 or a null
+ * devPtr: cudaErrorInvalidValue; *devPtr is left as it was when it fails. cudaFree is free:
+ * cudaSuccess, or the kernel error free raises. */
+inline void* malloc(size_t size) { return gpu::isa::heap_malloc(size); }
+inline void free(void* ptr) { gpu::isa::heap_free(ptr); }
+inline cudaError_t cudaMalloc(void** devPtr, size_t size) {
+  if (devPtr == nullptr || size == 0) return cudaErrorInvalidValue;
+  void* p = gpu::isa::heap_malloc(size);
+  if (p == nullptr) return cudaErrorMemoryAllocation;
+  *devPtr = p;
+  return cudaSuccess;
+}
+inline cudaError_t cudaFree(void* devPtr) {
+  gpu::isa::heap_free(devPtr);
+  return cudaSuccess;
 }
 
 }  // namespace devrt

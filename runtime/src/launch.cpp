@@ -176,7 +176,8 @@ std::string kernel_display_name(const char* text) {
   return s;
 }
 
-ModuleRegistration::ModuleRegistration(const char* source, std::vector<ModuleEntry> entries) : source_(source) {
+ModuleRegistration::ModuleRegistration(const char* source, std::vector<ModuleEntry> entries, uint32_t flags)
+    : source_(source) {
   for (ModuleEntry& e : entries) {
     if (auto* k = std::get_if<ModuleKernel>(&e)) kernels_.push_back(*k);
     else variables_.push_back(std::get<ModuleVariable>(e));
@@ -205,7 +206,7 @@ ModuleRegistration::ModuleRegistration(const char* source, std::vector<ModuleEnt
   fatbin_.entry.sm_version = 90;
   fatbin_.entry.bit_width = 64;
   fatbin_.module = {fatbin::kModuleMagic, 1, source_.c_str(), static_cast<uint32_t>(images_.size()), images_.data(),
-                    static_cast<uint32_t>(variable_images_.size()), variable_images_.data()};
+                    static_cast<uint32_t>(variable_images_.size()), variable_images_.data(), flags};
   wrapper_ = {fatbin::kFatbinWrapperMagic, 1, &fatbin_, nullptr};
   void** handle = __cudaRegisterFatBinary(&wrapper_);
   host_functions_.reserve(kernels_.size());

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "nv_sass.h"
+#include "device_heap.h"
 #include "sm.h"
 
 namespace minicuda::gpu::testing {
@@ -149,6 +150,7 @@ struct SassGrid {
   std::vector<uint8_t> printf_fifo;  // empty: no printf buffer
   uint64_t stack_bytes = 1024;       // the call stack per thread (cudaLimitStackSize)
   uint64_t grid_workspace = 0;       // a cooperative grid's workspace (%envreg1/%envreg2), or 0
+  uint8_t* heap = nullptr;           // a formatted device heap (device_heap.h heap_format), or null
 
   std::optional<BlockError> run(const NvSassProgram& program, unsigned host_threads = 1) {
     GridLaunch launch;
@@ -164,7 +166,14 @@ struct SassGrid {
       launch.printf_buffer = printf_fifo.data();
       launch.printf_bytes = static_cast<uint32_t>(printf_fifo.size());
     }
+    launch.heap = heap;
     BlockQueue queue(grid, 1);
+    std::optional<HeapTurn> turn;  // the heap calls in block order, as the compute engine orders them
+    if (heap != nullptr && host_threads > 1) {
+      turn.emplace(queue, host_threads);
+      queue.set_heap_turn(&*turn);
+      launch.heap_turn = &*turn;
+    }
     std::optional<BlockError> first;
     std::mutex mutex;
     auto worker = [&] {

@@ -107,6 +107,30 @@ TEST(Cu2cxxDynamicParallelism, SynchronizeAndMissingDeviceRuntimeCallsAreErrors)
   EXPECT_EQ(format_error("/src/t.cu", t.errors[1]).rfind("/src/t.cu:5: error: cu2cxx: device function 'k'", 0), 0u);
 }
 
+TEST(Cu2cxxDeviceHeap, HeapCallsInDeviceCodeGoToTheDeviceHeapAndMarkTheModule) {
+  const Translation t = run(
+      "__global__ void k(int** out) {\n"
+      "  int* p = (int*)malloc(16); free(p); ::free(nullptr);\n"
+      "  void* q; cudaError_t e = cudaMalloc(&q, 8); e = cudaFree(q); pool.free(q); std::free(q);\n"
+      "}\n"
+      "int main() { int* h = (int*)malloc(4); free(h); void* d; cudaMalloc(&d, 4); cudaFree(d); k<<<1, 1>>>(0); }\n");
+  EXPECT_TRUE(t.errors.empty());
+  EXPECT_NE(t.text.find("  int* p = (int*)::minicuda::devrt::malloc(16); ::minicuda::devrt::free(p); "
+                        "::minicuda::devrt::free(nullptr);\n"),
+            std::string::npos)
+      << t.text;
+  EXPECT_NE(t.text.find("  void* q; cudaError_t e = ::minicuda::devrt::cudaMalloc(&q, 8); e = "
+                        "::minicuda::devrt::cudaFree(q); pool.free(q); std::free(q);\n"),
+            std::string::npos)
+      << t.text;
+  // Host code keeps the C library's and the runtime's functions.
+  EXPECT_NE(t.text.find("int main() { int* h = (int*)malloc(4); free(h); void* d; cudaMalloc(&d, 4); cudaFree(d);"),
+            std::string::npos)
+      << t.text;
+  EXPECT_NE(t.text.find("MINICUDA_REGISTER_MODULE_WITH_HEAP(\""), std::string::npos) << t.text;
+  EXPECT_EQ(run("__global__ void k(int* p) { *p = 1; }\n").text.find("WITH_HEAP"), std::string::npos);
+}
+
 TEST(Cu2cxxDynamicParallelism, HostCodeAndLambdasInHostCodeAreNotDeviceCode) {
   const Translation t = run(
       "__global__ void k() {}\n"

@@ -20,7 +20,11 @@ namespace {
 
 // The device runtime's functions minicuda has (cuda_device_runtime_api.h, namespace minicuda::devrt).
 constexpr std::string_view kDeviceRuntimeFunctions[] = {"cudaGetLastError", "cudaPeekAtLastError",
-                                                        "cudaStreamCreateWithFlags", "cudaStreamDestroy"};
+                                                        "cudaStreamCreateWithFlags", "cudaStreamDestroy",
+                                                        "cudaMalloc", "cudaFree", "malloc", "free"};
+
+// The calls of those that use the device heap (docs/device-heap.md).
+constexpr std::string_view kDeviceHeapFunctions[] = {"cudaMalloc", "cudaFree", "malloc", "free"};
 
 // The device runtime's functions (cuda_device_runtime_api.h) it does not have.
 constexpr std::string_view kDeviceRuntimeMissing[] = {
@@ -28,7 +32,7 @@ constexpr std::string_view kDeviceRuntimeMissing[] = {
     "cudaGetParameterBuffer", "cudaGetParameterBufferV2", "cudaGraphLaunch", "cudaEventRecord",
     "cudaEventRecordWithFlags", "cudaEventCreateWithFlags", "cudaEventDestroy", "cudaStreamWaitEvent",
     "cudaMemcpyAsync",   "cudaMemsetAsync",       "cudaMemcpy2DAsync",       "cudaMemcpy3DAsync",
-    "cudaMalloc",        "cudaFree",              "cudaDeviceGetAttribute",  "cudaDeviceGetLimit",
+    "cudaDeviceGetAttribute",  "cudaDeviceGetLimit",
     "cudaFuncGetAttributes", "cudaGetDevice",     "cudaGetDeviceCount",      "cudaRuntimeGetVersion"};
 
 template <std::size_t N>
@@ -93,7 +97,7 @@ std::vector<Diagnostic> find_dynamic_parallelism(const Tokens& tokens, const Lin
         message = "device function '" + function + "' calls " + name +
                   "(): minicuda's device runtime (CUDA dynamic parallelism) does not have " + name +
                   " in device code (it has <<<>>> launches, cudaStreamCreateWithFlags, cudaStreamDestroy, "
-                  "cudaGetLastError and cudaPeekAtLastError); call it from host code";
+                  "cudaGetLastError, cudaPeekAtLastError, cudaMalloc and cudaFree); call it from host code";
       } else {
         continue;
       }
@@ -130,6 +134,15 @@ void rewrite_device_runtime(const Tokens& tokens, std::vector<Edit>& edits) {
     }
   });
   edits.insert(edits.end(), std::make_move_iterator(calls.begin()), std::make_move_iterator(calls.end()));
+}
+
+bool device_code_uses_heap(const Tokens& tokens) {
+  bool uses = false;
+  for_each_device_only_body(tokens, [&](std::size_t open, std::size_t close) {
+    for (std::size_t j = open + 1; j < close && !uses; ++j)
+      uses = is_one_of(tokens[j], kDeviceHeapFunctions) && is_free_call(tokens, j, close);
+  });
+  return uses;
 }
 
 std::vector<Edit> rewrite_device_clock(const Tokens& tokens) {

@@ -125,7 +125,7 @@ bool declared_device_only(const Tokens& tokens, std::size_t brace);
 // CUDA dynamic parallelism that minicuda does not run, in the body of a device-only function
 // (declared_device_only): a call of cudaDeviceSynchronize (which CDP2 does not allow in device
 // code, as nvcc refuses it) or of a device-runtime function minicuda's device runtime does not
-// have (cudaLaunchDevice, cudaGetParameterBuffer, cudaMalloc, ...). Each occurrence is one
+// have (cudaLaunchDevice, cudaGetParameterBuffer, cudaMemcpyAsync, ...). Each occurrence is one
 // Diagnostic whose message names the function and what it calls.
 std::vector<Diagnostic> find_dynamic_parallelism(const Tokens& tokens, const LineIndex& lines);
 
@@ -133,9 +133,15 @@ std::vector<Diagnostic> find_dynamic_parallelism(const Tokens& tokens, const Lin
 // pass 1's launch rewrites; those inside such a body are changed to the device runtime's forms
 // (::minicuda::devrt::push_call_configuration, device_stub, launch_deduced; cuda_device_runtime_api.h),
 // and an Edit is added for each call of cudaGetLastError, cudaPeekAtLastError,
-// cudaStreamCreateWithFlags and cudaStreamDestroy there (not inside another edit), which then
+// cudaStreamCreateWithFlags, cudaStreamDestroy, cudaMalloc, cudaFree, malloc and free there
+// (not inside another edit), which then
 // calls ::minicuda::devrt's function of that name. Lines are kept.
 void rewrite_device_runtime(const Tokens& tokens, std::vector<Edit>& edits);
+
+// Does a device-only body call malloc, free, cudaMalloc or cudaFree (which rewrite_device_runtime
+// sends to ::minicuda::devrt, the device heap)? The file's module is then registered as one that
+// uses the device heap (MINICUDA_REGISTER_MODULE_WITH_HEAP, docs/device-heap.md).
+bool device_code_uses_heap(const Tokens& tokens);
 
 // Pass 6: `clock()` in device code. In the body of a device-only function (declared_device_only),
 // every `clock()` that is not qualified or a member call becomes

@@ -47,11 +47,12 @@ std::string_view basename_of(std::string_view path) {
 // MINICUDA_KERNEL(...) / MINICUDA_KERNEL_REGIONS(...) entries, first the headers' entry macros
 // (each expands to nothing or to entries followed by a comma, so none is separated by a comma
 // of its own), then the file's own entries (without them the list may end with a comma).
-std::string registration_block(std::string_view module_name, const std::vector<std::string>& kernels) {
+// `uses_heap`: the file's device code uses the device heap (MINICUDA_REGISTER_MODULE_WITH_HEAP).
+std::string registration_block(std::string_view module_name, const std::vector<std::string>& kernels, bool uses_heap) {
   std::string block =
       "// Appended by minicuda_cu2cxx: registers this file's kernels at start-up, as nvcc's host "
       "code does\n";
-  block.append("MINICUDA_REGISTER_MODULE(\"").append(escape_for_string_literal(module_name)).append("\"");
+  block.append(uses_heap ? "MINICUDA_REGISTER_MODULE_WITH_HEAP(\"" : "MINICUDA_REGISTER_MODULE(\"").append(escape_for_string_literal(module_name)).append("\"");
   std::size_t k = 0;
   for (; k < kernels.size() && kernels[k].starts_with("MINICUDA_CU2CXX_ENTRIES_"); ++k)
     block.append(k == 0 ? ", " : " ").append(kernels[k]);
@@ -79,6 +80,7 @@ struct HeaderContext {
   std::vector<KernelWithDefaults> with_defaults;  // their kernels with default arguments
   std::string constant_total;                  // `sizeof(::v) + ...` of their __constant__ variables
   bool inline_ptx = false;                     // some device code's asm was translated (inline_ptx.h)
+  bool uses_heap = false;                      // some device code calls malloc/free/cudaMalloc/cudaFree
   Translation* result = nullptr;
 };
 
@@ -190,6 +192,7 @@ Unit translate_unit(std::string_view source, std::string_view input_path, const 
   for (const KernelWithDefaults& k : own_defaults) ctx.with_defaults.push_back(KernelWithDefaults{k.name, 0});
   std::vector<Edit> edits = rewrite_launches(source, tokens, lines, targets, warnings);
   rewrite_device_runtime(tokens, edits);
+  ctx.uses_heap = ctx.uses_heap || device_code_uses_heap(tokens);
   edits.insert(edits.end(), std::make_move_iterator(includes.begin()), std::make_move_iterator(includes.end()));
   std::vector<Edit> shared = rewrite_dynamic_shared(source, tokens, lines, warnings);
   edits.insert(edits.end(), std::make_move_iterator(shared.begin()),
@@ -279,7 +282,7 @@ Translation translate(std::string_view source, std::string_view input_path,
       entries.push_back(name);
     }
     entries.insert(entries.end(), unit.entries.begin(), unit.entries.end());
-    result.text.append(registration_block(basename_of(input_path), entries));
+    result.text.append(registration_block(basename_of(input_path), entries, ctx.uses_heap));
   }
   if (!ctx.constant_total.empty()) {
     // nvcc's ptxas refuses a module whose __constant__ data passes the 64 KiB bank; so does g++ here.

@@ -51,6 +51,12 @@ void grid_sync();
 // The block's dynamic shared memory (extern __shared__).
 unsigned char* dynamic_shared();
 int printf(const char* format, ...) __attribute__((format(printf, 1, 2)));
+// Device-side malloc and free on the context's device heap (cudaLimitMallocHeapSize,
+// docs/device-heap.md): malloc returns a 16-byte-aligned block, or NULL when the heap has no
+// free block large enough (or bytes is 0); free(NULL) does nothing; a pointer that is no block
+// in use is ignored. Only valid inside a kernel (outside one, malloc returns NULL).
+void* heap_malloc(size_t bytes);
+void heap_free(void* p);
 // Is the calling host thread running kernel code? (The runtime refuses host API calls from it.)
 bool in_kernel_code();
 // The SM's cycle counter (clock64): the host's monotonic clock at the device's clock rate

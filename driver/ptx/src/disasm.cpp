@@ -109,6 +109,11 @@ std::string modifiers(const NvSassInstruction& i) {
       if (i.opcode != NV_SASS_OP_TEX && v < 3) add(boundary[v]);
       break;
     }
+    case NV_SASS_OP_HEAP: {
+      static const char* const n[] = {"malloc", "free", "cdp_malloc", "cdp_free"};
+      if (i.mode < 4) add(n[i.mode]);
+      break;
+    }
     default: break;
   }
   static const char* const rnd[] = {"", "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi"};

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "lowerer.h"
+#include "verify.h"
 
 namespace minicuda::ptx {
 
@@ -318,6 +319,19 @@ bool Lowerer::lower_call(const Instruction& in, NvSassInstruction i) {
     size_t first = printf ? 1 : 0;
     for (size_t k = 0; k < args.size() && k + first < i.operand_count; ++k)
       if (!slot_of(args[k], i.operand[k + first])) return false;
+    emit(i);
+    return true;
+  }
+  if (const int mode = heap_call_mode(callee->name); mode >= 0) {
+    // The device heap's calls (nv_sass.h HEAP): d = the return value (none for free), a, b = the arguments.
+    i.opcode = NV_SASS_OP_HEAP;
+    i.mode = static_cast<NvU8>(mode);
+    i.operand_count = 3;
+    i.operand[0] = NvSassOperand{};
+    i.operand[0].kind = NV_SASS_OPND_NONE;
+    if (!rets.empty() && !slot_of(rets[0], i.operand[0])) return false;
+    for (size_t k = 0; k < args.size() && k < 2; ++k)
+      if (!slot_of(args[k], i.operand[k + 1])) return false;
     emit(i);
     return true;
   }

@@ -1,6 +1,7 @@
 // The PTX verifier (verify.h).
 #include "verify.h"
 
+#include "nv_sass.h"
 #include "registers.h"
 
 #include <map>
@@ -47,9 +48,23 @@ struct Scope {
   std::map<std::string, std::string> spaces;  // variable or parameter -> its state space
 };
 
-// The functions the driver provides to every module (device printf, assert): calls of them
+// The functions the driver provides to every module (device printf, assert, the device heap): calls of them
 // need no body in the PTX.
-bool is_system_function(const std::string& name) { return name == "vprintf" || name == "__assertfail"; }
+bool is_system_function(const std::string& name) {
+  return name == "vprintf" || name == "__assertfail" || heap_call_mode(name) >= 0;
+}
+
+}  // namespace
+
+int heap_call_mode(const std::string& name) {
+  if (name == "malloc") return NV_SASS_HEAP_MALLOC;
+  if (name == "free") return NV_SASS_HEAP_FREE;
+  if (name == "__cudaCDP2Malloc") return NV_SASS_HEAP_CDP_MALLOC;
+  if (name == "__cudaCDP2Free") return NV_SASS_HEAP_CDP_FREE;
+  return -1;
+}
+
+namespace {
 
 class Verifier {
  public:

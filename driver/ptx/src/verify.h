@@ -16,4 +16,9 @@ void verify(const Module& module, std::vector<Diagnostic>& diags);
 // True for %tid, %ctaid, %laneid, %clock64, ... (the special registers the front end knows).
 bool is_special_register(const std::string& name);
 
+// The device heap's functions a module may call without defining them, which the JIT resolves
+// to the driver's heap (nv_sass.h HEAP): the NvSassHeapMode of `name` (malloc, free, and the
+// device runtime's __cudaCDP2Malloc / __cudaCDP2Free behind cudaMalloc / cudaFree), or -1.
+int heap_call_mode(const std::string& name);
+
 }  // namespace minicuda::ptx

@@ -57,8 +57,12 @@ struct ModuleImage {
   const KernelImage* kernels;
   uint32_t variable_count;
   const VariableImage* variables;
+  uint32_t flags;        // kModule* bits
 };
 inline constexpr uint32_t kModuleMagic = 0x4E42434D;  // "MCBN"
+// The module's device code calls malloc/free (or the device runtime's cudaMalloc/cudaFree): loading
+// it gives the context its device malloc heap, as a real module that references malloc does.
+inline constexpr uint32_t kModuleUsesDeviceHeap = 1u << 0;
 
 // --- the fatbinary container (real-stack.md §2.9) --------------------------------------------
 // What __cudaRegisterFatBinary receives (__fatBinC_Wrapper_t) and what cuLibraryLoadData reads:

@@ -35,8 +35,8 @@ bool adjust_limit(CUlimit limit, size_t value, size_t* out) {
     case CU_LIMIT_PRINTF_FIFO_SIZE:  // at least 512 KiB: 0, 1 and 1000 all give 524288
       *out = value < (512u << 10) ? (512u << 10) : value;
       return true;
-    case CU_LIMIT_MALLOC_HEAP_SIZE:  // at least 4 MiB
-      *out = value < (4u << 20) ? (4u << 20) : value;
+    case CU_LIMIT_MALLOC_HEAP_SIZE:  // at least 4 MiB, in 64 KiB steps: 5 MiB + 1 -> 5 MiB + 64 KiB
+      *out = value < (4u << 20) ? (4u << 20) : (value + 0xFFFF) & ~size_t{0xFFFF};
       return true;
     case CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT:
       *out = value;
@@ -74,6 +74,9 @@ CUresult cuCtxSetLimit(CUlimit limit, size_t value) {
   if (limit >= CU_LIMIT_SHMEM_SIZE) return done(scope, CUDA_ERROR_NOT_PERMITTED);
   size_t adjusted = 0;
   if (!adjust_limit(limit, value, &adjusted)) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  if (limit == CU_LIMIT_MALLOC_HEAP_SIZE) {  // fixed once a kernel has used the heap (device_heap.cpp)
+    if (CUresult r = device_heap_resize(*ctx, adjusted); r != CUDA_SUCCESS) return done(scope, r);
+  }
   ctx->limits[limit] = adjusted;
   if (adjusted != value) trace::note(trace::Layer::Libcuda, "limit: {} rounded to {}", value, adjusted);
   return done(scope, CUDA_SUCCESS);

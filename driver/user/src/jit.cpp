@@ -219,8 +219,15 @@ CUresult load_image(const void* data, const JitOptions& options, CUlib_st& lib, 
     m.variables.push_back(fatbin::VariableImage{g.name.c_str(), g.size, g.constant ? 1u : 0u,
                                                 g.initializer.data(), &m.slots[i]});
   }
+  // A module whose code calls malloc/free (the JIT's HEAP instructions) gives the context its heap.
+  uint32_t flags = 0;
+  for (const ptx::CompiledKernel& k : m.result.kernels) {
+    const auto* p = static_cast<const NvSassProgram*>(k.sass.get());
+    for (NvU32 i = 0; p != nullptr && i < p->instruction_count; ++i)
+      if (nv_sass_instructions(*p)[i].opcode == NV_SASS_OP_HEAP) flags |= fatbin::kModuleUsesDeviceHeap;
+  }
   m.module = fatbin::ModuleImage{fatbin::kModuleMagic, 1, "PTX module", static_cast<uint32_t>(m.kernels.size()),
-                                 m.kernels.data(), static_cast<uint32_t>(m.variables.size()), m.variables.data()};
+                                 m.kernels.data(), static_cast<uint32_t>(m.variables.size()), m.variables.data(), flags};
   lib.jit = std::move(jit);
   add_kernels(lib, &lib.jit->module);
   trace::note(trace::Layer::Libcuda, "module: {} PTX kernel(s), {} variable(s)", m.kernels.size(), m.variables.size());

@@ -16,6 +16,7 @@
 #include "jit.h"
 #include "libcuda.h"
 #include "minicuda/round_up.h"
+#include "nv_device_heap.h"
 #include "minicuda/trace.h"
 
 using namespace minicuda;
@@ -153,7 +154,7 @@ CUresult read_extra(void** extra, const fatbin::KernelImage& k, bool with_params
 // buffer.bytes of buffer.data (laid out by the caller); the rest of the bank is 0.
 uint64_t push_launch(Channel& ch, const CUfunc_st& f, uint64_t code_va, const unsigned grid[3],
                      const unsigned block[3], unsigned shared, void** params, const ExtraBuffer& buffer,
-                     bool cooperative, size_t stack_bytes, uint64_t pending_launch_limit) {
+                     bool cooperative, size_t stack_bytes, uint64_t pending_launch_limit, uint64_t heap_va) {
   const fatbin::KernelImage& k = *f.image;
   uint64_t cbank_bytes = round_up(k.param_bytes, 16);
   // The QMD, constant bank 0, the device runtime's bank (3), then a cooperative launch's grid
@@ -195,6 +196,9 @@ uint64_t push_launch(Channel& ch, const CUfunc_st& f, uint64_t code_va, const un
   if (cbank_bytes != 0) bank(NV_QMD_CBANK_PARAMS, data.va + NVCBC0_QMD_BYTES, cbank_bytes);
   bank(NV_QMD_CBANK_PRINTF, ch.printf_va(), Channel::kPrintfBytes);
   bank(NV_QMD_CBANK_DEVRT, data.va + devrt_offset, sizeof(NvMinicudaDeviceRuntime));
+  // The device malloc heap (device_heap.cpp): the bank is its header, which holds its size (a
+  // constant bank's size field has 13 bits of 16-byte units).
+  if (heap_va != 0) bank(NV_QMD_CBANK_HEAP, heap_va, sizeof(NvMinicudaDeviceHeap));
   if (cooperative) {
     NvMinicudaGridWorkspace ws{};
     ws.size = sizeof ws;
@@ -255,13 +259,15 @@ CUresult launch_kernel(const char* api, DefaultStream mode, CUfunction f, const 
   }
   CUstream_st* stream = nullptr;
   if (CUresult r = resolve_stream(*ctx, hStream, &stream, mode); r != CUDA_SUCCESS) return done(scope, r);
-  uint64_t code_va = 0;
+  uint64_t code_va = 0, heap_va = 0, heap_bytes = 0;
   if (CUresult r = function_code(*ctx, *fn, &code_va); r != CUDA_SUCCESS) return done(scope, r);
+  if (CUresult r = device_heap_for_launch(*ctx, *fn, &heap_va, &heap_bytes); r != CUDA_SUCCESS) return done(scope, r);
   Channel& ch = channel_of(*ctx, stream);
   host_clock::spend(host_clock::kLaunchNs);  // what the call costs the host; the launch is stamped after it
   order_with_null_stream(*ctx, stream);
   uint64_t fence = push_launch(ch, *fn, code_va, grid, block, sharedMemBytes, kernelParams, buffer, cooperative,
-                               ctx->limits[CU_LIMIT_STACK_SIZE], ctx->limits[CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT]);
+                               ctx->limits[CU_LIMIT_STACK_SIZE], ctx->limits[CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT],
+                               heap_va);
   submitted(stream, fence);
   if (driver().launch_blocking) {
     if (CUresult r = ch.wait(fence); r != CUDA_SUCCESS) return done(scope, *ctx, r);

@@ -219,6 +219,13 @@ struct CUctx_st {
   static constexpr std::array<size_t, CU_LIMIT_MAX> kDefaultLimits = {1024,  8650752,  8388608, 0,      2048,
                                                                       64,    11796480, 232448,  0,      0};
   std::array<size_t, CU_LIMIT_MAX> limits = kDefaultLimits;
+  // The device malloc heap (device_heap.cpp): allocated at the first launch of a context build
+  // (epoch), cudaLimitMallocHeapSize bytes; stale when its epoch is not the context's.
+  struct DeviceHeap {
+    uint64_t epoch = 0;
+    CUdeviceptr va = 0;
+    uint64_t bytes = 0;
+  } device_heap;
   CUfunc_cache cache_config = CU_FUNC_CACHE_PREFER_NONE;
   std::set<CUctx_st*> peers;  // contexts cuCtxEnablePeerAccess let this one reach (peer.cpp)
   minicuda::libcuda::StreamAttributes null_stream_attributes;  // the NULL stream's (stream_attributes.cpp)
@@ -321,6 +328,17 @@ CUresult function_code(CUctx_st& ctx, CUfunc_st& f, uint64_t* code_va);
 // (another GPU's) holds them, CUDA_ERROR_NOT_SUPPORTED, with a trace note that says so. (Another
 // simulated process that loads them takes the slots over: its kernels then see its storage.)
 CUresult load_globals(CUctx_st& ctx, CUlib_st& lib);
+// The context's device malloc heap for a launch of f (device_heap.cpp): *va and *bytes of the heap
+// that constant bank 4 gives the grid (0 and 0: none). The heap is allocated from the pool and
+// formatted (through the copy engine) at the first launch of a kernel whose module uses it
+// (fatbin::kModuleUsesDeviceHeap); from then on every launch in the context build gets it.
+// CUDA_SUCCESS, or the allocation's or copy's error.
+CUresult device_heap_for_launch(CUctx_st& ctx, const CUfunc_st& f, uint64_t* va, uint64_t* bytes);
+// cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE, bytes)'s part in the heap: CUDA_SUCCESS when the size
+// may still change (no heap yet, or one no kernel has used: it is freed, and the next launch
+// allocates the new size); otherwise the H200's error for a heap in use.
+CUresult device_heap_resize(CUctx_st& ctx, uint64_t bytes);
+
 // A context was built (its epoch is live) or torn down: which contexts may hold variables' slots
 // (module_globals.cpp).
 void globals_context_built(uint64_t epoch);

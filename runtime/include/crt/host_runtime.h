@@ -89,7 +89,8 @@ using ModuleEntry = std::variant<ModuleKernel, ModuleVariable>;
  * __sti____cudaRegisterAll does): builds the module's fatbinary and registers it. */
 class ModuleRegistration {
  public:
-  ModuleRegistration(const char* source, std::vector<ModuleEntry> entries);
+  /* flags: fatbin::kModule* bits (kModuleUsesDeviceHeap). */
+  ModuleRegistration(const char* source, std::vector<ModuleEntry> entries, uint32_t flags = 0);
   ModuleRegistration(const ModuleRegistration&) = delete;
   ModuleRegistration& operator=(const ModuleRegistration&) = delete;
 
@@ -227,5 +228,9 @@ cudaError_t launch(dim3 grid, dim3 block, size_t shared_bytes, cudaStream_t stre
                                                                       static_cast<void**>(static_cast<void*>(&slot))}}
 #define MINICUDA_REGISTER_MODULE(source, ...) \
   static const ::minicuda::detail::ModuleRegistration minicuda_module_registration_{source, {__VA_ARGS__}};
+/* The same for a file whose device code calls malloc/free or cudaMalloc/cudaFree (the device heap). */
+#define MINICUDA_REGISTER_MODULE_WITH_HEAP(source, ...)                                   \
+  static const ::minicuda::detail::ModuleRegistration minicuda_module_registration_{      \
+      source, {__VA_ARGS__}, ::minicuda::fatbin::kModuleUsesDeviceHeap};
 
 #include "cuda_device_runtime_api.h" /* the device runtime: launches and streams in device code (CDP2) */
