@@ -133,6 +133,7 @@ struct Driver {
   std::set<CUlib_st*> libraries;      // loaded libraries (module.cpp); owned
   std::set<CUlinkState_st*> links;    // links in progress (link.cpp); owned
   std::set<CUcontext> created;        // contexts of cuCtxCreate (context.cpp); owned
+  std::shared_ptr<struct VmmState> vmm;  // virtual memory management (vmm.h), made at first use
 };
 // The driver state of the calling thread's simulated process (libcuda is per process).
 Driver& driver();
@@ -169,6 +170,12 @@ struct CUctx_st {
   int uvm_fd = -1, uvm_mm_fd = -1;
   uint64_t va_base = 0, va_size = 0;
   minicuda::libcuda::Pool* pool = nullptr;  // owned: made by build(), deleted by teardown()
+  // The context's own device memory (context_memory.h): VRAM objects mapped below the pool.
+  struct OwnBuffer {
+    uint64_t va = 0, bytes = 0;
+    NvHandle hMemory = 0;
+  };
+  std::vector<OwnBuffer> own_memory;
   // Pinned host allocations: host address -> (size, RM handle)
   // cuMemHostRegister's ranges are kept here too: the user's [start, start+size) inside the
   // pinned pages [pages, pages+page_bytes) that the OS descriptor and the GPU mapping cover.

@@ -297,6 +297,8 @@ NV_STATUS rm_control(kernel::File* file, NVOS54_PARAMETERS* p) {
     case NV0000_CTRL_CMD_GPU_ATTACH_IDS: st = attach_ids(params, size); break;
     case NV0000_CTRL_CMD_GPU_GET_ID_INFO_V2: st = id_info_v2(params, size); break;
     case NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE: st = addr_space_type(*client, params, size); break;
+    case NV0000_CTRL_CMD_OS_UNIX_EXPORT_OBJECT_TO_FD: st = rm_export_object_to_fd(file, *client, params, size); break;
+    case NV0000_CTRL_CMD_OS_UNIX_IMPORT_OBJECT_FROM_FD: st = rm_import_object_from_fd(file, *client, params, size); break;
     case NV2080_CTRL_CMD_GPU_GET_NAME_STRING: st = name_string(params, size); break;
     case NV2080_CTRL_CMD_GPU_GET_GID_INFO: st = gid_info(params, size); break;
     case NV2080_CTRL_CMD_FB_GET_INFO_V2: st = fb_info(params, size); break;
