@@ -2,6 +2,8 @@
 // files, like ../../../../shared reference ioctl_sniff.c, and also dumps argument words:
 // the ioctl struct itself (RM 'F' escapes: its encoded size; nvidia-uvm: the first 64 bytes),
 // and for RM_ALLOC (0x2b) / RM_CONTROL (0x2a) the first 128 bytes of the pointed-to params.
+// NV2080_CTRL_CMD_GR_GET_INFO (0x20801201) also gets its {index, data} list, which lives behind
+// the params' grInfoList pointer: " grinfo[0x08=132 ...]".
 // Reads go through process_vm_readv so an over-long read cannot fault.
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -97,6 +99,18 @@ int ioctl(int fd, unsigned long req, ...) {
     uint64_t params; uint32_t psize;
     memcpy(&params, (char*)arg + 16, 8); memcpy(&psize, (char*)arg + 24, 4);
     if (params && psize) words("params", (void*)(uintptr_t)params, psize < 128 ? psize : 128);
+    uint32_t cmd;
+    memcpy(&cmd, (char*)arg + 8, 4);
+    if (nr == 0x2a && cmd == 0x20801201 && params) {
+      struct { uint32_t size, pad; uint64_t list; } gr;
+      uint32_t pairs[2 * 64];
+      if (peek((void*)(uintptr_t)params, &gr, sizeof gr) == sizeof gr && gr.size <= 64 &&
+          peek((void*)(uintptr_t)gr.list, pairs, gr.size * 8) == gr.size * 8) {
+        fprintf(stderr, " grinfo[");
+        for (uint32_t i = 0; i < gr.size; ++i) fprintf(stderr, i ? " 0x%02x=%u" : "0x%02x=%u", pairs[2 * i], pairs[2 * i + 1]);
+        fprintf(stderr, "]");
+      }
+    }
   }
   fprintf(stderr, "\n");
   return r;

@@ -4,7 +4,8 @@
 #                     each limit value (one process per value)
 #   ctxmem_ranges.txt under the argument-dumping sniffer: the step markers, the vidmem objects
 #                     (RM_ALLOC class 0x40) and the UVM external ranges mapped, for `base`,
-#                     `stack 2048`, `printf 16777216` and `heap 67108864`
+#                     `stack 2048`, `printf 16777216` and `heap 67108864`, and the GR_GET_INFO
+#                     list libcuda reads (THREAD_STACK_SCALING_FACTOR, LITTER_*)
 set -u
 out=${1:?usage: run.sh OUTDIR}
 cd "$(dirname "$0")"
@@ -23,7 +24,7 @@ gcc -shared -fPIC -O1 -o /tmp/ioctl_sniff_args.so ioctl_sniff_args.c -ldl || exi
   for m in "base" "stack 2048" "printf 16777216" "heap 67108864"; do
     echo "######## mode: $m"
     LD_PRELOAD=/tmp/ioctl_sniff_args.so timeout 10 /tmp/probe_ctxmem $m 2>&1 >/dev/null |
-      grep -E '==== step|nr 0x49 |nr 0x21 |nr 0x2b .* 00000040 |nr 0x2b .* 0000003e |nr 0x22 |nr 0x29 '
+      grep -E '==== step|nr 0x49 |nr 0x21 |nr 0x2b .* 00000040 |nr 0x2b .* 0000003e |nr 0x22 |nr 0x29 |grinfo'
     echo "exit = ${PIPESTATUS[0]}"
   done
 } > "$out/ctxmem_ranges.txt" 2>&1
