@@ -30,8 +30,8 @@
 
 namespace golden {
 
-// The device memory libcuda maps below a context's first allocation for itself
-// (driver/user/src/context_memory.h, kContextReserveBytes).
+// The device memory libcuda maps below a context's first allocation for itself, on the H200 the
+// golden traces run on (driver/user/src/context_memory.h, context_reserve()).
 inline constexpr uint64_t kContextMemory = 0x19e00000;
 
 struct Windows {

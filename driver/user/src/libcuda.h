@@ -102,6 +102,7 @@ struct DeviceInfo {
   int major = 0, minor = 0;       // GR SM_VERSION
   int sm_count = 0;               // TPCs x SMs per TPC
   int max_warps_per_sm = 0;
+  int stack_scaling_sms = 0;      // GR THREAD_STACK_SCALING_FACTOR: the SMs local memory is sized for
   int memory_bus_width = 0;
   int l2_cache_bytes = 0;
   int copy_engines = 0;
