@@ -32,8 +32,10 @@ namespace minicuda::gpu {
 
 namespace {
 
-// Where the UVA window goes if that part of the host address space is free.
-constexpr uint64_t kPreferredUvaBase = 0x5800'0000'0000;
+// Where the UVA window goes if that part of the host address space is free: 414 MiB below
+// 0x5800'0000'0000, so that after the 414 MiB a context's driver maps at the bottom of its VA
+// space for itself, a process's first device allocation is at the round 0x5800'0000'0000.
+constexpr uint64_t kPreferredUvaBase = 0x5800'0000'0000 - 0x19e0'0000;
 // The flags of an address-space reservation: no access, no memory, no swap accounting.
 constexpr int kReserveFlags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
 

@@ -87,18 +87,20 @@ class SmiLive : public ::testing::Test {
 void* SmiLive::small_ = nullptr;
 void* SmiLive::large_ = nullptr;
 
-constexpr unsigned long long kVidmem = 6ull << 20;  // the two chunks: 2 MiB + 4 MiB
+// The context's own local memory (414 MiB on the H200: driver/user/src/context_reserve.h) and the
+// two chunks, 2 MiB + 4 MiB.
+constexpr unsigned long long kVidmem = 0x19e00000ull + (6ull << 20);
 
 TEST_F(SmiLive, TableNamesThePidAndItsMemory) {
   ASSERT_TRUE(published("\"memory_used\":" + std::to_string(kVidmem) + ",\"contexts\":1")) << read_text(own_file());
   CliRun r = run_cli("smi");
   EXPECT_EQ(r.status, 0) << r.out;
   const std::string pid = std::to_string(getpid());
-  // The GPU row: the simulated H200, this program's pid, the PMA's 6 MiB in use.
+  // The GPU row: the simulated H200, this program's pid, the PMA's 420 MiB in use.
   EXPECT_TRUE(std::regex_search(r.out, std::regex("\\|   0  NVIDIA H200 +" + pid + " \\|"))) << r.out;
-  EXPECT_TRUE(std::regex_search(r.out, std::regex("  6MiB / [0-9]+MiB"))) << r.out;
-  // The Processes row: GPU 0, this pid, type C, this program's name, 6 MiB.
-  EXPECT_TRUE(std::regex_search(r.out, std::regex("\\|    0   N/A  N/A +" + pid + "      C   test_smi_live +6MiB \\|")))
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(" 420MiB / [0-9]+MiB"))) << r.out;
+  // The Processes row: GPU 0, this pid, type C, this program's name, 420 MiB.
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("\\|    0   N/A  N/A +" + pid + "      C   test_smi_live +420MiB \\|")))
       << r.out;
   EXPECT_NE(r.out.find("Driver Version: 580.159.04"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("| 00000000:00:06.0   Off |"), std::string::npos) << r.out;  // the H200's, as measured
@@ -133,7 +135,7 @@ TEST_F(SmiLive, QueryFormGivesTheBytes) {
   EXPECT_TRUE(std::regex_search(r.out, std::regex("Simulated By +: pid " + pid + " \\(test_smi_live\\), its device 0")))
       << r.out;
   EXPECT_TRUE(std::regex_search(r.out, std::regex("Process ID +: " + pid + "\n +Simulated PID +: 1000\n"))) << r.out;
-  EXPECT_TRUE(std::regex_search(r.out, std::regex("Used GPU Memory +: 6 MiB \\(6291456 bytes\\)"))) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("Used GPU Memory +: 420 MiB \\(440401920 bytes\\)"))) << r.out;
   EXPECT_TRUE(std::regex_search(r.out, std::regex("Contexts +: 1\n"))) << r.out;
   EXPECT_TRUE(std::regex_search(r.out, std::regex("Temperature +: N/A \\(not simulated\\)"))) << r.out;
   EXPECT_TRUE(std::regex_search(r.out, std::regex("Running Kernel +: None"))) << r.out;

@@ -74,9 +74,10 @@ constexpr KnownDifference kKnownDifferences[] = {
     {"prop.uuid", "6d696e69637564618200000000000001",
      "a simulated device has a UUID of its own (\"minicuda\" + the preset), not the H200's"},
     {"drv.deviceGetUuid_v2.hex", "6d696e69637564618200000000000001", "the same UUID through the driver API"},
-    {"drv.memGetInfo.values", "free=150109880320 total=150109880320 used=0",
-     "a fresh H200 context already owns ~527 MiB (the driver's own reservations: channels, "
-     "firmware, the context's local memory); minicuda's owns none until the program allocates"},
+    {"drv.memGetInfo.values", "free=149675769856 total=150109880320 used=434110464",
+     "a fresh context owns its local memory, 414 MiB on both (driver/user/src/context_reserve.h); "
+     "the H200's driver keeps about 113 MiB more in smaller buffers (a 70 MiB one, a dozen of 2 MiB) "
+     "that minicuda does not model"},
     // --- where allocations land ---
     {"malloc.size_2097152", "0 ptr_mod256=0 ptr_mod4096=0 ptr_mod2M=0 delta_from_prev=2023936",
      "libcuda places a dedicated 2 MiB chunk right after the small-allocation chunk; the H200's "

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Usage: check_backtrace.sh TARGET BREAKPOINT FRAME...
-# Runs TARGET under gdb in batch mode, stops at the first hit of BREAKPOINT, prints the
+# Runs TARGET under gdb in batch mode, stops at the first hit of BREAKPOINT (after skipping
+# GDB_IGNORE_HITS hits, default 0), prints the
 # backtrace of every thread, and checks that the FRAMEs appear in that order (gdb prints the
 # innermost frame of each thread first, and the threads from the newest to the main one).
 # This is how the tests pin the real call chains a student sees in the debugger
@@ -16,6 +17,7 @@ gdb -batch -nx \
   -ex 'set breakpoint pending on' \
   -ex 'set pagination off' \
   -ex "break ${breakpoint}" \
+  -ex "ignore 1 ${GDB_IGNORE_HITS:-0}" \
   -ex 'run' \
   -ex 'thread apply all bt' \
   -ex 'kill' \

@@ -18,7 +18,7 @@ run_gdb() {  # a program, then gdb commands; the helpers load through .debug_gdb
   MINICUDA_TRACE=1 MINICUDA_TRACE_FILE=/dev/null gdb -batch -nx -iex 'set auto-load safe-path /' \
     -ex 'set pagination off' "${args[@]}" -ex 'kill' --args "$program" >>"$out" 2>&1 || true
 }
-run_gdb "$target" 'break minicuda::gpu::Mmu::map_vidmem' 'run' 'mc-stack' 'mc-rm' 'print (CUresult)1' 'print (cudaError_t)700'
+run_gdb "$target" 'break minicuda::gpu::Mmu::map_vidmem' 'ignore 1 1' 'run' 'mc-stack' 'mc-rm' 'print (CUresult)1' 'print (cudaError_t)700'
 run_gdb "$target" 'break gdb_target.cpp:10' 'run' 'mc-mem' 'print d_a' 'print d_a + 4' 'print (dim3){1, 2, 3}' \
   'print (NvHandle)0x5c000002'
 CUDA_LAUNCH_BLOCKING=1 MINICUDA_FISSION=0 run_gdb "$regions_target" 'break gdb_regions_target.cu:14 if threadIdx.x == 5' \
@@ -36,7 +36,8 @@ expect '^#1 +uvm +      UVM_MAP_EXTERNAL_ALLOCATION\(base=0x580000000000, length
 expect '^client 0xc1d00001 \(NV01_ROOT_CLIENT\)$'
 expect '^└─ 0x5c000001 NV01_DEVICE_0$'
 expect '^   │  └─ 0x5c000009 HOPPER_CHANNEL_GPFIFO_A, channel 1$'
-expect '^   └─ 0x5c00000d NV01_MEMORY_LOCAL_USER, 2097152 B$'
+expect '^   ├─ 0x5c00000d NV01_MEMORY_LOCAL_USER, 434110464 B$'  # the context's own local memory
+expect '^   └─ 0x5c00000e NV01_MEMORY_LOCAL_USER, 2097152 B$'
 # printers
 expect '^\$[0-9]+ = CUDA_ERROR_INVALID_VALUE \(1\)$'
 expect '^\$[0-9]+ = cudaErrorIllegalAddress \(700\)$'

@@ -4,7 +4,9 @@
 //
 // Normalisation keeps the trace readable as students see it:
 //   - addresses in the device UVA window and in the simulated process's window are rebased to
-//     the default bases (0x580000000000, 0x590000000000), which is where they are in a normal run;
+//     where they are in a normal run: the first device allocation at 0x580000000000 (the VA
+//     space starts 414 MiB below it, with libcuda's own memory), the process's window at
+//     0x590000000000;
 //   - other host addresses (the program's stack, heap and globals) become <host>;
 //   - the "#N" call numbers restart at #1 and RM client handles at 0xc1d00001, pids read <pid>
 //     (they count up over a test binary's life, and ctest may run tests in one process or many);
@@ -28,6 +30,10 @@
 
 namespace golden {
 
+// The device memory libcuda maps below a context's first allocation for itself, on the H200 the
+// golden traces run on (driver/user/src/context_memory.h, context_reserve()).
+inline constexpr uint64_t kContextMemory = 0x19e00000;
+
 struct Windows {
   uint64_t uva_base = 0, uva_size = 0;
   uint64_t proc_base = 0, proc_size = 0;
@@ -39,7 +45,8 @@ struct FreshProcess {
   FreshProcess() : process((minicuda::kernel::boot(), minicuda::kernel::spawn_process())), scope(*process) {}
   Windows windows(void* first_device_pointer) const {
     Windows w;
-    w.uva_base = reinterpret_cast<uint64_t>(first_device_pointer);
+    // The VA space starts kContextMemory below the first allocation: libcuda's own memory.
+    w.uva_base = first_device_pointer ? reinterpret_cast<uint64_t>(first_device_pointer) - kContextMemory : 0;
     w.uva_size = 512ull << 30;
     w.proc_base = process->mm().window_base();
     w.proc_size = process->mm().window_size();
@@ -79,7 +86,7 @@ inline std::string normalise(const std::string& text, const Windows& w) {
       rewritten += line.substr(last, static_cast<size_t>(i->position(0)) - last);
       uint64_t v = std::stoull(i->str(0), nullptr, 16);
       if (v >= w.uva_base && v < w.uva_base + w.uva_size) {
-        rewritten += "0x" + (std::stringstream() << std::hex << (v - w.uva_base + 0x580000000000ull)).str();
+        rewritten += "0x" + (std::stringstream() << std::hex << (v - w.uva_base + 0x580000000000ull - kContextMemory)).str();
       } else if (v >= w.proc_base && v < w.proc_base + w.proc_size) {
         rewritten += "0x" + (std::stringstream() << std::hex << (v - w.proc_base + 0x590000000000ull)).str();
       } else {

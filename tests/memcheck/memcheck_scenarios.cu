@@ -158,6 +158,29 @@ int use_after_free(size_t bytes, bool keep_neighbour) {
   return 0;
 }
 
+// A kernel reads 2 MiB below the first allocation of a fresh context and writes, then reads
+// back, 64 MiB below it, as cuda-samples' simpleAttributes does (data[INT_MIN % n] is negative).
+// Without memcheck the driver's own memory is there, as on the H200, which read 0 from 64 MiB
+// below up without a fault (tests/data/h200/va/probe_va_layout.txt); memcheck reports it.
+int below_first_allocation() {
+  int* out = nullptr;
+  check("cudaMallocHost", cudaMallocHost(&out, sizeof(int)));
+  *out = -1;
+  int* first = nullptr;
+  check("cudaMalloc", cudaMalloc(&first, 15 << 20));
+  read_at<<<1, 1>>>(first - (2 << 20) / sizeof(int), out);
+  check("read: cudaDeviceSynchronize", cudaDeviceSynchronize());
+  std::printf("read: %d\n", *out);
+  store_at<<<1, 1>>>(first, -static_cast<long long>((64 << 20) / sizeof(int)), 42);
+  check("write: cudaDeviceSynchronize", cudaDeviceSynchronize());
+  *out = -1;
+  read_at<<<1, 1>>>(first - (64 << 20) / sizeof(int), out);
+  check("read back: cudaDeviceSynchronize", cudaDeviceSynchronize());
+  std::printf("read back: %d\n", *out);
+  check("cudaDeviceReset", cudaDeviceReset());
+  return 0;
+}
+
 // Nothing wrong: only the error summary.
 int clean() {
   int* a = nullptr;
@@ -185,6 +208,7 @@ int main(int argc, char** argv) {
   if (std::strcmp(argv[1], "leaks") == 0) return leaks();
   if (std::strcmp(argv[1], "reset_leak") == 0) return reset_leak();
   if (std::strcmp(argv[1], "clean") == 0) return clean();
+  if (std::strcmp(argv[1], "below_first_allocation") == 0) return below_first_allocation();
   if (std::strcmp(argv[1], "use_after_free") == 0) return use_after_free(kInts * sizeof(int), true);
   if (std::strcmp(argv[1], "use_after_free_last") == 0) return use_after_free(kInts * sizeof(int), false);
   if (std::strcmp(argv[1], "use_after_free_dedicated") == 0) return use_after_free(4 << 20, true);

@@ -397,6 +397,31 @@ TEST(MemcheckReport, AUseAfterFreeOfAnUnmappedChunkFaultsWithoutMemcheck) {
   }
 }
 
+// Below the first allocation of a fresh context lies the driver's own memory (context_memory.h):
+// without memcheck a kernel reads and writes it without a fault, as on the H200
+// (tests/data/h200/va/probe_va_layout.txt: every read from 64 MiB below up succeeded, read 0).
+// Memcheck mode leaves that part of the VA space unmapped, so the same read is reported.
+TEST(MemcheckReport, AnAccessBelowTheFirstAllocationIsCaughtOnlyWithMemcheck) {
+  Output o = run("MINICUDA_MEMCHECK=", "below_first_allocation");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(has(o.out, "read: cudaDeviceSynchronize: cudaSuccess\nread: 0\n")) << o.out;
+  EXPECT_TRUE(has(o.out, "write: cudaDeviceSynchronize: cudaSuccess\n")) << o.out;
+  EXPECT_TRUE(has(o.out, "read back: cudaDeviceSynchronize: cudaSuccess\nread back: 42\n")) << o.out;
+  EXPECT_EQ(o.err, "");
+
+  o = run("MINICUDA_MEMCHECK=1", "below_first_allocation");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(has(o.out, "read: cudaDeviceSynchronize: cudaErrorIllegalAddress\n")) << o.out;  // 700
+  EXPECT_TRUE(has(o.err,
+                  "========= Invalid __global__ read\n"
+                  "=========     at read_at\n"
+                  "=========     by thread (0,0,0) in block (0,0,0)\n"
+                  "=========     Address 0x"))
+      << o.err;
+  EXPECT_TRUE(has(o.err, "is out of bounds\n=========     and is 2097152 bytes before the nearest allocation at 0x"))
+      << o.err;
+}
+
 TEST(MemcheckReport, WithoutTheVariableNothingIsReported) {
   // The same overrun lands in the 512-byte slot's padding of a shared chunk: unnoticed, as on a
   // real GPU without compute-sanitizer.

@@ -80,6 +80,12 @@ TEST_F(RmControl, GrInfo) {
             132u);
   EXPECT_EQ(gr(rm, NV2080_CTRL_GR_INFO_INDEX_MAX_WARPS_PER_SM), 64u);
   EXPECT_EQ(gr(rm, NV2080_CTRL_GR_INFO_INDEX_MAX_THREADS_PER_WARP), 32u);
+  // GH100's layout, 8 GPCs x 9 TPCs x 2 SMs; stacks scale with the 132 enabled SMs (the H200's
+  // answers, tests/data/h200/ctxmem/out/ctxmem_ranges.txt; libcuda sizes a context's local memory
+  // by it: driver/user/src/context_reserve.h).
+  EXPECT_EQ(gr(rm, NV2080_CTRL_GR_INFO_INDEX_LITTER_NUM_GPCS), 8u);
+  EXPECT_EQ(gr(rm, NV2080_CTRL_GR_INFO_INDEX_LITTER_NUM_TPC_PER_GPC), 9u);
+  EXPECT_EQ(gr(rm, NV2080_CTRL_GR_INFO_INDEX_THREAD_STACK_SCALING_FACTOR), 132u);
   // Several entries in one call.
   NV2080_CTRL_GR_INFO list[2] = {{NV2080_CTRL_GR_INFO_INDEX_MAX_THREADS_PER_WARP, 0}, {NV2080_CTRL_GR_INFO_INDEX_SM_VERSION, 0}};
   NV2080_CTRL_GR_GET_INFO_PARAMS p{};

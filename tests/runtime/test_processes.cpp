@@ -57,7 +57,8 @@ TEST(Processes, AProcessExitGivesItsDeviceMemoryBack) {
     }
     size_t during = 0;
     ASSERT_EQ(cudaMemGetInfo(&during, &total), cudaSuccess);
-    EXPECT_EQ(during, free_before - (64 << 20));
+    // Its 64 MiB and its context's own local memory (414 MiB on the H200: context_reserve.h).
+    EXPECT_EQ(during, free_before - (64 << 20) - 0x19e00000);
   }  // the process exits without cudaFree: closing its files frees its RM client
   size_t after = 0;
   ASSERT_EQ(cudaMemGetInfo(&after, &total), cudaSuccess);

@@ -474,6 +474,7 @@ CUresult CUDAAPI cuPointerGetAttributes(unsigned int numAttributes, CUpointer_at
 
 #include "cuda_managed.h" /* managed memory: cuMemAllocManaged, prefetch, advice, attach */
 #include "cuda_mempool.h" /* the stream-ordered allocator: cuMemAllocAsync, memory pools */
+#include "cuda_vmm.h"     /* virtual memory management: cuMemCreate, cuMemAddressReserve, cuMemMap */
 
 /* --- Copies and memsets (synchronous forms) --- */
 

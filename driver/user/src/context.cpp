@@ -7,7 +7,9 @@
 //   RM_ALLOC FERMI_VASPACE_A: the GPU virtual address space (its range is the UVA window)
 //   UVM_REGISTER_GPU_VASPACE
 // and then the memory pool is ready (empty: the first cuMemAlloc grows it). Channels, the
-// doorbell and the engines' objects come with the execution engine (a later stage).
+// doorbell and the engines' objects come with the execution engine (a later stage). Last comes
+// the context's own memory: NV01_MEMORY_LOCAL_USER objects mapped at the bottom of the VA space,
+// below the pool's range (context_memory.h).
 #include <cstdio>
 #include <cstring>
 
@@ -16,11 +18,13 @@
 #include "array.h"
 #include "libcuda.h"
 #include "channel.h"
+#include "context_memory.h"
 #include "class/clc86f.h"
 #include "class/clc8b5.h"
 #include "memcheck.h"
 #include "mempool.h"
 #include "pool.h"
+#include "vmm.h"
 
 namespace minicuda::libcuda {
 
@@ -32,7 +36,7 @@ thread_local std::vector<CUcontext> t_below;       // the rest of it (cuCtxPushC
 CUresult build(CUctx_st& ctx) {
   Driver& d = driver();
   const DeviceInfo& dev = *device_info(ctx.device);
-  trace::note(trace::Layer::Libcuda, "primary context: open UVM, make the GPU VA space, start the memory pool");
+  trace::note(trace::Layer::Libcuda, "primary context: open UVM, make the GPU VA space, start the memory pool, map the context's own memory");
   ctx.uvm_fd = kernel::sys_open("/dev/nvidia-uvm", kernel::kORdWr | kernel::kOCloexec);
   ctx.uvm_mm_fd = kernel::sys_open("/dev/nvidia-uvm", kernel::kORdWr | kernel::kOCloexec);
   if (ctx.uvm_fd < 0 || ctx.uvm_mm_fd < 0) return CUDA_ERROR_NOT_INITIALIZED;
@@ -65,7 +69,11 @@ CUresult build(CUctx_st& ctx) {
   reg.hClient = d.hClient;
   reg.hVaSpace = ctx.hVaSpace;
   if (NV_STATUS s = uvm_call(ctx.uvm_fd, UVM_REGISTER_GPU_VASPACE, &reg); s != NV_OK) return to_cu_result(s);
-  ctx.pool = new Pool(ctx, d.memcheck ? PoolLayout::Memcheck : PoolLayout::Packed);
+  // The pool hands out the VA above the context's own memory (context_memory.h), mapped last.
+  const PoolLayout layout = d.memcheck ? PoolLayout::Memcheck : PoolLayout::Packed;
+  uint64_t pool_base = 0, pool_size = 0;
+  pool_va_range(ctx, layout, &pool_base, &pool_size);
+  ctx.pool = new Pool(ctx, layout, pool_base, pool_size);
 
   // Work submission: the doorbell page, then the channel (docs/design/execution.md).
   NV_HOPPER_USERMODE_A_PARAMS usermode{};
@@ -86,6 +94,8 @@ CUresult build(CUctx_st& ctx) {
   // The pinned buffer pageable copies are staged through, made now so that copies make no
   // system call (the measured libcuda, too, sets up everything at context creation).
   if (CUresult r = pin_host_memory(ctx, kStagingBytes, &ctx.staging, &ctx.staging_alloc); r != CUDA_SUCCESS) return r;
+  // Last, as the H200's libcuda maps its largest buffer last (context_memory.h).
+  if (CUresult r = map_context_memory(ctx, layout); r != CUDA_SUCCESS) return r;
   ctx.sticky = CUDA_SUCCESS;  // a reset context starts clean
   ctx.active = true;
   static uint64_t builds = 0;
@@ -121,9 +131,11 @@ void teardown(CUctx_st& ctx) {
   if (ctx.pool && ctx.pool->layout() == PoolLayout::Memcheck) memcheck::on_teardown(ctx);
   destroy_texture_objects(ctx);
   destroy_arrays(ctx);
+  vmm_context_torn_down(ctx);  // cuMemMap's mappings and reservations live in the VA space (vmm.h)
   if (ctx.pool) ctx.pool->release_all();
   delete ctx.pool;
   ctx.pool = nullptr;
+  unmap_context_memory(ctx);
   for (auto& [addr, host] : ctx.host_allocs) {
     if (host.registered) {  // the program's own pages: unpinned and unmapped from the GPU, kept
       uvm_free_range(ctx.uvm_fd, host.pages);

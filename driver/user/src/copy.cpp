@@ -20,6 +20,7 @@
 #include "class/clc86f.h"
 #include "class/clc8b5.h"
 #include "pool.h"
+#include "vmm.h"
 
 namespace minicuda::libcuda {
 
@@ -32,6 +33,10 @@ bool classify(CUctx_st& ctx, uint64_t addr, uint64_t n, Where* where) {
   if (ctx.pool->find(addr, &start, &size, &chunk, &chunk_size)) {
     *where = Where::Device;
     return n <= start + size - addr;
+  }
+  if (vmm_covers(ctx, addr, n)) {  // mappings of cuMemMap with access (vmm.h)
+    *where = Where::Device;
+    return true;
   }
   auto it = ctx.host_allocs.upper_bound(addr);
   if (it != ctx.host_allocs.begin()) {

@@ -64,18 +64,20 @@ NV_STATUS read_properties(DeviceInfo& dev) {
   dev.memory_bus_width = static_cast<int>(fb[2]);
   dev.l2_cache_bytes = static_cast<int>(fb[3]);
 
-  NV2080_CTRL_GR_INFO gr[4] = {{NV2080_CTRL_GR_INFO_INDEX_SM_VERSION, 0},
+  NV2080_CTRL_GR_INFO gr[5] = {{NV2080_CTRL_GR_INFO_INDEX_SM_VERSION, 0},
                                {NV2080_CTRL_GR_INFO_INDEX_MAX_WARPS_PER_SM, 0},
                                {NV2080_CTRL_GR_INFO_INDEX_SHADER_PIPE_SUB_COUNT, 0},
-                               {NV2080_CTRL_GR_INFO_INDEX_LITTER_NUM_SM_PER_TPC, 0}};
+                               {NV2080_CTRL_GR_INFO_INDEX_LITTER_NUM_SM_PER_TPC, 0},
+                               {NV2080_CTRL_GR_INFO_INDEX_THREAD_STACK_SCALING_FACTOR, 0}};
   NV2080_CTRL_GR_GET_INFO_PARAMS grp{};
-  grp.grInfoListSize = 4;
+  grp.grInfoListSize = 5;
   grp.grInfoList = nv_ptr_to_p64(gr);
   if ((s = control(dev.hSubdevice, NV2080_CTRL_CMD_GR_GET_INFO, &grp)) != NV_OK) return s;
   dev.major = static_cast<int>(gr[0].data >> 8);
   dev.minor = static_cast<int>(gr[0].data & 0xff);
   dev.max_warps_per_sm = static_cast<int>(gr[1].data);
   dev.sm_count = static_cast<int>(gr[2].data * gr[3].data);
+  dev.stack_scaling_sms = static_cast<int>(gr[4].data);
 
   NV2080_CTRL_GPU_GET_GID_INFO_PARAMS gid{};
   gid.flags = NV2080_GPU_CMD_GPU_GET_GID_FLAGS_FORMAT_BINARY;

@@ -102,6 +102,7 @@ struct DeviceInfo {
   int major = 0, minor = 0;       // GR SM_VERSION
   int sm_count = 0;               // TPCs x SMs per TPC
   int max_warps_per_sm = 0;
+  int stack_scaling_sms = 0;      // GR THREAD_STACK_SCALING_FACTOR: the SMs local memory is sized for
   int memory_bus_width = 0;
   int l2_cache_bytes = 0;
   int copy_engines = 0;
@@ -133,6 +134,7 @@ struct Driver {
   std::set<CUlib_st*> libraries;      // loaded libraries (module.cpp); owned
   std::set<CUlinkState_st*> links;    // links in progress (link.cpp); owned
   std::set<CUcontext> created;        // contexts of cuCtxCreate (context.cpp); owned
+  std::shared_ptr<struct VmmState> vmm;  // virtual memory management (vmm.h), made at first use
 };
 // The driver state of the calling thread's simulated process (libcuda is per process).
 Driver& driver();
@@ -169,6 +171,12 @@ struct CUctx_st {
   int uvm_fd = -1, uvm_mm_fd = -1;
   uint64_t va_base = 0, va_size = 0;
   minicuda::libcuda::Pool* pool = nullptr;  // owned: made by build(), deleted by teardown()
+  // The context's own device memory (context_memory.h): VRAM objects mapped below the pool.
+  struct OwnBuffer {
+    uint64_t va = 0, bytes = 0;
+    NvHandle hMemory = 0;
+  };
+  std::vector<OwnBuffer> own_memory;
   // Pinned host allocations: host address -> (size, RM handle)
   // cuMemHostRegister's ranges are kept here too: the user's [start, start+size) inside the
   // pinned pages [pages, pages+page_bytes) that the OS descriptor and the GPU mapping cover.

@@ -11,6 +11,7 @@
 #include "memcheck.h"
 #include "mempool.h"
 #include "pool.h"
+#include "vmm.h"
 
 namespace minicuda::libcuda {
 
@@ -22,6 +23,8 @@ struct PointerInfo {
   uint64_t start = 0, size = 0;
   uint64_t mapping_base = 0, mapping_size = 0;  // the pool chunk (or pinned range) behind it
   bool managed = false;                          // cuMemAllocManaged memory
+  bool vmm = false;                              // a mapping of cuMemMap (vmm.h)
+  CUmemAccess_flags access = CU_MEM_ACCESS_FLAGS_PROT_NONE;  // its access (vmm only)
 };
 
 // What libcuda knows about an address: a device allocation, pinned host memory, or nothing.
@@ -39,6 +42,17 @@ bool lookup(uint64_t addr, PointerInfo* out) {
       out->managed = true;
       out->mapping_base = out->start;
       out->mapping_size = out->size;
+      return true;
+    }
+    if (VmmPointer v; vmm_pointer(addr, &v) && v.ctx == ctx) {
+      out->ctx = ctx;
+      out->type = CU_MEMORYTYPE_DEVICE;
+      out->start = v.reservation;
+      out->size = v.reservation_size;
+      out->mapping_base = v.mapping;
+      out->mapping_size = v.mapping_size;
+      out->vmm = true;
+      out->access = v.access;
       return true;
     }
     auto it = ctx->host_allocs.upper_bound(addr);
@@ -75,6 +89,14 @@ bool write_attribute(const PointerInfo& info, CUpointer_attribute attribute, uin
     case CU_POINTER_ATTRIBUTE_MAPPED: *static_cast<int*>(data) = info.ctx ? 1 : 0; return true;
     case CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR: *static_cast<void**>(data) = reinterpret_cast<void*>(info.mapping_base); return true;
     case CU_POINTER_ATTRIBUTE_MAPPING_SIZE: *static_cast<size_t*>(data) = info.mapping_size; return true;
+    // VMM mappings only (vmm.h), as measured: their access, no handle types, no RDMA.
+    case CU_POINTER_ATTRIBUTE_ACCESS_FLAGS:
+      *static_cast<unsigned int*>(data) = info.access;
+      return info.vmm;
+    case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES:
+    case CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE:
+      *static_cast<unsigned long long*>(data) = 0;
+      return info.vmm;
     case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE: *static_cast<CUmemoryPool*>(data) = mempool_containing(ptr); return true;
     default: return false;
   }
@@ -238,7 +260,8 @@ CUresult cuMemFreeHost(void* p) {
 }
 
 // Contract: *pbase / *psize = the start and size of the cuMemAlloc allocation containing dptr
-// (interior pointers too); either may be NULL and is then not written. An address that is in no
+// (interior pointers too), or of the cuMemMap mapping with access that holds it; either may be
+// NULL and is then not written. An address that is in no
 // allocation of the current context: CUDA_ERROR_NOT_FOUND; no current context:
 // CUDA_ERROR_INVALID_CONTEXT.
 CUresult cuMemGetAddressRange_v2(CUdeviceptr* pbase, size_t* psize, CUdeviceptr dptr) {
@@ -248,7 +271,14 @@ CUresult cuMemGetAddressRange_v2(CUdeviceptr* pbase, size_t* psize, CUdeviceptr 
   CUcontext ctx = nullptr;
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   uint64_t start = 0, size = 0, chunk = 0, chunk_size = 0;
-  if (!ctx->pool->find(dptr, &start, &size, &chunk, &chunk_size)) return done(scope, CUDA_ERROR_NOT_FOUND);
+  VmmPointer v;
+  if (!ctx->pool->find(dptr, &start, &size, &chunk, &chunk_size)) {
+    // A VMM mapping, once a device may access it (measured: CUDA_ERROR_NOT_FOUND before).
+    if (!vmm_pointer(dptr, &v) || v.ctx != ctx || v.access == CU_MEM_ACCESS_FLAGS_PROT_NONE)
+      return done(scope, CUDA_ERROR_NOT_FOUND);
+    start = v.mapping;
+    size = v.mapping_size;
+  }
   if (pbase != nullptr) *pbase = start;
   if (psize != nullptr) *psize = size;
   if (scope.active()) scope.result("CUDA_SUCCESS, base={:#x}, size={}", start, size);

@@ -18,7 +18,8 @@ std::string size_str(uint64_t bytes) {
 }
 }  // namespace
 
-Pool::Pool(CUctx_st& ctx, PoolLayout layout) : ctx_(ctx), layout_(layout), va_(ctx.va_base, ctx.va_size) {}
+Pool::Pool(CUctx_st& ctx, PoolLayout layout, uint64_t va_base, uint64_t va_size)
+    : ctx_(ctx), layout_(layout), va_(va_base, va_size) {}
 
 int Pool::find_run(const Chunk& chunk, uint32_t n) {
   uint32_t run = 0;

@@ -45,7 +45,8 @@ class Pool {
   static constexpr uint32_t kSlotsPerChunk = kChunkSize / kSlotSize;
   static constexpr uint64_t kDedicatedAbove = 1ull << 20;  // larger requests get their own chunk
 
-  Pool(CUctx_st& ctx, PoolLayout layout);
+  // Hands out [va_base, va_base + va_size) of ctx's VA space (context_memory.h keeps the rest).
+  Pool(CUctx_st& ctx, PoolLayout layout, uint64_t va_base, uint64_t va_size);
 
   PoolLayout layout() const { return layout_; }
   // cuMemAlloc_v2's work. CUDA_ERROR_OUT_OF_MEMORY when the VA space or VRAM is exhausted.
@@ -66,9 +67,10 @@ class Pool {
   }
   // Returns every chunk to the kernel (context teardown), the memory pools' pieces first.
   void release_all();
-  // GPU VA for the stream-ordered allocator's pools (mempool.h), which map their own memory in
-  // it: `size` bytes (a multiple of 2 MiB) reserved, 2 MiB-aligned, or 0 when none is left.
-  uint64_t reserve_va(uint64_t size) { return va_.allocate(size, kChunkSize).value_or(0); }
+  // GPU VA for the stream-ordered allocator's pools (mempool.h) and cuMemAddressReserve (vmm.h),
+  // which map their own memory in it: `size` bytes (a multiple of 2 MiB) reserved, aligned to
+  // `alignment` (a power of two, at least 2 MiB), or 0 when none is left.
+  uint64_t reserve_va(uint64_t size, uint64_t alignment = kChunkSize) { return va_.allocate(size, alignment).value_or(0); }
   void release_va(uint64_t va, uint64_t size) { va_.release(va, size); }
   uint64_t chunk_count() const { return chunks_.size(); }
 

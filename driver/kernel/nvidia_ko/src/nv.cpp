@@ -107,6 +107,7 @@ void nv_release(kernel::File& file) {
   NvFile* nvf = static_cast<NvFile*>(file.private_data);
   // Closing a control file frees every RM client made through it (process exit does the same).
   if (nvf->kind == NodeKind::Control) rm_free_file_clients(&file);
+  if (nvf->exported.valid) rm_export_released(*nvf);
   // A /dev/nvidia0 registered with this control file acts for nobody from now on.
   for (NvFile* other : nv_files()) {
     if (other->ctl == &file) other->ctl = nullptr;

@@ -101,6 +101,13 @@ struct NvFile {
   int gpu = 0;                  // /dev/nvidiaN: N
   kernel::File* ctl = nullptr;  // /dev/nvidia0 after NV_ESC_REGISTER_FD: the control file
   MmapContext mmap;
+  // /dev/nvidiactl bound to an exported object (NV0000_CTRL_CMD_OS_UNIX_EXPORT_OBJECT_TO_FD,
+  // rm_export.cpp): the video memory it shares, which the fd keeps alive until it is closed.
+  struct Exported {
+    bool valid = false;
+    int gpu = 0;
+    uint64_t phys = 0, size = 0;
+  } exported;
 };
 
 // --- the resource manager (rm_server.cpp, rm_classes.cpp) -------------------------------------
@@ -175,6 +182,20 @@ struct RmClass {
   void (*destruct)(RmObject& object);
 };
 const RmClass* rm_class(NvU32 hclass);
+
+// Video memory shared by several objects (an object and its imports, an export fd): each holds
+// one reference; construct_vidmem makes the first, the last vidmem_unref frees it (rm_classes.cpp).
+void vidmem_ref(int gpu, uint64_t phys);
+void vidmem_unref(int gpu, uint64_t phys, uint64_t size);
+// The RM controls of rm_export.cpp: bind a memory object to an fd of /dev/nvidiactl, and dup the
+// object bound to an fd into a client (NV0000_CTRL_CMD_OS_UNIX_EXPORT/IMPORT_*).
+NV_STATUS rm_export_object_to_fd(kernel::File* file, RmClient& client, void* params, NvU32 size);
+NV_STATUS rm_import_object_from_fd(kernel::File* file, RmClient& client, void* params, NvU32 size);
+// Inserts `object` (handle, class, parent, gpu and memory fields set) into client under its parent
+// (rm_server.cpp): NV_ERR_INVALID_OBJECT_PARENT or NV_ERR_INVALID_OBJECT_NEW when it cannot go there.
+NV_STATUS rm_insert_object(RmClient& client, const RmObject& object);
+// An export fd is closed: its reference on the shared memory goes (nv.cpp's release).
+void rm_export_released(NvFile& file);
 
 // Called by RM before a memory object goes away: UVM removes GPU mappings that still use it.
 void uvm_memory_freed(const RmObject& memory);

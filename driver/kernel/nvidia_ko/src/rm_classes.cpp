@@ -72,6 +72,12 @@ NV_STATUS construct_vaspace(RmClient&, RmObject& object, void* params) {
 
 void destruct_vaspace(RmObject& object) { windows_in_use(object.gpu)[object.va_base] = false; }
 
+// guarded by nv_lock(): references on shared video memory, by (GPU, VRAM offset).
+std::map<std::pair<int, uint64_t>, int>& vidmem_refs() {
+  static auto* refs = new std::map<std::pair<int, uint64_t>, int>;  // never destroyed (see nv_lock)
+  return *refs;
+}
+
 // NV01_MEMORY_LOCAL_USER: video memory. The PMA picks the VRAM; the GPU VA mapping is made
 // later, by nvidia-uvm (UVM_MAP_EXTERNAL_ALLOCATION), as libcuda does it.
 NV_STATUS construct_vidmem(RmClient&, RmObject& object, void* params) {
@@ -87,6 +93,7 @@ NV_STATUS construct_vidmem(RmClient&, RmObject& object, void* params) {
   }
   object.size = size;
   object.phys = *offset;
+  vidmem_refs()[{object.gpu, *offset}] = 1;
   p->size = size;
   p->offset = *offset;
   p->limit = size - 1;
@@ -99,7 +106,7 @@ NV_STATUS construct_vidmem(RmClient&, RmObject& object, void* params) {
 
 void destruct_vidmem(RmObject& object) {
   uvm_memory_freed(object);
-  nv_pma().free(object.phys, object.size);
+  vidmem_unref(object.gpu, object.phys, object.size);
 }
 
 // NV01_MEMORY_SYSTEM: system memory RM allocates itself (pushbuffers, semaphores); a process
@@ -162,6 +169,16 @@ const std::vector<RmClass>& table() {
 }
 
 }  // namespace
+
+void vidmem_ref(int gpu, uint64_t phys) { ++vidmem_refs()[{gpu, phys}]; }
+
+void vidmem_unref(int gpu, uint64_t phys, uint64_t size) {
+  auto it = vidmem_refs().find({gpu, phys});
+  if (it != vidmem_refs().end() && --it->second > 0) return;
+  if (it != vidmem_refs().end()) vidmem_refs().erase(it);
+  nv_select_gpu(gpu);
+  nv_pma().free(phys, size);
+}
 
 const RmClass* rm_class(NvU32 hclass) {
   for (const RmClass& c : table()) {

@@ -205,15 +205,20 @@ NV_STATUS gr_info(void* params, NvU32 size) {
   if (kernel::copy_from_user(list.data(), nv_p64_to_ptr<void>(p->grInfoList), bytes) != 0) return NV_ERR_INVALID_ADDRESS;
   const gpu::DeviceProperties& props = nv_device().properties();
   const NvU32 sms = static_cast<NvU32>(props.multiprocessor_count);
+  // The chip's layout: the H200's GH100 has 8 GPCs of 9 TPCs of 2 SMs, 132 of its 144 SMs enabled
+  // (tests/data/h200/ctxmem/out/ctxmem_ranges.txt, grinfo); a small GPU, one GPC of all its TPCs.
+  const NvU32 gpcs = sms >= 16 ? 8 : 1, tpcs_per_gpc = sms >= 16 ? 9 : sms / 2, sms_per_tpc = 2;
   for (NV2080_CTRL_GR_INFO& e : list) {
     switch (e.index) {
       case NV2080_CTRL_GR_INFO_INDEX_SM_VERSION: e.data = static_cast<NvU32>((props.major << 8) | props.minor); break;
       case NV2080_CTRL_GR_INFO_INDEX_MAX_WARPS_PER_SM: e.data = static_cast<NvU32>(props.max_threads_per_sm / props.warp_size); break;
       case NV2080_CTRL_GR_INFO_INDEX_MAX_THREADS_PER_WARP: e.data = static_cast<NvU32>(props.warp_size); break;
-      case NV2080_CTRL_GR_INFO_INDEX_LITTER_NUM_SM_PER_TPC: e.data = 2; break;
-      case NV2080_CTRL_GR_INFO_INDEX_SHADER_PIPE_SUB_COUNT: e.data = sms / 2; break;  // enabled TPCs
-      case NV2080_CTRL_GR_INFO_INDEX_LITTER_NUM_GPCS: e.data = sms >= 16 ? 8 : 1; break;
-      case NV2080_CTRL_GR_INFO_INDEX_LITTER_NUM_TPC_PER_GPC: e.data = sms >= 16 ? 9 : sms / 2; break;
+      case NV2080_CTRL_GR_INFO_INDEX_LITTER_NUM_SM_PER_TPC: e.data = sms_per_tpc; break;
+      case NV2080_CTRL_GR_INFO_INDEX_SHADER_PIPE_SUB_COUNT: e.data = sms / sms_per_tpc; break;  // enabled TPCs
+      case NV2080_CTRL_GR_INFO_INDEX_LITTER_NUM_GPCS: e.data = gpcs; break;
+      case NV2080_CTRL_GR_INFO_INDEX_LITTER_NUM_TPC_PER_GPC: e.data = tpcs_per_gpc; break;
+      // The SMs local memory is sized for: the enabled ones (the H200 reports 132).
+      case NV2080_CTRL_GR_INFO_INDEX_THREAD_STACK_SCALING_FACTOR: e.data = sms; break;
       case NV2080_CTRL_GR_INFO_INDEX_MAX_SP_PER_SM: e.data = 128; break;
       case NV2080_CTRL_GR_INFO_INDEX_GPU_CORE_COUNT: e.data = sms * 128; break;
       case NV2080_CTRL_GR_INFO_INDEX_MAX_SUBCONTEXT_COUNT: e.data = 64; break;
@@ -297,6 +302,8 @@ NV_STATUS rm_control(kernel::File* file, NVOS54_PARAMETERS* p) {
     case NV0000_CTRL_CMD_GPU_ATTACH_IDS: st = attach_ids(params, size); break;
     case NV0000_CTRL_CMD_GPU_GET_ID_INFO_V2: st = id_info_v2(params, size); break;
     case NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE: st = addr_space_type(*client, params, size); break;
+    case NV0000_CTRL_CMD_OS_UNIX_EXPORT_OBJECT_TO_FD: st = rm_export_object_to_fd(file, *client, params, size); break;
+    case NV0000_CTRL_CMD_OS_UNIX_IMPORT_OBJECT_FROM_FD: st = rm_import_object_from_fd(file, *client, params, size); break;
     case NV2080_CTRL_CMD_GPU_GET_NAME_STRING: st = name_string(params, size); break;
     case NV2080_CTRL_CMD_GPU_GET_GID_INFO: st = gid_info(params, size); break;
     case NV2080_CTRL_CMD_FB_GET_INFO_V2: st = fb_info(params, size); break;

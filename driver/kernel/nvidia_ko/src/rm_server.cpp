@@ -169,6 +169,19 @@ NV_STATUS rm_alloc(kernel::File* file, NvHandle hClient, NvHandle hParent, NvHan
   return NV_OK;
 }
 
+NV_STATUS rm_insert_object(RmClient& client, const RmObject& object) {
+  const RmClass* c = rm_class(object.hclass);
+  auto parent = client.objects.find(object.parent);
+  if (c == nullptr || parent == client.objects.end() ||
+      std::find(c->parents.begin(), c->parents.end(), parent->second.hclass) == c->parents.end())
+    return NV_ERR_INVALID_OBJECT_PARENT;
+  if (object.handle == 0 || client.objects.count(object.handle) || (object.handle & 0xFFF00000) == kClientHandleBase)
+    return NV_ERR_INVALID_OBJECT_NEW;
+  client.objects[object.handle] = object;
+  parent->second.children.push_back(object.handle);
+  return NV_OK;
+}
+
 NV_STATUS rm_free(kernel::File* file, NvHandle hClient, NvHandle hParent, NvHandle hObject) {
   RmClient* client = rm_client(file, hClient);
   if (!client) return NV_ERR_INVALID_CLIENT;

@@ -5,6 +5,7 @@
 //   UVM_CREATE_EXTERNAL_RANGE {base, length}   reserve [base, base+length) in this VA space
 //   UVM_MAP_EXTERNAL_ALLOCATION {base, length, offset, rmCtrlFd, hClient, hMemory}
 //                                              write GPU page-table entries for the RM object
+//   UVM_UNMAP_EXTERNAL {base, length, gpuUuid}  take the PTEs away, keep the range (cuMemSetAccess)
 //   UVM_FREE {base}                            unmap and forget the range
 // and, for managed memory (cudaMallocManaged; uvm_managed.cpp):
 //   mmap(uvm fd)                               a managed range, no page resident anywhere
@@ -199,6 +200,35 @@ NV_STATUS free_range(UvmFile& u, void* arg) {
   return NV_OK;
 }
 
+// UVM_UNMAP_EXTERNAL: takes the GPU's page-table entries of [base, base + length) away and keeps
+// the range (cuMemSetAccess to PROT_NONE, or before new access rights). Each mapping it touches
+// must lie inside it whole; the range must be one of UVM_CREATE_EXTERNAL_RANGE.
+NV_STATUS unmap_external(UvmFile& u, void* arg) {
+  auto* p = static_cast<UVM_UNMAP_EXTERNAL_PARAMS*>(arg);
+  if (!known_uuid(p->gpuUuid)) return NV_ERR_INVALID_DEVICE;
+  auto it = u.ranges.upper_bound(p->base);
+  if (it == u.ranges.begin()) return NV_ERR_INVALID_ADDRESS;
+  UvmRange& range = std::prev(it)->second;
+  if (p->length == 0 || p->base + p->length < p->base || p->base + p->length > range.base + range.length)
+    return NV_ERR_INVALID_ADDRESS;
+  const int gpu = nv_gpu_by_uuid(p->gpuUuid.uuid);
+  const uint64_t end = p->base + p->length;
+  for (const UvmMapping& m : range.mappings) {
+    bool overlaps = m.va < end && p->base < m.va + m.length;
+    if (m.gpu == gpu && overlaps && (m.va < p->base || m.va + m.length > end)) return NV_ERR_INVALID_ADDRESS;
+  }
+  auto& maps = range.mappings;
+  for (auto m = maps.begin(); m != maps.end();) {
+    if (m->gpu == gpu && m->va >= p->base && m->va + m->length <= end) {
+      drop_mapping(*m);
+      m = maps.erase(m);
+    } else {
+      ++m;
+    }
+  }
+  return NV_OK;
+}
+
 NV_STATUS migrate(UvmFile& u, void* arg) { return uvm_managed_migrate(&u, *static_cast<UVM_MIGRATE_PARAMS*>(arg)); }
 
 // The policy ioctls of cudaMemAdvise: one handler, told apart by the request.
@@ -225,6 +255,7 @@ const UvmIoctl kUvmIoctls[] = {
     UVM_ROW(UVM_CREATE_EXTERNAL_RANGE, UVM_CREATE_EXTERNAL_RANGE_PARAMS, true, create_external_range),
     UVM_ROW(UVM_MAP_EXTERNAL_ALLOCATION, UVM_MAP_EXTERNAL_ALLOCATION_PARAMS, true, map_external_allocation),
     UVM_ROW(UVM_FREE, UVM_FREE_PARAMS, true, free_range),
+    UVM_ROW(UVM_UNMAP_EXTERNAL, UVM_UNMAP_EXTERNAL_PARAMS, true, unmap_external),
     UVM_ROW(UVM_MIGRATE, UVM_MIGRATE_PARAMS, true, migrate),
     UVM_ROW(UVM_SET_PREFERRED_LOCATION, UVM_SET_PREFERRED_LOCATION_PARAMS, true, policy<UVM_SET_PREFERRED_LOCATION>),
     UVM_ROW(UVM_UNSET_PREFERRED_LOCATION, UVM_UNSET_PREFERRED_LOCATION_PARAMS, true,
@@ -249,6 +280,10 @@ std::string describe(uint64_t request, const void* arg) {
                          p->offset, hstr(p->hClient), hstr(p->hMemory));
     }
     case UVM_FREE: return fmt::format("base={:#x}", static_cast<const UVM_FREE_PARAMS*>(arg)->base);
+    case UVM_UNMAP_EXTERNAL: {
+      auto* p = static_cast<const UVM_UNMAP_EXTERNAL_PARAMS*>(arg);
+      return fmt::format("base={:#x}, length={:#x}", p->base, p->length);
+    }
     case UVM_MIGRATE: {
       auto* p = static_cast<const UVM_MIGRATE_PARAMS*>(arg);
       const int gpu = nv_gpu_by_uuid(p->destinationUuid.uuid);

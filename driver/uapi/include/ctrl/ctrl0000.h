@@ -140,3 +140,36 @@ inline constexpr NvU32 NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_SYSMEM = 1;
 inline constexpr NvU32 NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_VIDMEM = 2;
 inline constexpr NvU32 NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_REGMEM = 3;
 inline constexpr NvU32 NV0000_CTRL_CMD_CLIENT_GET_ADDR_SPACE_TYPE_FABRIC = 4;
+
+// ctrl0000unix.h: sharing an RM object through a file descriptor of /dev/nvidiactl. The caller
+// opens the fd itself; EXPORT binds the object to it, IMPORT dups the bound object into a client.
+typedef enum {
+    NV0000_CTRL_OS_UNIX_EXPORT_OBJECT_TYPE_NONE = 0,
+    NV0000_CTRL_OS_UNIX_EXPORT_OBJECT_TYPE_RM = 1,
+} NV0000_CTRL_OS_UNIX_EXPORT_OBJECT_TYPE;
+
+typedef struct {
+    NV0000_CTRL_OS_UNIX_EXPORT_OBJECT_TYPE type;
+    union {
+        struct {
+            NvHandle hDevice;
+            NvHandle hParent;
+            NvHandle hObject;
+        } rmObject;
+    } data;
+} NV0000_CTRL_OS_UNIX_EXPORT_OBJECT;
+static_assert(sizeof(NV0000_CTRL_OS_UNIX_EXPORT_OBJECT) == 16);
+
+typedef struct {
+    NV0000_CTRL_OS_UNIX_EXPORT_OBJECT object;  // in: the object to bind
+    NvS32 fd;                                   // in: an open fd of /dev/nvidiactl, bound to nothing
+    NvU32 flags;                                // in: NV0000_CTRL_OS_UNIX_EXPORT_OBJECT_TO_FD_FLAGS_*
+} NV0000_CTRL_OS_UNIX_EXPORT_OBJECT_TO_FD_PARAMS;
+static_assert(sizeof(NV0000_CTRL_OS_UNIX_EXPORT_OBJECT_TO_FD_PARAMS) == 24);
+inline constexpr NvU32 NV0000_CTRL_OS_UNIX_EXPORT_OBJECT_TO_FD_FLAGS_EMPTY_FD_TRUE = 0x1;
+
+typedef struct {
+    NvS32 fd;                                   // in: an fd an object was exported to
+    NV0000_CTRL_OS_UNIX_EXPORT_OBJECT object;  // in: where the dup goes (hParent) and its handle (hObject)
+} NV0000_CTRL_OS_UNIX_IMPORT_OBJECT_FROM_FD_PARAMS;
+static_assert(sizeof(NV0000_CTRL_OS_UNIX_IMPORT_OBJECT_FROM_FD_PARAMS) == 20);
