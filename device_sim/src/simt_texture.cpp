@@ -18,19 +18,6 @@ namespace minicuda::gpu::simt {
 
 namespace {
 
-// Texels read and written in place (the lane to blame is set before each request).
-class LaneMemory final : public TexelMemory {
- public:
-  bool read(uint64_t address, void* out, uint32_t bytes) override {
-    std::memcpy(out, reinterpret_cast<const void*>(address), bytes);
-    return true;
-  }
-  bool write(uint64_t address, const void* in, uint32_t bytes) override {
-    std::memcpy(reinterpret_cast<void*>(address), in, bytes);
-    return true;
-  }
-};
-
 [[noreturn]] void raise_fault(BlockExec& b, TexFault fault, uint64_t handle, const char* what) {
   switch (fault) {
     case TexFault::BadObject:
@@ -103,7 +90,7 @@ void texture_fetch(BlockExec& b, Warp& w, const NvSassInstruction& in, uint32_t 
   const uint64_t* c01 = optional_source(b, w, in.operand[3], mask, s01);
   const uint64_t* c23 = optional_source(b, w, in.operand[4], mask, s23);
   uint64_t r01[kLanes], r23[kLanes];
-  LaneMemory memory;
+  InPlaceTexelMemory memory;
   for_lanes(mask, [&](unsigned l) {
     b.set_fault_lane(l);
     TexFault fault;
@@ -154,7 +141,7 @@ void surface(BlockExec& b, Warp& w, const NvSassInstruction& in, uint32_t mask) 
   const uint64_t* v0 = store ? optional_source(b, w, in.operand[v], mask, sv0) : nullptr;
   const uint64_t* v1 = store ? optional_source(b, w, in.operand[v + 1], mask, sv1) : nullptr;
   uint64_t out0[kLanes], out1[kLanes];
-  LaneMemory memory;
+  InPlaceTexelMemory memory;
   for_lanes(mask, [&](unsigned l) {
     b.set_fault_lane(l);
     int x, y, z, layer;

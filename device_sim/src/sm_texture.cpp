@@ -17,19 +17,6 @@ using namespace sm;
 
 namespace {
 
-// Texels read and written in place, as the kernel's own loads and stores are.
-class KernelMemory final : public TexelMemory {
- public:
-  bool read(uint64_t address, void* out, uint32_t bytes) override {
-    std::memcpy(out, reinterpret_cast<const void*>(address), bytes);
-    return true;
-  }
-  bool write(uint64_t address, const void* in, uint32_t bytes) override {
-    std::memcpy(reinterpret_cast<void*>(address), in, bytes);
-    return true;
-  }
-};
-
 [[noreturn]] void raise_texture_fault(TexFault fault, uint64_t handle, const char* what) {
   KernelError e;
   e.kind = KernelErrorKind::IllegalAddress;
@@ -53,7 +40,7 @@ namespace isa {
 TexResult tex_fetch(uint64_t handle, const TexRequest& request) {
   SmCode sm_code;
   if (current_block("tex fetch") == nullptr) return TexResult{};
-  KernelMemory memory;
+  InPlaceTexelMemory memory;
   TexFault fault;
   TexResult r = texture_sample(memory, handle, request, &fault);
   if (fault != TexFault::None) raise_texture_fault(fault, handle, "texture fetch");
@@ -63,7 +50,7 @@ TexResult tex_fetch(uint64_t handle, const TexRequest& request) {
 void surf_load(uint64_t handle, int x_bytes, int y, int z, int layer, void* out, uint32_t bytes, int boundary) {
   SmCode sm_code;
   if (current_block("surf*read") == nullptr) return;
-  KernelMemory memory;
+  InPlaceTexelMemory memory;
   TexFault fault;
   surface_access(memory, handle, x_bytes, y, z, layer, out, bytes, false, static_cast<SurfBoundary>(boundary), &fault);
   if (fault != TexFault::None) raise_texture_fault(fault, handle, "surface load");
@@ -72,7 +59,7 @@ void surf_load(uint64_t handle, int x_bytes, int y, int z, int layer, void* out,
 void surf_store(uint64_t handle, int x_bytes, int y, int z, int layer, const void* in, uint32_t bytes, int boundary) {
   SmCode sm_code;
   if (current_block("surf*write") == nullptr) return;
-  KernelMemory memory;
+  InPlaceTexelMemory memory;
   TexFault fault;
   surface_access(memory, handle, x_bytes, y, z, layer, const_cast<void*>(in), bytes, true,
                  static_cast<SurfBoundary>(boundary), &fault);

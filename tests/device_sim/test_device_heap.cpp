@@ -5,15 +5,14 @@
 
 #include <cstdint>
 #include <cstring>
-#include <fstream>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "device_heap.h"
 #include "minicuda/ptx/ptx.h"
+#include "ptx_module.h"
 #include "sass_builder.h"
 
 namespace ptx = minicuda::ptx;
@@ -136,10 +135,7 @@ TEST(DeviceHeap, FreeingEverythingLeavesOneFreeBlock) {
 
 const ptx::CompileResult& module() {
   static const ptx::CompileResult r = [] {
-    std::ifstream f(std::string(MINICUDA_PTX_DATA_DIR) + "/corpus/device_heap.ptx");
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ptx::compile(ss.str(), {});
+    return minicuda::gpu::testing::compile_ptx_file(std::string(MINICUDA_PTX_DATA_DIR) + "/corpus/device_heap.ptx");
   }();
   return r;
 }

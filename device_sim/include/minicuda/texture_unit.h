@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 namespace minicuda::gpu {
 
@@ -18,6 +19,20 @@ class TexelMemory {
   virtual ~TexelMemory() = default;
   virtual bool read(uint64_t address, void* out, uint32_t bytes) = 0;
   virtual bool write(uint64_t address, const void* in, uint32_t bytes) = 0;
+};
+
+// Texels read and written in place, as a kernel's own loads and stores are (both execution
+// paths give the unit host pointers into the arena).
+class InPlaceTexelMemory final : public TexelMemory {
+ public:
+  bool read(uint64_t address, void* out, uint32_t bytes) override {
+    std::memcpy(out, reinterpret_cast<const void*>(address), bytes);
+    return true;
+  }
+  bool write(uint64_t address, const void* in, uint32_t bytes) override {
+    std::memcpy(reinterpret_cast<void*>(address), in, bytes);
+    return true;
+  }
 };
 
 // A fetch. The coordinates a shape does not use are ignored.

@@ -108,12 +108,15 @@ struct ExtraBuffer {
 
 // Reads cuLaunchKernel's `extra` array up to CU_LAUNCH_PARAM_END (a later pair of one key replaces
 // an earlier one) and checks the buffer it names against k's parameters, whose size is the end of
-// the last one (cuFuncGetParamInfo's offset plus size). As on the H200 (probe_launch_extra.txt):
-// a key that is none of the three, a buffer named beside kernelParams (with_params), no pointer (or
-// NULL), no size, or a size of 0 for a kernel with parameters: CUDA_ERROR_INVALID_VALUE; a size over the parameters' size:
+// the last one (cuFuncGetParamInfo's offset plus size). As on the H200 (probe_launch_extra.txt and
+// probe_launch_extra_more.txt): a key that is none of the three, or a buffer named beside
+// kernelParams (with_params): CUDA_ERROR_INVALID_VALUE. For a kernel with parameters, no pointer
+// (or NULL), no size, or a size of 0: CUDA_ERROR_INVALID_VALUE; a size over the parameters' size:
 // CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES; a shorter one passes that many bytes, and the rest of the
-// parameters reads 0 (on the H200, 0 or what an earlier launch left). A NULL size pointer, which
-// crashes the real driver, is CUDA_ERROR_INVALID_VALUE.
+// parameters reads 0 (on the H200, 0 or what an earlier launch left). For a kernel without
+// parameters, a size over 0 is CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES and anything else launches (a
+// missing or NULL pointer, a missing size). A NULL size pointer, which crashes the real driver, is
+// CUDA_ERROR_INVALID_VALUE.
 CUresult read_extra(void** extra, const fatbin::KernelImage& k, bool with_params, ExtraBuffer* out) {
   auto refuse = [](CUresult r, std::string why) {
     trace::note(trace::Layer::Libcuda, "launch refused: extra{}", why);
@@ -134,6 +137,14 @@ CUresult read_extra(void** extra, const fatbin::KernelImage& k, bool with_params
   out->named = has_data || has_size;
   if (!out->named) return CUDA_SUCCESS;  // an `extra` with no key: kernelParams (or nothing) passes them
   if (with_params) return refuse(CUDA_ERROR_INVALID_VALUE, " names a buffer and kernelParams is given too");
+  if (has_size && size == nullptr) return refuse(CUDA_ERROR_INVALID_VALUE, " has a NULL CU_LAUNCH_PARAM_BUFFER_SIZE");
+  if (k.param_bytes == 0) {
+    if (has_size && *size > 0)
+      return refuse(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES,
+                    fmt::format(" buffer of {} B for {}, which has no parameters", *size, k.name));
+    out->named = false;  // nothing to pass
+    return CUDA_SUCCESS;
+  }
   if (!has_data || data == nullptr) return refuse(CUDA_ERROR_INVALID_VALUE, " has no CU_LAUNCH_PARAM_BUFFER_POINTER");
   if (!has_size || size == nullptr) return refuse(CUDA_ERROR_INVALID_VALUE, " has no CU_LAUNCH_PARAM_BUFFER_SIZE");
   if (*size == 0 && k.param_bytes != 0)
@@ -232,10 +243,6 @@ CUresult launch_kernel(const char* api, DefaultStream mode, CUfunction f, const 
   if (fn == nullptr) return done(scope, CUDA_ERROR_INVALID_HANDLE);
   ExtraBuffer buffer;
   if (extra != nullptr) {
-    if (cooperative) {
-      trace::note(trace::Layer::Libcuda, "launch refused: a cooperative launch takes kernelParams, not extra");
-      return done(scope, CUDA_ERROR_INVALID_VALUE);
-    }
     if (CUresult r = read_extra(extra, *fn->image, kernelParams != nullptr, &buffer); r != CUDA_SUCCESS)
       return done(scope, r);
   }

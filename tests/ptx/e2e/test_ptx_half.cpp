@@ -9,13 +9,12 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <fstream>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "minicuda/ptx/ptx.h"
+#include "ptx_module.h"
 #include "sass_builder.h"
 
 namespace ptx = minicuda::ptx;
@@ -114,10 +113,7 @@ constexpr uint16_t kSpecial[] = {0x0000, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0x0001,
                                  0x3C00, 0xBC00, 0x7BFF, 0xFBFF, 0x3555, 0x3C01, 0x7F80, 0xFF80, 0x3F80};
 
 TEST(PtxHalf, ArithmeticMatchesTheHostsCorrectlyRoundedResultsBitForBit) {
-  std::ifstream file(std::string(MINICUDA_PTX_DATA_DIR) + "/corpus/half_arith.ptx");
-  std::stringstream ss;
-  ss << file.rdbuf();
-  ptx::CompileResult r = ptx::compile(ss.str(), {});
+  ptx::CompileResult r = minicuda::gpu::testing::compile_ptx_file(std::string(MINICUDA_PTX_DATA_DIR) + "/corpus/half_arith.ptx");
   ASSERT_EQ(r.status, ptx::Status::Ok) << r.error_log;
   const ptx::CompiledKernel& k = r.kernels.at(0);
 

@@ -7,12 +7,11 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "minicuda/ptx/ptx.h"
+#include "ptx_module.h"
 #include "sass_builder.h"
 
 namespace ptx = minicuda::ptx;
@@ -22,10 +21,7 @@ using minicuda::gpu::testing::SassGrid;
 namespace {
 
 ptx::CompiledKernel compile_corpus(const std::string& name) {
-  std::ifstream f(std::string(MINICUDA_PTX_DATA_DIR) + "/corpus/" + name + ".ptx");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  ptx::CompileResult r = ptx::compile(ss.str(), {});
+  ptx::CompileResult r = minicuda::gpu::testing::compile_ptx_file(std::string(MINICUDA_PTX_DATA_DIR) + "/corpus/" + name + ".ptx");
   EXPECT_EQ(r.status, ptx::Status::Ok) << r.error_log;
   EXPECT_EQ(r.kernels.size(), 1u);
   return r.kernels.empty() ? ptx::CompiledKernel{} : r.kernels[0];
@@ -178,10 +174,7 @@ TEST_P(PtxOnSimt, DivergentBranchesACallAndWarpVotes) {
 }
 
 TEST_P(PtxOnSimt, ModuleVariablesThroughBoundSymbols) {
-  std::ifstream f(std::string(MINICUDA_PTX_DATA_DIR) + "/corpus/math_mix.ptx");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  ptx::CompileResult r = ptx::compile(ss.str(), {});
+  ptx::CompileResult r = minicuda::gpu::testing::compile_ptx_file(std::string(MINICUDA_PTX_DATA_DIR) + "/corpus/math_mix.ptx");
   ASSERT_EQ(r.status, ptx::Status::Ok);
   const ptx::CompiledKernel& k = r.kernels.at(0);
   // Place each module variable in host memory (the UVA window's stand-in) with its initializer.
@@ -223,10 +216,7 @@ TEST_P(PtxOnSimt, ModuleVariablesThroughBoundSymbols) {
 // printf and assert: the format string and the argument buffer reach vprintf, and a failed
 // assert stops the grid with the message a C++ kernel's assert gives.
 std::shared_ptr<const void> bound_printf_assert(ptx::CompiledKernel& k, std::vector<std::vector<uint64_t>>& storage) {
-  std::ifstream f(std::string(MINICUDA_PTX_DATA_DIR) + "/corpus/printf_assert.ptx");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  ptx::CompileResult r = ptx::compile(ss.str(), {});
+  ptx::CompileResult r = minicuda::gpu::testing::compile_ptx_file(std::string(MINICUDA_PTX_DATA_DIR) + "/corpus/printf_assert.ptx");
   EXPECT_EQ(r.status, ptx::Status::Ok);
   k = r.kernels.at(0);
   std::vector<uint64_t> addresses;

@@ -8,14 +8,13 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <limits>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "crt/device_rounding_intrinsics.h"
 #include "minicuda/ptx/ptx.h"
+#include "ptx_module.h"
 #include "sass_builder.h"
 
 namespace ptx = minicuda::ptx;
@@ -25,10 +24,7 @@ using minicuda::gpu::testing::SassGrid;
 namespace {
 
 std::string fixture(const std::string& name) {
-  std::ifstream f(std::string(MINICUDA_PTX_DATA_DIR) + "/" + name + ".ptx");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
+  return minicuda::gpu::testing::read_text(std::string(MINICUDA_PTX_DATA_DIR) + "/" + name + ".ptx");
 }
 
 std::vector<uint64_t> params(const ptx::CompiledKernel& k, const std::vector<uint64_t>& values) {

@@ -6,12 +6,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "minicuda/ptx/ptx.h"
+#include "ptx_module.h"
 #include "sass_builder.h"
 
 namespace ptx = minicuda::ptx;
@@ -22,10 +21,7 @@ namespace {
 
 const ptx::CompileResult& module() {
   static const ptx::CompileResult r = [] {
-    std::ifstream f(std::string(MINICUDA_PTX_DATA_DIR) + "/handwritten/nvcc_sample_constructs.ptx");
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ptx::compile(ss.str(), {});
+    return minicuda::gpu::testing::compile_ptx_file(std::string(MINICUDA_PTX_DATA_DIR) + "/handwritten/nvcc_sample_constructs.ptx");
   }();
   return r;
 }

@@ -6,10 +6,8 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <mutex>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -18,6 +16,7 @@
 #include "minicuda/ptx/ptx.h"
 #include "simt_counters.h"
 #include "sm.h"
+#include "ptx_module.h"
 
 namespace ptx = minicuda::ptx;
 using minicuda::gpu::BlockError;
@@ -31,10 +30,7 @@ namespace {
 
 const ptx::CompileResult& ladders() {
   static const ptx::CompileResult r = [] {
-    std::ifstream f(std::string(MINICUDA_TIMING_DATA_DIR) + "/ladders.ptx");
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ptx::compile(ss.str(), {});
+    return minicuda::gpu::testing::compile_ptx_file(std::string(MINICUDA_TIMING_DATA_DIR) + "/ladders.ptx");
   }();
   return r;
 }

@@ -7,7 +7,8 @@ set -u
 out=${1:?usage: run.sh OUTDIR}
 cd "$(dirname "$0")"
 nvcc -arch=sm_90 -o /tmp/probe_vmm probe_vmm.cu -lcuda || exit 1
-gcc -shared -fPIC -O1 -o /tmp/ioctl_sniff_args.so ioctl_sniff_args.c -ldl || exit 1
+# The sniffer is ctxmem's (this recording was made before it learnt the GR_GET_INFO list).
+gcc -shared -fPIC -O1 -o /tmp/ioctl_sniff_args.so ../ctxmem/ioctl_sniff_args.c -ldl || exit 1
 LD_PRELOAD=/tmp/ioctl_sniff_args.so timeout 20 /tmp/probe_vmm trace > "$out/vmm_trace.txt" 2>&1
 echo "exit=$?" >> "$out/vmm_trace.txt"
 {
