@@ -40,11 +40,14 @@ class FissionCheck {
   uint64_t bytes() const { return bytes_; }
 
  private:
+  // What the grid may write, in chunks; a chunk of zeros is remembered as such, not copied.
+  static constexpr uint64_t kChunkBytes = 64 * 1024;
   struct Range {
-    uint8_t* at;
-    uint64_t length;
-    std::vector<uint8_t> saved;   // before the first run
-    std::vector<uint8_t> fibers;  // after the run with fibers
+    uint8_t* at = nullptr;
+    uint64_t length = 0;
+    bool saved_zero = false, fibers_zero = false;
+    std::vector<uint8_t> saved;   // before the first run (empty when saved_zero)
+    std::vector<uint8_t> fibers;  // after the run with fibers (empty when fibers_zero)
   };
   std::vector<Range> ranges_;
   uint64_t bytes_ = 0;
