@@ -9,8 +9,8 @@ here=$PWD
 tmp=$(mktemp -d)
 nvcc=/usr/local/cuda/bin/nvcc
 cd "$tmp"
-$nvcc -fatbin -arch=sm_90 -o kernels.fatbin "$here/kernels.cu" > "$out/build.txt" 2>&1
-$nvcc -ptx -arch=sm_90 -o kernels.ptx "$here/kernels.cu" >> "$out/build.txt" 2>&1
+$nvcc -fatbin -arch=sm_90 -o kernels.fatbin "$here/../launch_extra/kernels.cu" > "$out/build.txt" 2>&1
+$nvcc -ptx -arch=sm_90 -o kernels.ptx "$here/../launch_extra/kernels.cu" >> "$out/build.txt" 2>&1
 $nvcc -O2 -arch=sm_90 -o probe_launch_extra_more "$here/probe_launch_extra_more.cu" -lcuda >> "$out/build.txt" 2>&1
 timeout 50 ./probe_launch_extra_more . > "$out/probe_launch_extra_more.txt" 2>&1
 echo "rc=$?" >> "$out/probe_launch_extra_more.txt"
