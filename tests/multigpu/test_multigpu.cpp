@@ -334,5 +334,32 @@ TEST_F(MultiGpu, NvidiaTraceNamesTheGpuOfEachAllocation) {
   EXPECT_EQ(cudaFree(d), cudaSuccess);
 }
 
+// The second GPU's default pool: its segment of VA starts on a piece boundary (the pool maps
+// 32 MiB pieces on their own boundaries) whatever the context's VA allocator gave out before.
+TEST_F(MultiGpu, StreamOrderedAllocationOnTheSecondGpu) {
+  start(nullptr);
+  constexpr int n = 4096;
+  ASSERT_EQ(cudaSetDevice(1), cudaSuccess);
+  void* odd = nullptr;  // leaves the context's VA allocator off a 32 MiB boundary
+  ASSERT_EQ(cudaMalloc(&odd, 2ull << 20), cudaSuccess);
+  cudaStream_t s1 = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking), cudaSuccess);
+  int* d1 = nullptr;
+  ASSERT_EQ(cudaMallocAsync(&d1, n * sizeof(int), s1), cudaSuccess);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(d1) % (32u << 20), 0u);
+  std::vector<int> h(n);
+  std::iota(h.begin(), h.end(), 1);
+  ASSERT_EQ(cudaMemcpyAsync(d1, h.data(), n * sizeof(int), cudaMemcpyHostToDevice, s1), cudaSuccess);
+  ASSERT_EQ(minicuda::launch<scale>(dim3(n / 256), dim3(256), 0, s1, d1, n, 5), cudaSuccess);
+  std::vector<int> out(n);
+  ASSERT_EQ(cudaMemcpyAsync(out.data(), d1, n * sizeof(int), cudaMemcpyDeviceToHost, s1), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(s1), cudaSuccess);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(out[i], (i + 1) * 5) << i;
+  EXPECT_EQ(cudaFreeAsync(d1, s1), cudaSuccess);
+  EXPECT_EQ(cudaStreamSynchronize(s1), cudaSuccess);
+  EXPECT_EQ(cudaStreamDestroy(s1), cudaSuccess);
+  EXPECT_EQ(cudaFree(odd), cudaSuccess);
+}
+
 }  // namespace
 }  // namespace minicuda::testing

@@ -139,7 +139,7 @@ CUresult grow(CUctx_st& ctx, CUmemPoolHandle_st& pool, uint64_t need, PoolSegmen
   }
   const uint64_t size = std::max(kMemPoolSegmentBytes, round_to(need, kMemPoolPieceBytes));
   if (size < need || !within_max_size(pool, round_to(need, kMemPoolPieceBytes))) return CUDA_ERROR_OUT_OF_MEMORY;
-  const uint64_t va = ctx.pool->reserve_va(size);
+  const uint64_t va = ctx.pool->reserve_va(size, kMemPoolPieceBytes);  // pieces are mapped on their own boundaries
   if (va == 0) return CUDA_ERROR_OUT_OF_MEMORY;
   trace::note(trace::Layer::Libcuda, "mempool: no cached block fits {} B: reserve {} GiB of VA at {:#x}, map {} MiB", need,
               size >> 30, va, round_to(need, kMemPoolPieceBytes) >> 20);
