@@ -13,7 +13,8 @@
 //   __activemask() finds them; its ranks count only those lanes.
 // - thread_group: any of them, behind one type (tiled_partition(parent, n), a parameter).
 // Groups of lanes are warp masks: lane i of a warp is the block's thread 32 * w + i (x fastest).
-// Thread block clusters (compute capability 9.0) are not simulated: this_cluster() does not compile.
+// - cluster_group (this_cluster()): the blocks of a thread block cluster (compute capability 9.0):
+//   a barrier over them and distributed shared memory (map_shared_rank).
 #ifndef _COOPERATIVE_GROUPS_H_
 #define _COOPERATIVE_GROUPS_H_
 
@@ -31,6 +32,7 @@
 namespace cooperative_groups {
 
 namespace details {
+inline dim3 cluster_dim3(const unsigned (&v)[3]) { return dim3(v[0], v[1], v[2]); }
 inline unsigned block_size() { return blockDim.x * blockDim.y * blockDim.z; }
 inline unsigned block_rank() { return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); }
 inline unsigned lane() { return block_rank() % 32; }
@@ -410,12 +412,57 @@ auto thread_rank(const Group& g) {
   return g.thread_rank();
 }
 
-// Thread block clusters (sm_90) are not simulated: a kernel that asks for one does not compile.
-template <class T = void>
-void this_cluster() {
-  static_assert(details::always_false<T>,
-                "minicuda: thread block clusters (this_cluster, cluster_group) are not simulated");
-}
+// Thread block clusters (compute capability 9.0, docs/clusters.md): the blocks of one cluster,
+// started together on the SMs of one GPC. sync() (or barrier_arrive() then barrier_wait()) is a
+// barrier over every thread of every block of the cluster; map_shared_rank(p, r) is block r's
+// address of the shared variable at p (distributed shared memory). A launch without a cluster is
+// a cluster of one block.
+struct cluster_arrival_token {};
+class cluster_group {
+ public:
+  static void sync() {
+    minicuda::gpu::isa::cluster_arrive();
+    minicuda::gpu::isa::cluster_wait();
+  }
+  static cluster_arrival_token barrier_arrive() {
+    minicuda::gpu::isa::cluster_arrive();
+    return {};
+  }
+  static void barrier_wait() { minicuda::gpu::isa::cluster_wait(); }
+  static void barrier_wait(cluster_arrival_token&&) { minicuda::gpu::isa::cluster_wait(); }
+  static unsigned int query_shared_rank(const void* addr) { return minicuda::gpu::isa::cluster_shared_rank(addr); }
+  template <class T>
+  static T* map_shared_rank(T* addr, int rank) {
+    return static_cast<T*>(minicuda::gpu::isa::cluster_map_shared(addr, static_cast<unsigned>(rank)));
+  }
+  template <class T>
+  static T* map_shared_rank(T* addr, unsigned int rank) {
+    return static_cast<T*>(minicuda::gpu::isa::cluster_map_shared(addr, rank));
+  }
+  static dim3 block_index() { return details::cluster_dim3(info().relative); }
+  static unsigned int block_rank() { return info().rank; }
+  static unsigned int num_blocks() { return info().size; }
+  static dim3 dim_blocks() { return details::cluster_dim3(info().dim); }
+  // The calling thread's index and rank among the cluster's threads (blocks in rank order).
+  static dim3 thread_index() {
+    const dim3 b = block_index();
+    return dim3(b.x * blockDim.x + threadIdx.x, b.y * blockDim.y + threadIdx.y, b.z * blockDim.z + threadIdx.z);
+  }
+  static unsigned int thread_rank() { return block_rank() * details::block_size() + details::block_rank(); }
+  static dim3 dim_threads() {
+    const dim3 d = dim_blocks();
+    return dim3(d.x * blockDim.x, d.y * blockDim.y, d.z * blockDim.z);
+  }
+  static unsigned int num_threads() { return num_blocks() * details::block_size(); }
+  static unsigned int size() { return num_threads(); }
+  static bool is_valid() { return true; }
+
+ private:
+  static minicuda::gpu::isa::ClusterInfo info() { return minicuda::gpu::isa::cluster_info(); }
+  cluster_group() = default;
+  friend cluster_group this_cluster();
+};
+inline cluster_group this_cluster() { return cluster_group(); }
 
 }  // namespace cooperative_groups
 

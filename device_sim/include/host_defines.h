@@ -24,7 +24,12 @@
 // count from the QMD).
 #define __launch_bounds__(...)
 #define __maxnreg__(n)
-#define __cluster_dims__(...)
+// The cluster shape a kernel is compiled for: cu2cxx (minicuda-nvcc) reads and removes it from a
+// .cu file; left in plain C++, where nothing would give the kernel its clusters, launching the
+// kernel does not compile.
+#define __cluster_dims__(...)                                                                      \
+  __attribute__((error("minicuda: __cluster_dims__ is read by cu2cxx (.cu files) only; in C++ launch " \
+                       "with cudaLaunchKernelEx and cudaLaunchAttributeClusterDimension")))
 #define __inline_hint__
 #define __nv_pure__
 

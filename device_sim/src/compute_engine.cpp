@@ -27,6 +27,7 @@
 #include "nv_occupancy.h"
 #include "nv_sm_exception.h"
 #include "sm.h"
+#include "sm_cluster.h"
 
 namespace minicuda::gpu {
 namespace {
@@ -320,6 +321,15 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
     if (auto f = memory_.read(va, &devrt, sizeof devrt)) return mmu_fault(*f, "constant bank 3");
     devrt_limits_.pending_limit.store(devrt.pending_launch_limit, std::memory_order_relaxed);
   }
+  // The cluster shape: every dimension of the grid is a multiple of it (libcuda checked it).
+  grid.cluster = dim3(std::max<NvU32>(1, nv_qmd_get(qmd, NVCBC0_QMDV03_00_MINICUDA_CLUSTER_WIDTH)),
+                      std::max<NvU32>(1, nv_qmd_get(qmd, NVCBC0_QMDV03_00_MINICUDA_CLUSTER_HEIGHT)),
+                      std::max<NvU32>(1, nv_qmd_get(qmd, NVCBC0_QMDV03_00_MINICUDA_CLUSTER_DEPTH)));
+  grid.cluster_explicit = nv_qmd_get(qmd, NVCBC0_QMDV03_00_MINICUDA_CLUSTER_EXPLICIT) != 0;
+  if (grid.grid.x % grid.cluster.x != 0 || grid.grid.y % grid.cluster.y != 0 || grid.grid.z % grid.cluster.z != 0)
+    return bad(fmt::format("grid {}x{}x{} is not a whole number of clusters of {}x{}x{}", grid.grid.x, grid.grid.y,
+                           grid.grid.z, grid.cluster.x, grid.cluster.y, grid.cluster.z));
+  const uint64_t cluster_size = uint64_t{grid.cluster.x} * grid.cluster.y * grid.cluster.z;
   uint32_t registers = std::max<uint32_t>(1, nv_qmd_get(qmd, NVCBC0_QMDV03_00_REGISTER_COUNT_V));
   NvOccupancy occ = nv_occupancy(sm_limits(props), static_cast<uint32_t>(threads), registers, grid.dynamic_shared);
   if (occ.blocks_per_sm == 0) return bad(fmt::format("a block does not fit on an SM ({})", occ.limit));
@@ -351,15 +361,21 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
   if (cooperative)
     trace::note(trace::Layer::Gpu, "compute: ch {} {} is cooperative: {} blocks resident together, one host thread each",
                 chid, grid.kernel_name, blocks);
+  if (cluster_size > 1)
+    trace::note(trace::Layer::Gpu,
+                "compute: ch {} {} runs in {} cluster(s) of {}x{}x{} blocks, each cluster's blocks started together "
+                "(one host thread each)",
+                chid, grid.kernel_name, blocks / cluster_size, grid.cluster.x, grid.cluster.y, grid.cluster.z);
   // A SASS grid is counted and timed by the work-aware model (cost_model.h) unless
   // MINICUDA_COST_MODEL=0 keeps the wave model for it too.
-  GridCounters counters;
-  if (grid.sass != nullptr && work_aware_model()) grid.counters = &counters;
+  std::optional<GridCounters> counters;  // built only for a grid that counts (its line table allocates)
+  if (grid.sass != nullptr && work_aware_model()) grid.counters = &counters.emplace();
   DeviceLaunchQueue children(devrt_limits_, props, 0, grid.kernel_name);
   grid.children = &children;
   grid_activity(true);  // nvidia-uvm shows managed memory as the GPU's page table maps it
   device_.activity().begin(TimelineUnit::Compute, chid, grid.kernel_name);
-  std::optional<BlockError> first_error = cooperative ? run_cooperative(grid, blocks)
+  std::optional<BlockError> first_error = cooperative        ? run_cooperative(grid, blocks)
+                                          : cluster_size > 1 ? run_clusters(grid, helpers)
                                           : fission_mode() == FissionMode::Check && grid.region_entry != nullptr
                                               ? run_grid_checked(chid, grid)
                                               : run_grid(grid, helpers);
@@ -368,7 +384,7 @@ std::optional<ChannelFault> ComputeEngine::launch(uint32_t chid, uint64_t qmd_va
   uint64_t duration = wave_model_ns(props, occ.blocks_per_sm, threads, blocks);
   std::vector<trace::DeviceSpan::Arg> counted;  // a SASS grid's counters, for its span
   if (grid.counters != nullptr && !first_error)
-    duration = work_aware_duration(counters,
+    duration = work_aware_duration(*counters,
                                    KernelShape{blocks, static_cast<uint32_t>(threads), occ.blocks_per_sm,
                                                static_cast<uint32_t>(props.multiprocessor_count),
                                                static_cast<uint32_t>(props.max_threads_per_sm / 32)},
@@ -439,6 +455,51 @@ std::optional<BlockError> ComputeEngine::run_cooperative(GridLaunch grid, uint64
     barrier.stop();
   };
   CoopThreads::run(blocks, run_one, short_of_threads);
+  return first_error;
+}
+
+std::optional<BlockError> ComputeEngine::run_clusters(const GridLaunch& grid, unsigned helpers) {
+  const ClusterShape shape{grid.grid, grid.cluster};
+  const unsigned size = shape.size();
+  const uint64_t clusters = uint64_t{grid.grid.x} * grid.grid.y * grid.grid.z / size;
+  std::atomic<uint64_t> next{0};
+  std::atomic<bool> stopped{false};
+  std::mutex error_mutex;
+  std::optional<BlockError> first_error;
+  auto record = [&](std::optional<BlockError> e) {
+    std::lock_guard lock(error_mutex);
+    // The error that stopped the grid, not a block that only left a barrier because of it.
+    auto before = [](const BlockError& a, const BlockError& b) {
+      return a.stopped != b.stopped ? !a.stopped : a.block < b.block;
+    };
+    if (!first_error || before(*e, *first_error)) first_error = std::move(e);
+    stopped.store(true, std::memory_order_relaxed);
+  };
+  std::function<void()> job = [&] {
+    for (uint64_t c = next.fetch_add(1); c < clusters && !stopped.load(std::memory_order_relaxed);
+         c = next.fetch_add(1)) {
+      ClusterRun run(size);
+      GridLaunch launch = grid;
+      launch.cluster_run = &run;
+      auto run_one = [&](uint64_t rank) {
+        GridLaunch mine = launch;
+        mine.cluster_rank = static_cast<unsigned>(rank);
+        BlockQueue queue(grid.grid, shape.block_of(c, mine.cluster_rank), true);
+        if (std::optional<BlockError> e = run_blocks(mine, queue)) record(std::move(e));
+      };
+      auto short_of_threads = [&](uint64_t started) {
+        // The host has no thread left for every block of the cluster (EAGAIN): the grid stops as
+        // at a kernel error (the simulator's limit, not the GPU's).
+        KernelError e;
+        e.kind = KernelErrorKind::StackOverflow;
+        e.message = fmt::format("out of host threads for a cluster: block {} of {} could not start", started, size);
+        record(BlockError{shape.block_of(c, static_cast<unsigned>(started)), std::move(e), false});
+        run.stop();
+      };
+      CoopThreads::run(size, run_one, short_of_threads);
+    }
+  };
+  run_parallel(static_cast<unsigned>(std::min<uint64_t>(helpers, clusters)), job);
   return first_error;
 }
 

@@ -87,6 +87,9 @@ class ComputeEngine {
   std::optional<BlockError> run_grid(const GridLaunch& grid, unsigned helpers);
   // A cooperative grid: every block at once, each on a host thread of its own, with a grid barrier.
   static std::optional<BlockError> run_cooperative(GridLaunch grid, uint64_t blocks);
+  // A grid of clusters of more than one block (sm_cluster.h): `helpers` host threads take whole
+  // clusters in turn, and each runs its cluster's blocks at once, one host thread per block.
+  std::optional<BlockError> run_clusters(const GridLaunch& grid, unsigned helpers);
   // MINICUDA_FISSION=check: runs grid with fibers, then as regions over the same memory, and
   // returns a kernel error if the two left different bytes (fission_check.h).
   std::optional<BlockError> run_grid_checked(uint32_t chid, const GridLaunch& grid);

@@ -10,12 +10,72 @@
 
 namespace minicuda::gpu {
 
+namespace {
+
+// One thread's verified ranges: runs of pages check() found mapped, for the page table's epoch
+// they were found in (Mmu::epoch: every map and unmap starts a new one, unique among Mmus), so an
+// entry never outlives the pages it vouches for. A check inside a run needs no translate() at
+// all: the printf FIFO and the device heap a launch checks are 16 pages and more, the pushbuffer
+// and the launch ring are read a few words at a time from the same pages.
+struct VerifiedRun {
+  const Mmu* mmu = nullptr;
+  uint64_t epoch = 0;
+  uint64_t start = 0, end = 0;  // [start, end): whole pages, contiguous, every one mapped
+  bool writable = false;        // every page of it writable
+};
+constexpr int kVerifiedRuns = 8;
+struct VerifiedRuns {
+  VerifiedRun runs[kVerifiedRuns];
+  unsigned next = 0;  // the slot the next new run takes
+  unsigned hit = 0;   // the run that answered last: looked at first
+};
+constinit thread_local VerifiedRuns t_verified;
+
+bool covers(const VerifiedRun& r, const Mmu& mmu, uint64_t epoch, uint64_t va, uint64_t last, bool write) {
+  return r.mmu == &mmu && r.epoch == epoch && va >= r.start && last < r.end && (r.writable || !write);
+}
+
+bool verified(const Mmu& mmu, uint64_t epoch, uint64_t va, uint64_t last, bool write) {
+  VerifiedRuns& v = t_verified;
+  if (covers(v.runs[v.hit], mmu, epoch, va, last, write)) return true;
+  for (unsigned i = 0; i < kVerifiedRuns; ++i) {
+    if (covers(v.runs[i], mmu, epoch, va, last, write)) {
+      v.hit = i;
+      return true;
+    }
+  }
+  return false;
+}
+
+// Keeps [start, end), found mapped in epoch: grown onto a run it continues (a ring read page
+// after page stays one run), else in the next slot, round robin.
+void remember(const Mmu& mmu, uint64_t epoch, uint64_t start, uint64_t end, bool writable) {
+  for (VerifiedRun& r : t_verified.runs) {
+    if (r.mmu != &mmu || r.epoch != epoch || r.writable != writable) continue;
+    if (r.end == start) return void(r.end = end);
+    if (r.start == end) return void(r.start = start);
+  }
+  t_verified.runs[t_verified.next++ % kVerifiedRuns] = VerifiedRun{&mmu, epoch, start, end, writable};
+}
+
+}  // namespace
+
 std::optional<MemoryFault> GpuMemory::check(uint64_t va, uint64_t length, Access access) const {
   if (length == 0) return std::nullopt;
   if (length - 1 > std::numeric_limits<uint64_t>::max() - va)
     return MemoryFault{va, access, FaultKind::MmuUnmapped};
   uint64_t last = va + (length - 1);
+  // Read before any translate(): had a map or unmap come between, the run is stale at once.
+  const uint64_t epoch = mmu_.epoch();
+  if (verified(mmu_, epoch, va, last, access == Access::Write)) return std::nullopt;
+  return check_pages(va, last, access, epoch);
+}
+
+// The plain path: every page of [va, last] translated in turn; a range found mapped is remembered.
+std::optional<MemoryFault> GpuMemory::check_pages(uint64_t va, uint64_t last, Access access, uint64_t epoch) const {
   uint64_t page_va = va;
+  uint64_t run_start = 0;
+  bool writable = true;
   while (true) {
     std::optional<Pte> pte = mmu_.translate(page_va);
     if (!pte) return MemoryFault{page_va, access, FaultKind::MmuUnmapped};
@@ -24,7 +84,13 @@ std::optional<MemoryFault> GpuMemory::check(uint64_t va, uint64_t length, Access
     // Pages are naturally aligned (the Mmu refuses anything else), so the next one starts at
     // the next multiple of this page's size.
     uint64_t page_start = page_va & ~(pte->page_size - 1);
-    if (last - page_start < pte->page_size) return std::nullopt;  // this page holds the end
+    if (page_va == va) run_start = page_start;
+    writable = writable && pte->writable;
+    if (last - page_start < pte->page_size) {  // this page holds the end
+      // A run that ends at the top of the address space is not kept (its end would wrap).
+      if (page_start + pte->page_size != 0) remember(mmu_, epoch, run_start, page_start + pte->page_size, writable);
+      return std::nullopt;
+    }
     page_va = page_start + pte->page_size;
   }
 }

@@ -29,7 +29,12 @@ class GpuMemory {
   // Walks the page table over [va, va+length) for access. Returns the fault of the first page
   // that has no PTE (or is read-only, for a write), nullopt if the whole range may be accessed.
   // A range that wraps around the address space faults at its first byte; length 0 never faults.
+  // A range inside one this thread found mapped since the page table last changed (Mmu::epoch)
+  // is answered without a walk: the same answer (test_gpu_memory.cpp compares the two).
   std::optional<MemoryFault> check(uint64_t va, uint64_t length, Access access) const;
+  // The walk itself, page by page over [va, last] (the plain path check() shortcuts), for the
+  // page table of epoch: a range found mapped is remembered for check().
+  std::optional<MemoryFault> check_pages(uint64_t va, uint64_t last, Access access, uint64_t epoch) const;
 
   // check(), then copy. On a fault nothing is copied.
   std::optional<MemoryFault> read(uint64_t va, void* dst, uint64_t length) const;

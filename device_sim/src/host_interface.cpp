@@ -226,7 +226,7 @@ size_t HostInterface::run_channels(bool include_inline, bool wait) {
         // One GPFIFO entry at a time, from the channel whose work the host submitted first (its
         // segments' host times; chid breaks ties), then choose again: so work of several channels
         // reaches the engines in the order it was submitted, whichever chids the channels got.
-        std::vector<std::pair<uint64_t, Channel*>> ready;
+        std::vector<std::pair<uint64_t, Channel*>>& ready = ready_;
         bool progressed = true;
         while (progressed) {
           progressed = absorb_rings_locked();  // doorbells rung since the last look
@@ -238,8 +238,9 @@ size_t HostInterface::run_channels(bool include_inline, bool wait) {
             if (channel->status == ChannelStatus::Pending || channel->status == ChannelStatus::Waiting)
               ready.emplace_back(pbdma_->next_submit_time(*channel), channel.get());
           }
-          std::stable_sort(ready.begin(), ready.end(),
-                           [](const auto& a, const auto& b) { return a.first < b.first; });
+          // By submit time, ties in chid order (stable): an insertion sort, as there are few.
+          for (size_t i = 1; i < ready.size(); ++i)
+            for (size_t j = i; j > 0 && ready[j].first < ready[j - 1].first; --j) std::swap(ready[j], ready[j - 1]);
           for (auto& [submitted, channel] : ready) {
             PbdmaRun run = pbdma_->run(*channel, /*one_entry=*/true);
             entries += run.entries;
@@ -267,7 +268,7 @@ size_t HostInterface::run_channels(bool include_inline, bool wait) {
       engine_done_.wait(lock, [&] { return completions_ != seen; });
       --waiters_;
     }
-    handler = fault_handler_;
+    if (!new_faults.empty()) handler = fault_handler_;
     // Channels stopped at an acquire: gpu-host retries them (host_thread_loop), and must hear of
     // the first one if it sleeps without a timeout.
     int waiting = 0;

@@ -216,9 +216,36 @@ bool Mmu::map_sysmem(uint64_t va, uint64_t length, bool writable) {
   return true;
 }
 
+// Writes 2 MiB Peer PTEs for [va, va+length) -> VRAM [vram_offset, ...) of GPU peer_gpu. The host
+// mapping of those pages is the peer Mmu's (map_vidmem), untouched here.
+bool Mmu::map_peer(uint64_t va, int peer_gpu, uint64_t vram_offset, uint64_t length, bool writable) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const char* refused = nullptr;
+  if (length == 0)
+    refused = "empty range";
+  else if (va % kBigPage != 0 || vram_offset % kBigPage != 0 || length % kBigPage != 0)
+    refused = "not 2 MiB aligned";
+  else if (length > std::numeric_limits<uint64_t>::max() - va)
+    refused = "wraps around the address space";
+  else if (overlaps(ptes_, va, length))
+    refused = "already mapped";
+  if (refused != nullptr) {
+    trace::note(trace::Layer::Gpu, "mmu: map {:#x}..+{} -> gpu{} VRAM+{:#x} refused: {}", va, size_text(length),
+                peer_gpu, vram_offset, refused);
+    return false;
+  }
+  for (uint64_t off = 0; off < length; off += kBigPage)
+    ptes_[va + off] = Pte{Aperture::Peer, vram_offset + off, kBigPage, writable, peer_gpu};
+  invalidate_tlbs();
+  trace::note(trace::Layer::Gpu, "mmu: map {:#x}..+{} -> peer gpu{} VRAM+{:#x}, {} (2 MiB){}", va, size_text(length),
+              peer_gpu, vram_offset, pte_text(length / kBigPage), writable ? "" : ", read-only");
+  return true;
+}
+
 // Removes every PTE whose page overlaps [va, va+length). Vidmem pages become PROT_NONE again in
-// the host (a later host access faults, as a GPU access would). Returns the number of PTEs
-// removed; 0 if none was mapped there (not an error: the caller decides).
+// the host (a later host access faults, as a GPU access would); Peer pages stay as the peer's
+// mapping has them. Returns the number of PTEs removed; 0 if none was mapped there (not an
+// error: the caller decides).
 uint64_t Mmu::unmap(uint64_t va, uint64_t length) {
   std::unique_lock<std::shared_mutex> no_access(access_);  // waits for running engine work
   std::lock_guard<std::mutex> lock(mutex_);

@@ -147,7 +147,11 @@ PbdmaRun Pbdma::run(Channel& channel, bool one_entry) {
       // The page walk first: a bogus entry of 2^21 dwords at an unmapped address costs nothing.
       if (auto fault = memory_.check(pb_va, uint64_t{length} * 4, Access::Read))
         return stop(mmu_fault(config.chid, *fault, 0, "pushbuffer"));
-      std::vector<uint32_t> dwords(length);
+      // A segment of a launch or a copy is a few dozen dwords: those are read onto the stack.
+      constexpr uint32_t kOnStack = 256;
+      uint32_t on_stack[kOnStack];
+      std::vector<uint32_t> on_heap(length > kOnStack ? length : 0);
+      const std::span<uint32_t> dwords(length > kOnStack ? on_heap.data() : on_stack, length);
       if (auto fault = memory_.read(pb_va, dwords.data(), uint64_t{length} * 4))
         return stop(mmu_fault(config.chid, *fault, 0, "pushbuffer"));
       Step step = run_segment(channel, pb_va, dwords, run);
@@ -188,8 +192,8 @@ PbdmaRun Pbdma::run(Channel& channel, bool one_entry) {
 // Expands the method headers of one pushbuffer segment, from where the channel stopped last
 // (channel.segment_dword), and executes every method. A header's data may continue into the
 // next segment: the expansion state lives in the channel, not here.
-Pbdma::Step Pbdma::run_segment(Channel& channel, uint64_t pb_va,
-                               const std::vector<uint32_t>& dwords, PbdmaRun& run) {
+Pbdma::Step Pbdma::run_segment(Channel& channel, uint64_t pb_va, std::span<const uint32_t> dwords,
+                               PbdmaRun& run) {
   const uint32_t chid = channel.config.chid;
   uint32_t pos = channel.segment_dword;
   while (pos < dwords.size()) {
@@ -281,9 +285,8 @@ Pbdma::Step Pbdma::execute(Channel& channel, uint32_t subchannel, uint32_t metho
         if (fault && fault->kind != FaultKind::MmuUnmapped && fault->kind != FaultKind::MmuReadOnly) fault->va = at;
         return fault;
       };
-      if (method != NVC8B5_LAUNCH_DMA)  // a register of the channel's copy context
-        return engine_work(channel, TimelineUnit::Copy2, false,
-                           [&] { return fix(copy_engine_.method(chid, sub.copy, method, data)); }, run);
+      if (method != NVC8B5_LAUNCH_DMA)  // a register of the channel's copy context: set here, at once
+        return register_done(fix(copy_engine_.method(chid, sub.copy, method, data)), run);
       // A small copy runs here if its engine is idle: handing it to the engine's thread would cost
       // more than the copy. Anything longer keeps the engine busy on its own thread.
       const uint64_t bytes = CopyEngine::bytes_written(sub.copy, data);
@@ -310,10 +313,8 @@ Pbdma::Step Pbdma::execute(Channel& channel, uint32_t subchannel, uint32_t metho
         return fault;
       };
       const bool inline_run = channel.config.inline_only;
-      if (method != NVCBC0_SEND_SIGNALING_PCAS2_B)  // a register (or a method that does not exist)
-        return engine_work(channel, TimelineUnit::Compute, false,
-                           [&] { return fix(compute_engine_.method(chid, sub.compute, method, data, inline_run)); },
-                           run);
+      if (method != NVCBC0_SEND_SIGNALING_PCAS2_B)  // a register (or a method that does not exist): here, at once
+        return register_done(fix(compute_engine_.method(chid, sub.compute, method, data, inline_run)), run);
       return engine_work(channel, TimelineUnit::Compute, true,
                          [this, chid, state = sub.compute, data, inline_run, fix]() mutable {
                            return fix(compute_engine_.method(chid, state, NVCBC0_SEND_SIGNALING_PCAS2_B, data,
@@ -327,6 +328,14 @@ Pbdma::Step Pbdma::execute(Channel& channel, uint32_t subchannel, uint32_t metho
                                     method, subchannel));
       return Step::Fault;
   }
+}
+
+// A register method only touches the channel's own engine context: it runs on the PBDMA's
+// thread, without waiting for the unit (what engine_work does with on_thread false).
+Pbdma::Step Pbdma::register_done(std::optional<ChannelFault> fault, PbdmaRun& run) {
+  if (!fault) return Step::Done;
+  run.fault = std::move(fault);
+  return Step::Fault;
 }
 
 Pbdma::Step Pbdma::engine_work(Channel& channel, TimelineUnit unit, bool on_thread, EngineWork work,

@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "compute_engine.h"
@@ -59,7 +60,7 @@ class Pbdma {
  private:
   enum class Step { Done, Wait, Busy, Fault };
 
-  Step run_segment(Channel& channel, uint64_t pb_va, const std::vector<uint32_t>& dwords,
+  Step run_segment(Channel& channel, uint64_t pb_va, std::span<const uint32_t> dwords,
                    PbdmaRun& run);
   Step execute(Channel& channel, uint32_t subchannel, uint32_t method, uint32_t data, uint64_t at,
                PbdmaRun& run);
@@ -72,6 +73,8 @@ class Pbdma {
   // An engine method's work: on the engine's thread (Busy), or here for inline channels, with
   // threads off, and for LAUNCH_DMAs that only release a semaphore.
   Step engine_work(Channel& channel, TimelineUnit unit, bool on_thread, EngineWork work, PbdmaRun& run);
+  // A register method's result, set on this thread (no EngineWork built): Done, or its fault.
+  static Step register_done(std::optional<ChannelFault> fault, PbdmaRun& run);
 
   Device& device_;
   const GpuMemory& memory_;

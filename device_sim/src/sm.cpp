@@ -1,6 +1,7 @@
 // sm: runs thread blocks (see sm.h for the model: loop mode, fiber mode, faults).
 #include "sm_block.h"
 #include "simt.h"
+#include "sm_cluster.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/asan_interface.h>
@@ -171,6 +172,10 @@ std::optional<BlockError> BlockRun::run_blocks(const GridLaunch& launch, BlockQu
   stopped_by_grid_ = false;
   install_signal_handlers();
   t_block = this;
+  if (launch.cluster_run != nullptr)  // a block of a cluster: where the others find its shared memory
+    launch.cluster_run->publish(launch.cluster_rank,
+                                SharedWindow{shared_.data(), launch.dynamic_shared,
+                                             reinterpret_cast<uintptr_t>(__builtin_thread_pointer())});
   while (!error_ && next_block()) {
     // Loop mode: one fiber runs every thread in turn (no per-thread state is set up for it), and
     // goes on with the next blocks for as long as none reaches a barrier.
@@ -216,6 +221,10 @@ std::optional<BlockError> BlockRun::run_blocks(const GridLaunch& launch, BlockQu
     if (error_) launch.grid_barrier->stop();
     else launch.grid_barrier->block_exited();
   }
+  if (launch.cluster_run != nullptr) {  // a block of a cluster: this host thread ran it alone
+    if (error_) launch.cluster_run->stop();
+    else launch.cluster_run->block_exited(cluster_arrived_ ? std::optional<uint64_t>(cluster_phase_) : std::nullopt);
+  }
   if (!error_) return std::nullopt;
   queue.stop();
   return BlockError{block_, std::move(*error_), stopped_by_grid_};
@@ -240,6 +249,8 @@ void BlockRun::start_block() {
   fiber_mode_ = region_mode_ = false;
   exited_ = at_barrier_ = 0;
   barrier_count_ = 0, barrier_and_ = 1, barrier_or_ = 0;
+  cluster_arrivals_ = 0;
+  cluster_arrived_ = false;
 }
 
 // Fiber switches. Whoever jumps passes where its own suspended context is to be kept (its

@@ -41,6 +41,7 @@ namespace minicuda::gpu {
 class GridCounters;  // simt_counters.h
 class DeviceLaunchQueue;  // device_launch_queue.h
 class HeapTurn;  // device_heap.h
+class ClusterRun;  // sm_cluster.h
 
 // The grid-wide barrier of a cooperative launch (grid_group::sync). Every block of such a grid
 // runs on a host thread of its own, all at once (compute_engine.cpp), so a block that arrives
@@ -99,6 +100,13 @@ struct GridLaunch {
   uint32_t printf_bytes = 0;
   GridBarrier* grid_barrier = nullptr;  // a cooperative launch's grid-wide barrier, else null
   uint64_t grid_workspace = 0;
+  // Thread block clusters (sm_cluster.h): the blocks per cluster in each dimension (1x1x1: every
+  // block is a cluster of its own), whether the launch named a cluster shape at all (%is_explicit_cluster),
+  // and for a block of a cluster of more than one block: its cluster's shared state and its rank in it.
+  dim3 cluster{1, 1, 1};
+  bool cluster_explicit = false;
+  ClusterRun* cluster_run = nullptr;
+  unsigned cluster_rank = 0;
   // The call stack per thread (the QMD's SHADER_LOCAL_MEMORY_HIGH_SIZE, cudaLimitStackSize): a
   // program's local variables and its recursive calls' frames together must fit (simt.h).
   uint64_t stack_bytes = 1024;  // a cooperative launch: the driver's grid workspace (constant bank 2), else 0

@@ -117,6 +117,13 @@ class BlockRun {
   void spin_done();
   // A grid-wide barrier (grid_group::sync): false when the launch is not cooperative.
   bool grid_sync();
+  // The cluster barrier and distributed shared memory (sm_cluster.cpp): the calling thread's
+  // arrival; its wait for the phase it arrived in; another block's address of the shared byte at p;
+  // the rank of the block whose shared memory holds p (the cluster's size if none does).
+  void cluster_arrive();
+  void cluster_wait();
+  void* cluster_map_shared(const void* p, unsigned rank);
+  unsigned cluster_shared_rank(const void* p);
   // In loop mode: the running thread's index, from threadIdx.
   unsigned loop_thread() const {
     return threadIdx.x + launch_->block.x * (threadIdx.y + launch_->block.y * threadIdx.z);
@@ -198,6 +205,15 @@ class BlockRun {
   int barrier_count_ = 0, barrier_and_ = 1, barrier_or_ = 0, barrier_result_[3] = {0, 0, 0};
   std::optional<KernelError> error_;
   uint64_t grid_syncs_ = 0;       // grid barriers the block has passed (grid_sync)
+  // The cluster barrier: threads of the block that arrived in its current phase; whether the
+  // block as a whole has arrived (and in which phase of the cluster's barrier); waits it has passed.
+  unsigned cluster_arrivals_ = 0;
+  bool cluster_arrived_ = false;
+  uint64_t cluster_phase_ = 0, cluster_waits_ = 0;
+  // The block's arrival at its cluster's barrier, once all its live threads have arrived.
+  void cluster_block_arrives();
+  // Raises the kernel error of a cluster operation the block cannot do.
+  [[noreturn]] void cluster_misuse(std::string message);
   uint64_t spin_progress_ = 0, spin_seen_ = 0;  // waits begun or ended; its value at the last check
   unsigned spin_stalled_ = 0;                   // spin_waits since then with every runnable thread spinning
   bool stopped_by_grid_ = false;  // the block left a grid barrier because the grid stopped

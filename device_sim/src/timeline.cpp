@@ -93,7 +93,7 @@ TimeSpan Timeline::run_grid(uint32_t chid, const GridFootprint& grid, uint64_t n
          it != grids_.end() && it->first < end; ++it)
       if (it->second.end > start) in_way.push_back(&it->second);
     if (in_way.empty()) {  // alone, a grid always fits (its footprint is at most one SM's)
-      for (uint32_t s = 0; s < sm_count; ++s) chosen[s] = s < wanted;
+      std::fill(chosen.begin(), chosen.begin() + wanted, true);  // SMs 0 .. wanted-1 (the rest stay false)
       break;
     }
     std::fill(peak.begin(), peak.end(), SmResources{});

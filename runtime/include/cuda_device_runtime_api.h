@@ -13,6 +13,7 @@
 #ifndef __CUDA_DEVICE_RUNTIME_API_H__
 #define __CUDA_DEVICE_RUNTIME_API_H__
 
+#include <cstdint>
 #include <cstring>
 #include <type_traits>
 
@@ -114,5 +115,13 @@ inline cudaError_t cudaFree(void* devPtr) {
 
 }  // namespace devrt
 }  // namespace minicuda
+
+/* Sets a graph's conditional variable from device code (docs/graphs.md). minicuda's handle is the
+ * device address of the variable's 4-byte slot (cudaGraphConditionalHandleCreate), so this is one
+ * store to device memory, which the conditional node reads when the launch reaches it. Racing
+ * stores from several threads leave one of their values, as on the GPU. */
+inline void cudaGraphSetConditional(cudaGraphConditionalHandle handle, unsigned int value) {
+  *reinterpret_cast<volatile unsigned int*>(static_cast<uintptr_t>(handle)) = value;
+}
 
 #endif /* __CUDA_DEVICE_RUNTIME_API_H__ */

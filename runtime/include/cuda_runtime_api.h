@@ -160,9 +160,10 @@ cudaError_t CUDARTAPI cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int
 cudaError_t CUDARTAPI cudaLaunchCooperativeKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args,
                                                   size_t sharedMem, cudaStream_t stream);
 /* cudaLaunchKernelExC: a launch described by a configuration and attributes. Of the attributes,
- * cudaLaunchAttributeCooperative (a cooperative launch, as above) and cudaLaunchAttributeIgnore
- * are honoured, and a cluster dimension of 1 x 1 x 1 (no cluster); every other known attribute
- * gives cudaErrorNotSupported, an unknown id or a null config cudaErrorInvalidValue. */
+ * cudaLaunchAttributeCooperative (a cooperative launch, as above), cudaLaunchAttributeIgnore and
+ * cudaLaunchAttributeClusterDimension (thread block clusters, docs/clusters.md; the checks are
+ * cuLaunchKernelEx's) are honoured; every other known attribute gives cudaErrorNotSupported, an
+ * unknown id or a null config cudaErrorInvalidValue. */
 typedef enum cudaLaunchAttributeID MINICUDA_ENUM_INT {
   cudaLaunchAttributeIgnore = 0,
   cudaLaunchAttributeAccessPolicyWindow = 1,
@@ -207,6 +208,14 @@ typedef struct cudaLaunchConfig_st {
   unsigned int numAttrs;
 } cudaLaunchConfig_t;
 cudaError_t CUDARTAPI cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args);
+/* Thread block clusters (docs/clusters.md): the largest cluster of func that config's blocks can
+ * form on one GPC, and how many clusters of config's shape (its cluster attribute, else func's
+ * __cluster_dims__) are resident at once; cuOccupancyMaxPotentialClusterSize and
+ * cuOccupancyMaxActiveClusters for func's kernel. */
+cudaError_t CUDARTAPI cudaOccupancyMaxPotentialClusterSize(int* clusterSize, const void* func,
+                                                           const cudaLaunchConfig_t* launchConfig);
+cudaError_t CUDARTAPI cudaOccupancyMaxActiveClusters(int* numClusters, const void* func,
+                                                     const cudaLaunchConfig_t* launchConfig);
 
 /* Stream attributes: a stream takes the launch attributes AccessPolicyWindow (an L2 hint the
  * simulated GPU keeps and returns), SynchronizationPolicy and Priority; the checks and errors are
@@ -276,6 +285,15 @@ static inline cudaError_t cudaFuncSetAttribute(T* entry, enum cudaFuncAttribute 
 template <class T>
 static inline cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes* attr, T* entry) {
   return ::cudaFuncGetAttributes(attr, (const void*)entry);
+}
+template <class T>
+static inline cudaError_t cudaOccupancyMaxPotentialClusterSize(int* clusterSize, T* func,
+                                                               const cudaLaunchConfig_t* config) {
+  return ::cudaOccupancyMaxPotentialClusterSize(clusterSize, (const void*)func, config);
+}
+template <class T>
+static inline cudaError_t cudaOccupancyMaxActiveClusters(int* numClusters, T* func, const cudaLaunchConfig_t* config) {
+  return ::cudaOccupancyMaxActiveClusters(numClusters, (const void*)func, config);
 }
 template <class T>
 static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, T func, int blockSize,
@@ -529,6 +547,8 @@ cudaError_t CUDARTAPI cudaStreamAttachMemAsync(cudaStream_t stream, void* devPtr
 #include "crt/cuda_graph_api.h"
 /* The stream-ordered allocator: cudaMallocAsync, memory pools. */
 #include "crt/cuda_mempool_api.h"
+/* Graph memory nodes, conditional nodes and cudaGraphAddNode (they use the pools' types). */
+#include "crt/cuda_graph_nodes_api.h"
 /* CUDA arrays, texture and surface objects. */
 #include "crt/cuda_texture_api.h"
 #undef MINICUDA_DV

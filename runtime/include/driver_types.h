@@ -428,6 +428,15 @@ enum cudaStreamCaptureMode MINICUDA_ENUM_INT {
   cudaStreamCaptureModeRelaxed     = 2
 };
 
+/* cudaStreamUpdateCaptureDependencies: add to, or replace, a capturing stream's dependencies. */
+enum cudaStreamUpdateCaptureDependenciesFlags MINICUDA_ENUM_INT {
+  cudaStreamAddCaptureDependencies = 0x0,
+  cudaStreamSetCaptureDependencies = 0x1
+};
+/* A graph's conditional variable (cudaGraphConditionalHandleCreate); device code sets it with
+ * cudaGraphSetConditional (cuda_device_runtime_api.h). */
+typedef unsigned long long cudaGraphConditionalHandle;
+
 /* Attributes of a pair of devices (cudaDeviceGetP2PAttribute). */
 enum cudaDeviceP2PAttr MINICUDA_ENUM_INT {
   cudaDevP2PAttrPerformanceRank                  = 1,

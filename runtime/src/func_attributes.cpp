@@ -33,8 +33,8 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes* attr, const void* f
   CUkernel kernel = nullptr;
   if (cudaError_t e = context_and_kernel(func, &kernel); e != cudaSuccess) return done(scope, e);
   auto f = reinterpret_cast<CUfunction>(kernel);
-  int v[10] = {};
-  for (int a = CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK; a <= CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT; ++a) {
+  int v[16] = {};
+  for (int a = CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK; a <= CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE; ++a) {
     if (CUresult r = cuFuncGetAttribute(&v[a], static_cast<CUfunction_attribute>(a), f); r != CUDA_SUCCESS)
       return done(scope, to_cuda_error(r));
   }
@@ -49,6 +49,12 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes* attr, const void* f
   attr->cacheModeCA = v[CU_FUNC_ATTRIBUTE_CACHE_MODE_CA];
   attr->maxDynamicSharedSizeBytes = v[CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES];
   attr->preferredShmemCarveout = v[CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT];
+  attr->clusterDimMustBeSet = v[CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET];
+  attr->requiredClusterWidth = v[CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH];
+  attr->requiredClusterHeight = v[CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT];
+  attr->requiredClusterDepth = v[CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH];
+  attr->nonPortableClusterSizeAllowed = v[CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED];
+  attr->clusterSchedulingPolicyPreference = v[CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE];
   return done(scope, cudaSuccess);
 }
 

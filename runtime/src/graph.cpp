@@ -57,6 +57,9 @@ const char* type_name(cudaGraphNodeType t) {
     case cudaGraphNodeTypeEmpty: return "empty";
     case cudaGraphNodeTypeWaitEvent: return "event wait";
     case cudaGraphNodeTypeEventRecord: return "event record";
+    case cudaGraphNodeTypeMemAlloc: return "mem alloc";
+    case cudaGraphNodeTypeMemFree: return "mem free";
+    case cudaGraphNodeTypeConditional: return "conditional";
     default: return "other";
   }
 }
@@ -206,10 +209,8 @@ bool topological_order(const CUgraph_st& g, std::vector<const CUgraphNode_st*>* 
 
 }  // namespace minicuda::cudart::graph
 
-namespace {
+namespace minicuda::cudart::graph {
 
-// The shared body of the cudaGraphAdd*Node calls: checks the graph and the dependencies (each a
-// node of graph, none twice), then adds the node.
 cudaError_t add_node(trace::Scope& scope, cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
                      const cudaGraphNode_t* deps, size_t ndeps, cudaError_t payload_error, Payload payload) {
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
@@ -232,6 +233,21 @@ cudaError_t add_node(trace::Scope& scope, cudaGraphNode_t* pGraphNode, cudaGraph
   graph->nodes.push_back(std::move(n));
   return done(scope, cudaSuccess);
 }
+
+bool has_single_use_nodes(const CUgraph_st& g) {
+  for (auto& n : g.nodes) {
+    const Payload& p = n->payload;
+    if (p.type == cudaGraphNodeTypeMemAlloc || p.type == cudaGraphNodeTypeMemFree ||
+        p.type == cudaGraphNodeTypeConditional)
+      return true;
+    if (p.child && has_single_use_nodes(*p.child)) return true;
+  }
+  return false;
+}
+
+}  // namespace minicuda::cudart::graph
+
+namespace {
 
 // A cudaGraphAdd*Node call whose parameters one payload function checks and copies: copy(&payload)
 // gives the parameters' error, which add_node reports after its own checks of graph and edges.
@@ -262,6 +278,7 @@ cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
   trace::Scope scope(trace::Layer::Cudart, "cudaGraphDestroy(graph={})", static_cast<void*>(graph));
   std::lock_guard lock(mutex());
   if (!live_graph(graph)) return done(scope, cudaErrorInvalidValue);
+  if (graph->parent != nullptr) return done(scope, cudaErrorInvalidValue);  // a body: its node owns it
   destroy(graph);
   return done(scope, cudaSuccess);
 }
@@ -271,6 +288,11 @@ cudaError_t cudaGraphClone(cudaGraph_t* pGraphClone, cudaGraph_t originalGraph) 
                      static_cast<void*>(pGraphClone), static_cast<void*>(originalGraph));
   std::lock_guard lock(mutex());
   if (pGraphClone == nullptr || !live_graph(originalGraph)) return done(scope, cudaErrorInvalidValue);
+  // A graph with memory or conditional nodes cannot be cloned (CUDA 13 header).
+  if (has_single_use_nodes(*originalGraph)) {
+    trace::note(trace::Layer::Cudart, "graph {} has memory or conditional nodes: no clone", originalGraph->id);
+    return done(scope, cudaErrorNotSupported);
+  }
   *pGraphClone = adopt(clone(*originalGraph));
   return done(scope, cudaSuccess);
 }
@@ -322,6 +344,7 @@ cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t* pGraphNode, cudaGraph_t 
   p.type = cudaGraphNodeTypeGraph;
   cudaError_t e = cudaSuccess;
   if (!live_graph(childGraph) || childGraph == graph) e = cudaErrorInvalidValue;
+  else if (has_single_use_nodes(*childGraph)) e = cudaErrorNotSupported;  // cloned into the node: no
   else p.child = std::shared_ptr<CUgraph_st>(clone(*childGraph));  // the node holds a copy
   return add_node(scope, pGraphNode, graph, pDependencies, numDependencies, e, std::move(p));
 }

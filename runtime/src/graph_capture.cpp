@@ -45,6 +45,7 @@ struct Capture {
   std::thread::id thread;
   unsigned long long id = 0;
   bool invalidated = false;
+  bool owns_graph = true;  // false for cudaStreamBeginCaptureToGraph: the program's graph stays
 };
 struct StreamState {
   std::shared_ptr<Capture> capture;
@@ -124,7 +125,7 @@ void ancestors(CUgraphNode_st* n, std::set<CUgraphNode_st*>* seen) {
 
 namespace minicuda::cudart::graph {
 
-std::optional<cudaError_t> capture_node(cudaStream_t stream, Payload node) {
+std::optional<cudaError_t> capture_node(cudaStream_t stream, Payload node, CUgraphNode_st** added) {
   if (g_active.load() == 0) return std::nullopt;
   std::lock_guard lock(mutex());
   StreamState* s = state_of(stream);
@@ -135,7 +136,24 @@ std::optional<cudaError_t> capture_node(cudaStream_t stream, Payload node) {
   trace::note(trace::Layer::Cudart, "captured into graph {}: node {} ({}) after {} dependencies",
               s->capture->graph->id, s->capture->graph->nodes.size() - 1, type_name(type), s->frontier.size());
   s->frontier = {n};
+  if (added != nullptr) *added = n;
   return cudaSuccess;
+}
+
+bool capture_frontier_active(cudaStream_t stream) {
+  if (g_active.load() == 0) return false;
+  std::lock_guard lock(mutex());
+  return state_of(stream) != nullptr;
+}
+
+bool capture_frontier(cudaStream_t stream, CUgraph_st** graph, std::vector<CUgraphNode_st*>* frontier) {
+  if (g_active.load() == 0) return false;
+  std::lock_guard lock(mutex());
+  StreamState* s = state_of(stream);
+  if (s == nullptr || s->capture->invalidated) return false;
+  *graph = s->capture->graph;
+  *frontier = s->frontier;
+  return true;
 }
 
 std::optional<cudaError_t> capture_kernel(const void* func, dim3 grid, dim3 block, void** args, size_t shared,
@@ -249,21 +267,82 @@ std::optional<cudaError_t> capture_unsafe_call(const char* api) {
 
 }  // namespace minicuda::cudart::graph
 
-cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode) {
-  trace::Scope scope(trace::Layer::Cudart, "cudaStreamBeginCapture(stream={}, mode={})", static_cast<void*>(stream),
-                     static_cast<int>(mode));
+namespace {
+// The body of cudaStreamBeginCapture(ToGraph): into graph (the capture's own when null), after deps.
+cudaError_t begin_capture(trace::Scope& scope, cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t* deps,
+                          size_t ndeps, cudaStreamCaptureMode mode) {
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
   if (mode < cudaStreamCaptureModeGlobal || mode > cudaStreamCaptureModeRelaxed)
     return done(scope, cudaErrorInvalidValue);
   if (is_legacy(stream)) return done(scope, cudaErrorStreamCaptureUnsupported);
   std::lock_guard lock(mutex());
   if (state_of(stream) != nullptr) return done(scope, cudaErrorIllegalState);
+  std::vector<CUgraphNode_st*> frontier;
+  if (graph != nullptr) {
+    if (!live_graph(graph) || (ndeps != 0 && deps == nullptr)) return done(scope, cudaErrorInvalidValue);
+    for (size_t i = 0; i < ndeps; ++i) {
+      if (!live_node(deps[i]) || deps[i]->graph != graph) return done(scope, cudaErrorInvalidValue);
+      frontier.push_back(deps[i]);
+    }
+  }
   auto c = std::make_shared<Capture>();
-  c->graph = adopt(std::make_unique<CUgraph_st>());
+  c->owns_graph = graph == nullptr;
+  c->graph = graph != nullptr ? graph : adopt(std::make_unique<CUgraph_st>());
   c->origin = stream, c->mode = mode, c->thread = std::this_thread::get_id(), c->id = g_next_id++;
-  streams()[stream] = {c, {}, is_blocking(stream), {}};
+  streams()[stream] = {c, frontier, is_blocking(stream), {}};
   ++g_active;
-  trace::note(trace::Layer::Cudart, "capture {} into graph {}", c->id, c->graph->id);
+  trace::note(trace::Layer::Cudart, "capture {} into graph {}{}", c->id, c->graph->id,
+              c->owns_graph ? "" : fmt::format(" (the program's, after {} nodes)", frontier.size()));
+  return done(scope, cudaSuccess);
+}
+}  // namespace
+
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaStreamBeginCapture(stream={}, mode={})", static_cast<void*>(stream),
+                     static_cast<int>(mode));
+  return begin_capture(scope, stream, nullptr, nullptr, 0, mode);
+}
+
+// Contract: as cudaStreamBeginCapture, but the work becomes nodes of graph, after dependencies;
+// cudaStreamEndCapture hands graph back. dependencyData: default edges only (NULL or zeros). A graph
+// that is not live, a dependency that is not a node of it: cudaErrorInvalidValue.
+cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                                          const cudaGraphEdgeData* dependencyData, size_t numDependencies,
+                                          cudaStreamCaptureMode mode) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaStreamBeginCaptureToGraph(stream={}, graph={}, numDependencies={}, mode={})",
+                     static_cast<void*>(stream), static_cast<void*>(graph), numDependencies, static_cast<int>(mode));
+  if (graph == nullptr) return done(scope, cudaErrorInvalidValue);
+  for (size_t i = 0; dependencyData != nullptr && i < numDependencies; ++i)
+    if (dependencyData[i].from_port != 0 || dependencyData[i].to_port != 0 || dependencyData[i].type != 0) {
+      trace::note(trace::Layer::Cudart, "cudaStreamBeginCaptureToGraph: only default edges are built");
+      return done(scope, cudaErrorNotSupported);
+    }
+  return begin_capture(scope, stream, graph, dependencies, numDependencies, mode);
+}
+
+// Contract: the capturing stream's next node depends on `dependencies` added to (flags
+// cudaStreamAddCaptureDependencies) or instead of (cudaStreamSetCaptureDependencies) its current
+// ones. Each must be a node of the capture's graph. Other flags, a node of another graph, NULL
+// with a count: cudaErrorInvalidValue; a stream that does not capture: cudaErrorIllegalState.
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t* dependencies,
+                                                const cudaGraphEdgeData* dependencyData, size_t numDependencies,
+                                                unsigned int flags) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaStreamUpdateCaptureDependencies(stream={}, numDependencies={}, flags={})",
+                     static_cast<void*>(stream), numDependencies, flags);
+  if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
+  if (flags > cudaStreamSetCaptureDependencies || (numDependencies != 0 && dependencies == nullptr))
+    return done(scope, cudaErrorInvalidValue);
+  (void)dependencyData;  // default edges
+  std::lock_guard lock(mutex());
+  StreamState* s = state_of(stream);
+  if (s == nullptr) return done(scope, cudaErrorIllegalState);
+  if (s->capture->invalidated) return done(scope, cudaErrorStreamCaptureInvalidated);
+  for (size_t i = 0; i < numDependencies; ++i)
+    if (!live_node(dependencies[i]) || dependencies[i]->graph != s->capture->graph) return done(scope, cudaErrorInvalidValue);
+  if (flags == cudaStreamSetCaptureDependencies) s->frontier.clear();
+  for (size_t i = 0; i < numDependencies; ++i)
+    if (std::find(s->frontier.begin(), s->frontier.end(), dependencies[i]) == s->frontier.end())
+      s->frontier.push_back(dependencies[i]);
   return done(scope, cudaSuccess);
 }
 
@@ -285,7 +364,7 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph) {
   }
   auto fail = [&](cudaError_t e) {
     finish(c);
-    destroy(c->graph);
+    if (c->owns_graph) destroy(c->graph);
     return done(scope, e);
   };
   if (c->invalidated) return fail(cudaErrorStreamCaptureInvalidated);
@@ -298,8 +377,11 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph) {
   finish(c);
   trace::note(trace::Layer::Cudart, "capture {} ended: graph {} of {} nodes", c->id, c->graph->id,
               c->graph->nodes.size());
-  if (pGraph == nullptr) destroy(c->graph);
-  else *pGraph = c->graph;
+  if (pGraph == nullptr) {
+    if (c->owns_graph) destroy(c->graph);
+  } else {
+    *pGraph = c->graph;
+  }
   return done(scope, cudaSuccess);
 }
 

@@ -38,6 +38,15 @@ std::string label(const CUgraphNode_st& n, size_t index, bool verbose) {
     case cudaGraphNodeTypeHost: what = fmt::format("fn {}", reinterpret_cast<void*>(p.host.fn)); break;
     case cudaGraphNodeTypeEventRecord:
     case cudaGraphNodeTypeWaitEvent: what = fmt::format("event {}", static_cast<void*>(p.event)); break;
+    case cudaGraphNodeTypeMemAlloc:
+      what = fmt::format("{} B at {:#x}", allocation_bytes(*p.allocation), allocation_address(*p.allocation));
+      break;
+    case cudaGraphNodeTypeMemFree: what = fmt::format("{:#x}", allocation_address(*p.allocation)); break;
+    case cudaGraphNodeTypeConditional: {
+      static constexpr const char* kKinds[] = {"if", "while", "switch"};
+      what = fmt::format("{} {:#x}, {} bodies", kKinds[p.cond], p.handle->slot, p.bodies.size());
+      break;
+    }
     default: break;
   }
   std::string l = fmt::format("{} {}", index, type_name(p.type));

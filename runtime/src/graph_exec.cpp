@@ -13,16 +13,30 @@ using namespace minicuda;
 using namespace minicuda::cudart;
 using namespace minicuda::cudart::graph;
 
+namespace {
+struct Step;
+// A run of steps: a graph's, or a conditional body's. Each run first assigns the defaults of the
+// conditional variables made for its graph with cudaGraphCondAssignDefault.
+struct Sequence {
+  std::vector<std::shared_ptr<ConditionalHandle>> defaults;
+  std::vector<Step> steps;
+};
+struct Step {
+  size_t top = 0;  // index of the top-level graph node it comes from
+  Payload payload;
+  std::vector<Sequence> bodies;  // a conditional node's bodies
+};
+}  // namespace
+
 struct CUgraphExec_st {
-  struct Step {
-    size_t top = 0;  // index of the top-level graph node it comes from
-    Payload payload;
-  };
-  std::vector<Step> steps;                  // in submission order
+  Sequence main;                             // the steps in submission order
   std::vector<const CUgraphNode_st*> nodes;  // the instantiated graph's nodes, creation order (compared, never read)
   std::vector<cudaGraphNodeType> types;      // their types and dependencies (creation indices), for updates
   std::vector<std::vector<size_t>> deps;
   uint32_t graph_id = 0;
+  CUgraph_st* graph = nullptr;  // the graph, when it allows one instantiation only (then graph->single_exec)
+  bool auto_free = false;       // cudaGraphInstantiateFlagAutoFreeOnLaunch
+  std::vector<std::shared_ptr<GraphAllocation>> allocations;  // of its allocation and free nodes
 };
 
 namespace {
@@ -37,19 +51,50 @@ size_t index_of(const CUgraph_st& g, const CUgraphNode_st* n) {
   return g.nodes.size();
 }
 
-// Appends g's nodes in a topological order, a child graph's nodes in its place; false on a cycle.
-bool flatten(const CUgraph_st& g, size_t top, bool top_level, std::vector<CUgraphExec_st::Step>* steps) {
+// The types a conditional body may hold, at any depth (CUDA 13 header).
+bool allowed_in_body(cudaGraphNodeType t) {
+  return t == cudaGraphNodeTypeKernel || t == cudaGraphNodeTypeEmpty || t == cudaGraphNodeTypeGraph ||
+         t == cudaGraphNodeTypeMemset || t == cudaGraphNodeTypeMemcpy || t == cudaGraphNodeTypeConditional;
+}
+
+// Appends g's nodes to seq in a topological order, a child graph's nodes in its place, a
+// conditional node with its bodies; false on a cycle or a body with a node it may not hold.
+bool flatten(const CUgraph_st& g, size_t top, bool top_level, bool in_body, CUgraphExec_st& exec, Sequence* seq) {
   std::vector<const CUgraphNode_st*> order;
   if (!topological_order(g, &order)) return false;
   for (const auto* n : order) {
     size_t t = top_level ? index_of(g, n) : top;
-    if (n->payload.type == cudaGraphNodeTypeGraph) {
-      if (!flatten(*n->payload.child, t, false, steps)) return false;
-    } else if (n->payload.type != cudaGraphNodeTypeEmpty) {
-      steps->push_back({t, n->payload});
+    const Payload& p = n->payload;
+    if (in_body && !allowed_in_body(p.type)) {
+      trace::note(trace::Layer::Cudart, "graph {}: a conditional body may not hold a {} node", g.id, type_name(p.type));
+      return false;
+    }
+    if (p.allocation) exec.allocations.push_back(p.allocation);
+    if (p.type == cudaGraphNodeTypeGraph) {
+      if (!flatten(*p.child, t, false, in_body, exec, seq)) return false;
+    } else if (p.type == cudaGraphNodeTypeConditional) {
+      Step s{t, p, {}};
+      s.payload.bodies.clear();  // the graph owns the bodies; the step has their steps
+      for (auto& body : p.bodies) {
+        Sequence b;
+        for (auto& h : body->handles)
+          if (h->assign_default) b.defaults.push_back(h);
+        if (!flatten(*body, t, false, true, exec, &b)) return false;
+        s.bodies.push_back(std::move(b));
+      }
+      seq->steps.push_back(std::move(s));
+    } else if (p.type != cudaGraphNodeTypeEmpty) {
+      seq->steps.push_back({t, p, {}});
     }
   }
   return true;
+}
+
+size_t count_steps(const Sequence& seq) {
+  size_t n = seq.steps.size();
+  for (auto& s : seq.steps)
+    for (auto& b : s.bodies) n += count_steps(b);
+  return n;
 }
 
 cudaError_t instantiate(const char* api, cudaGraphExec_t* pGraphExec, cudaGraph_t graph, unsigned long long flags) {
@@ -58,15 +103,27 @@ cudaError_t instantiate(const char* api, cudaGraphExec_t* pGraphExec, cudaGraph_
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
   std::lock_guard lock(mutex());
   if (pGraphExec == nullptr || !live_graph(graph)) return done(scope, cudaErrorInvalidValue);
-  // Only AutoFreeOnLaunch and Upload have a meaning without graph memory nodes and device launch.
-  if ((flags & ~static_cast<unsigned long long>(cudaGraphInstantiateFlagAutoFreeOnLaunch |
-                                                cudaGraphInstantiateFlagUpload)) != 0)
-    return done(scope, cudaErrorInvalidValue);
+  // Only AutoFreeOnLaunch and Upload have a meaning without device launch; AutoFreeOnLaunch with
+  // DeviceLaunch is refused (CUDA 13 header).
+  const auto auto_free = static_cast<unsigned long long>(cudaGraphInstantiateFlagAutoFreeOnLaunch);
+  if ((flags & ~(auto_free | cudaGraphInstantiateFlagUpload)) != 0) return done(scope, cudaErrorInvalidValue);
+  if (graph->parent != nullptr) return done(scope, cudaErrorInvalidValue);  // a conditional body
+  // Memory and conditional nodes: one executable graph at a time (CUDA 13 header); a second is
+  // cudaErrorNotSupported on the H200 (graph_memory/probe_graph_memory.txt unfreed.inst_second).
+  const bool single = has_single_use_nodes(*graph);
+  if (single && graph->single_exec != nullptr && execs().count(graph->single_exec) != 0) {
+    trace::note(trace::Layer::Cudart, "graph {} has memory or conditional nodes and an executable graph already",
+                graph->id);
+    return done(scope, cudaErrorNotSupported);
+  }
   auto exec = std::make_unique<CUgraphExec_st>();
+  exec->auto_free = (flags & auto_free) != 0;
+  for (auto& h : graph->handles)
+    if (h->assign_default) exec->main.defaults.push_back(h);
   // A cycle (cudaGraphAddDependencies accepts the edge that closes it): cudaErrorInvalidValue,
   // recorded on the H200.
-  if (!flatten(*graph, 0, true, &exec->steps)) {
-    trace::note(trace::Layer::Cudart, "graph {}: its edges form a cycle", graph->id);
+  if (!flatten(*graph, 0, true, false, *exec, &exec->main)) {
+    trace::note(trace::Layer::Cudart, "graph {}: its edges form a cycle or a body holds a node it may not", graph->id);
     return done(scope, cudaErrorInvalidValue);
   }
   for (auto& n : graph->nodes) {
@@ -75,9 +132,13 @@ cudaError_t instantiate(const char* api, cudaGraphExec_t* pGraphExec, cudaGraph_
     exec->deps.emplace_back();
     for (auto* d : n->deps) exec->deps.back().push_back(index_of(*graph, d));
   }
+  if (single) {
+    exec->graph = graph;
+    graph->single_exec = exec.get();
+  }
   exec->graph_id = graph->id;
   trace::note(trace::Layer::Cudart, "graph {} instantiated: {} nodes -> {} steps", graph->id, graph->nodes.size(),
-              exec->steps.size());
+              count_steps(exec->main));
   *pGraphExec = exec.release();
   execs().insert(*pGraphExec);
   return done(scope, cudaSuccess);
@@ -111,9 +172,49 @@ cudaError_t submit(const Payload& p, cudaStream_t stream) {
   }
 }
 
-CUgraphExec_st::Step* step_of(cudaGraphExec_t exec, cudaGraphNode_t node, cudaGraphNodeType type) {
+cudaError_t run(const CUgraphExec_st& exec, const Sequence& seq, cudaStream_t stream);
+
+// A conditional step: the variable's value once the work before it is done picks the body; a
+// While node runs its body again until the value reads 0.
+cudaError_t run_conditional(const CUgraphExec_st& exec, const Step& s, cudaStream_t stream) {
+  const ConditionalHandle& h = *s.payload.handle;
+  for (unsigned round = 0;; ++round) {
+    unsigned value = 0;
+    if (cudaError_t e = read_condition(h, stream, &value); e != cudaSuccess) return e;
+    const Sequence* body = nullptr;
+    switch (s.payload.cond) {
+      case cudaGraphCondTypeIf: body = value != 0 ? &s.bodies[0] : (s.bodies.size() == 2 ? &s.bodies[1] : nullptr); break;
+      case cudaGraphCondTypeWhile: body = value != 0 ? &s.bodies[0] : nullptr; break;
+      case cudaGraphCondTypeSwitch: body = value < s.bodies.size() ? &s.bodies[value] : nullptr; break;
+    }
+    trace::note(trace::Layer::Cudart, "graph {}: conditional {:#x} = {} -> {}", exec.graph_id, h.slot, value,
+                body == nullptr ? std::string("no body") : fmt::format("body {}", body - s.bodies.data()));
+    if (body == nullptr) return cudaSuccess;
+    if (cudaError_t e = run(exec, *body, stream); e != cudaSuccess) return e;
+    if (s.payload.cond != cudaGraphCondTypeWhile) return cudaSuccess;
+  }
+}
+
+// One run of steps onto the stream: the variables' defaults, then each step.
+cudaError_t run(const CUgraphExec_st& exec, const Sequence& seq, cudaStream_t stream) {
+  for (auto& h : seq.defaults)
+    if (cudaError_t e = assign_default(*h, stream); e != cudaSuccess) return e;
+  for (auto& s : seq.steps) {
+    cudaError_t e = cudaSuccess;
+    switch (s.payload.type) {
+      case cudaGraphNodeTypeMemAlloc: e = launch_alloc(*s.payload.allocation, stream, exec.auto_free); break;
+      case cudaGraphNodeTypeMemFree: e = launch_free(*s.payload.allocation, stream); break;
+      case cudaGraphNodeTypeConditional: e = run_conditional(exec, s, stream); break;
+      default: e = submit(s.payload, stream);
+    }
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+
+Step* step_of(cudaGraphExec_t exec, cudaGraphNode_t node, cudaGraphNodeType type) {
   if (execs().count(exec) == 0 || !live_node(node)) return nullptr;
-  for (auto& s : exec->steps)
+  for (auto& s : exec->main.steps)
     if (exec->nodes[s.top] == node && s.payload.type == type) return &s;
   return nullptr;
 }
@@ -125,7 +226,7 @@ cudaError_t exec_set(const char* api, cudaGraphExec_t exec, cudaGraphNode_t node
                      static_cast<void*>(node));
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
   std::lock_guard lock(mutex());
-  CUgraphExec_st::Step* s = step_of(exec, node, type);
+  Step* s = step_of(exec, node, type);
   if (s == nullptr) return done(scope, cudaErrorInvalidValue);
   Payload p;
   if (cudaError_t e = check(params, &p); e != cudaSuccess) return done(scope, e);
@@ -145,6 +246,9 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec) {
   trace::Scope scope(trace::Layer::Cudart, "cudaGraphExecDestroy(graphExec={})", static_cast<void*>(graphExec));
   std::lock_guard lock(mutex());
   if (execs().erase(graphExec) == 0) return done(scope, cudaErrorInvalidValue);
+  if (graphExec->graph != nullptr && live_graph(graphExec->graph) && graphExec->graph->single_exec == graphExec)
+    graphExec->graph->single_exec = nullptr;
+  release_exec_allocations(graphExec->allocations);
   delete graphExec;
   return done(scope, cudaSuccess);
 }
@@ -159,11 +263,9 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
   if (execs().count(graphExec) == 0) return done(scope, cudaErrorInvalidValue);
   // Recorded: a launch into a capturing stream is refused and invalidates the capture.
   if (auto e = capture_stream_call(stream, "cudaGraphLaunch", false)) return done(scope, *e);
-  trace::note(trace::Layer::Cudart, "graph {}: {} steps onto stream {}", graphExec->graph_id, graphExec->steps.size(),
-              static_cast<void*>(stream));
-  for (auto& s : graphExec->steps)
-    if (cudaError_t e = submit(s.payload, stream); e != cudaSuccess) return done(scope, e);
-  return done(scope, cudaSuccess);
+  trace::note(trace::Layer::Cudart, "graph {}: {} steps onto stream {}", graphExec->graph_id,
+              graphExec->main.steps.size(), static_cast<void*>(stream));
+  return done(scope, run(*graphExec, graphExec->main, stream));
 }
 
 // The update keeps the executable's topology: hGraph must have as many nodes, of the same types,
@@ -195,9 +297,11 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph, 
     for (size_t j = 0; j < count; ++j)
       if (has(hGraphExec->deps[j], i) && !has(now[j], i)) return fail(cudaGraphExecUpdateErrorTopologyChanged, n, nullptr);
     if (n->payload.type != hGraphExec->types[i]) return fail(cudaGraphExecUpdateErrorNodeTypeChanged, n, nullptr);
-    if (n->payload.type == cudaGraphNodeTypeGraph) return fail(cudaGraphExecUpdateErrorNotSupported, n, nullptr);
+    if (n->payload.type == cudaGraphNodeTypeGraph || n->payload.type == cudaGraphNodeTypeMemAlloc ||
+        n->payload.type == cudaGraphNodeTypeMemFree || n->payload.type == cudaGraphNodeTypeConditional)
+      return fail(cudaGraphExecUpdateErrorNotSupported, n, nullptr);
   }
-  for (auto& s : hGraphExec->steps) s.payload = hGraph->nodes[s.top]->payload;
+  for (auto& s : hGraphExec->main.steps) s.payload = hGraph->nodes[s.top]->payload;
   if (resultInfo != nullptr) *resultInfo = {cudaGraphExecUpdateSuccess, nullptr, nullptr};
   return done(scope, cudaSuccess);
 }

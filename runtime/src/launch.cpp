@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -296,7 +297,9 @@ cudaError_t launch_kernel(const char* api, DefaultStream mode, const void* func,
   cudaError_t loaded = context_and_kernel(func, &kernel);
   const char* name = nullptr;
   if (loaded == cudaSuccess) (void)cuKernelGetName(&name, kernel);
-  std::string shown = name != nullptr ? std::string(name) : fmt::format("{}", func);
+  // The name as it is (no copy: a template kernel's name is long); the address only without one.
+  const std::string unnamed = name != nullptr ? std::string() : fmt::format("{}", func);
+  const std::string_view shown = name != nullptr ? std::string_view(name) : std::string_view(unnamed);
   trace::Scope scope(trace::Layer::Cudart, "{}(func={}, grid=({},{},{}), block=({},{},{}), sharedMem={}, stream={})",
                      api, shown, gridDim.x, gridDim.y, gridDim.z, blockDim.x, blockDim.y, blockDim.z,
                      sharedMem, static_cast<void*>(stream));
@@ -328,7 +331,8 @@ namespace {
 // cudaLaunchCooperativeKernel and cudaLaunchKernelExC: api names the call in the trace; a
 // cooperative launch goes to cuLaunchCooperativeKernel, another to cuLaunchKernel.
 cudaError_t launch_kernel_as(const char* api, const void* func, dim3 gridDim, dim3 blockDim, void** args,
-                             size_t sharedMem, cudaStream_t stream, bool cooperative) {
+                             size_t sharedMem, cudaStream_t stream, bool cooperative,
+                             const cudaLaunchAttribute* cluster = nullptr) {
   CUkernel kernel = nullptr;
   cudaError_t loaded = context_and_kernel(func, &kernel);
   const char* name = nullptr;
@@ -340,6 +344,23 @@ cudaError_t launch_kernel_as(const char* api, const void* func, dim3 gridDim, di
   if (loaded != cudaSuccess) return done(scope, loaded);
   auto f = reinterpret_cast<CUfunction>(kernel);
   const auto shared = static_cast<unsigned>(sharedMem);
+  if (cluster != nullptr) {  // a cluster shape: only cuLaunchKernelEx carries one
+    CUlaunchAttribute attrs[2] = {};
+    attrs[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attrs[0].value.clusterDim.x = cluster->val.clusterDim.x;
+    attrs[0].value.clusterDim.y = cluster->val.clusterDim.y;
+    attrs[0].value.clusterDim.z = cluster->val.clusterDim.z;
+    attrs[1].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+    attrs[1].value.cooperative = cooperative ? 1 : 0;
+    CUlaunchConfig c{};
+    c.gridDimX = gridDim.x, c.gridDimY = gridDim.y, c.gridDimZ = gridDim.z;
+    c.blockDimX = blockDim.x, c.blockDimY = blockDim.y, c.blockDimZ = blockDim.z;
+    c.sharedMemBytes = shared;
+    c.hStream = stream;
+    c.attrs = attrs;
+    c.numAttrs = 2;
+    return done(scope, to_cuda_error(cuLaunchKernelEx(&c, f, args, nullptr)));
+  }
   CUresult r = cooperative ? cuLaunchCooperativeKernel(f, gridDim.x, gridDim.y, gridDim.z, blockDim.x, blockDim.y,
                                                        blockDim.z, shared, stream, args)
                            : cuLaunchKernel(f, gridDim.x, gridDim.y, gridDim.z, blockDim.x, blockDim.y, blockDim.z,
@@ -355,6 +376,7 @@ cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 gridDim, dim3 blo
 
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args) {
   bool cooperative = false;
+  const cudaLaunchAttribute* cluster = nullptr;
   if (config != nullptr && (config->numAttrs == 0 || config->attrs != nullptr)) {
     for (unsigned i = 0; i < config->numAttrs; ++i) {
       const cudaLaunchAttribute& a = config->attrs[i];
@@ -363,9 +385,10 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* fu
         cooperative = a.val.cooperative != 0;
         continue;
       }
-      const bool no_cluster = a.id == cudaLaunchAttributeClusterDimension && a.val.clusterDim.x <= 1 &&
-                              a.val.clusterDim.y <= 1 && a.val.clusterDim.z <= 1;
-      if (no_cluster) continue;
+      if (a.id == cudaLaunchAttributeClusterDimension) {  // checked by the driver with the launch
+        cluster = &a;
+        continue;
+      }
       trace::Scope scope(trace::Layer::Cudart, "cudaLaunchKernelExC(func={}, attrs[{}].id={})", func, i,
                          static_cast<int>(a.id));
       // Known attributes minicuda does not model; unknown ids are invalid.
@@ -380,5 +403,5 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* fu
     return done(scope, cudaErrorInvalidValue);
   }
   return launch_kernel_as("cudaLaunchKernelExC", func, config->gridDim, config->blockDim, args,
-                          config->dynamicSmemBytes, config->stream, cooperative);
+                          config->dynamicSmemBytes, config->stream, cooperative, cluster);
 }

@@ -32,6 +32,8 @@ cudaError_t cudaFree(void* devPtr) {
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
   if (auto e = graph::capture_unsafe_call("cudaFree")) return done(scope, *e);  // capture hook
   if (devPtr == nullptr) return done(scope, cudaSuccess);
+  // A graph memory node's allocation (docs/graphs.md): freed after a synchronize.
+  if (auto e = graph::free_graph_allocation(devPtr, nullptr, true)) return done(scope, *e);
   return done(scope, to_cuda_error(cuMemFree_v2(reinterpret_cast<CUdeviceptr>(devPtr))));
 }
 

@@ -10,18 +10,6 @@ using namespace minicuda::cudart;
 
 namespace {
 
-// cudaMallocAsync on a stream that is being captured would become a graph's mem-alloc node;
-// minicuda's graphs have no such node, so the call answers cudaErrorNotSupported and says so.
-bool capturing(cudaStream_t stream) {
-  if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread) return false;
-  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-  if (cudaStreamIsCapturing(stream, &status) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return false;
-  }
-  return status != cudaStreamCaptureStatusNone;
-}
-
 cudaError_t malloc_async(const char* api, DefaultStream mode, void** devPtr, size_t size, cudaMemPool_t pool,
                          bool from_pool, cudaStream_t stream) {
   trace::Scope scope(trace::Layer::Cudart, "{}(devPtr={}, size={}, {}stream={})", api, static_cast<void*>(devPtr), size,
@@ -33,13 +21,16 @@ cudaError_t malloc_async(const char* api, DefaultStream mode, void** devPtr, siz
   // malloc_in_capture_legacy.malloc_legacy = 900, and the capture is invalidated).
   if (stream == nullptr || stream == cudaStreamLegacy)
     if (auto e = graph::capture_unsafe_call(api)) return done(scope, *e);
-  if (capturing(stream)) {
-    trace::note(trace::Layer::Cudart, "{}: a capture would need a mem-alloc node, which minicuda's graphs do not build", api);
-    return done(scope, cudaErrorNotSupported);
-  }
-  if (size == 0) {
+  if (size == 0 && !graph::capture_frontier_active(stream)) {
     *devPtr = nullptr;
     return done(scope, cudaSuccess);
+  }
+  // On a capturing stream: an allocation node of the capture's graph (docs/graphs.md).
+  if (!from_pool)
+    if (auto e = graph::capture_malloc(stream, size, devPtr)) return done(scope, *e);
+  if (from_pool && graph::capture_frontier_active(stream)) {
+    trace::note(trace::Layer::Cudart, "{}: a capture makes allocation nodes of the device's graph memory only", api);
+    return done(scope, cudaErrorNotSupported);
   }
   CUdeviceptr p = 0;
   CUresult r = CUDA_SUCCESS;
@@ -56,10 +47,10 @@ cudaError_t malloc_async(const char* api, DefaultStream mode, void** devPtr, siz
 cudaError_t free_async(const char* api, DefaultStream mode, void* devPtr, cudaStream_t stream) {
   trace::Scope scope(trace::Layer::Cudart, "{}(devPtr={}, stream={})", api, devPtr, static_cast<void*>(stream));
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
-  if (capturing(stream)) {
-    trace::note(trace::Layer::Cudart, "{}: a capture would need a mem-free node, which minicuda's graphs do not build", api);
-    return done(scope, cudaErrorNotSupported);
-  }
+  // On a capturing stream: a free node of the capture's graph, for a graph allocation.
+  if (auto e = graph::capture_free(stream, devPtr)) return done(scope, *e);
+  // A graph allocation freed outside a graph, after the work queued on stream.
+  if (auto e = graph::free_graph_allocation(devPtr, stream, false)) return done(scope, *e);
   const auto p = reinterpret_cast<CUdeviceptr>(devPtr);
   CUresult r = mode == DefaultStream::PerThread ? cuMemFreeAsync_ptsz(p, stream) : cuMemFreeAsync(p, stream);
   return done(scope, to_cuda_error(r));

@@ -39,6 +39,48 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const 
                          numBlocks, reinterpret_cast<CUfunction>(kernel), blockSize, dynamicSMemSize)));
 }
 
+namespace {
+
+// The driver's CUlaunchConfig of a runtime configuration; attrs: room for its attributes, which
+// have the same layout (both are 8-byte ids and 64-byte values).
+CUlaunchConfig driver_config(const cudaLaunchConfig_t& c) {
+  CUlaunchConfig d{};
+  d.gridDimX = c.gridDim.x, d.gridDimY = c.gridDim.y, d.gridDimZ = c.gridDim.z;
+  d.blockDimX = c.blockDim.x, d.blockDimY = c.blockDim.y, d.blockDimZ = c.blockDim.z;
+  d.sharedMemBytes = static_cast<unsigned>(c.dynamicSmemBytes);
+  d.hStream = reinterpret_cast<CUstream>(c.stream);
+  static_assert(sizeof(CUlaunchAttribute) == sizeof(cudaLaunchAttribute));
+  d.attrs = reinterpret_cast<CUlaunchAttribute*>(c.attrs);
+  d.numAttrs = c.numAttrs;
+  return d;
+}
+
+template <class Query>
+cudaError_t cluster_query(trace::Scope& scope, int* out, const void* func, const cudaLaunchConfig_t* config,
+                          Query query) {
+  CUkernel kernel = nullptr;
+  if (cudaError_t e = context_and_kernel(func, &kernel); e != cudaSuccess) return done(scope, e);
+  if (config == nullptr) return done(scope, to_cuda_error(query(out, reinterpret_cast<CUfunction>(kernel), nullptr)));
+  const CUlaunchConfig d = driver_config(*config);
+  return done(scope, to_cuda_error(query(out, reinterpret_cast<CUfunction>(kernel), &d)));
+}
+
+}  // namespace
+
+// Contract: cuOccupancyMaxPotentialClusterSize for func's kernel. func: as above.
+cudaError_t cudaOccupancyMaxPotentialClusterSize(int* clusterSize, const void* func, const cudaLaunchConfig_t* config) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaOccupancyMaxPotentialClusterSize(func={}, config={})", func,
+                     static_cast<const void*>(config));
+  return cluster_query(scope, clusterSize, func, config, cuOccupancyMaxPotentialClusterSize);
+}
+
+// Contract: cuOccupancyMaxActiveClusters for func's kernel. func: as above.
+cudaError_t cudaOccupancyMaxActiveClusters(int* numClusters, const void* func, const cudaLaunchConfig_t* config) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaOccupancyMaxActiveClusters(func={}, config={})", func,
+                     static_cast<const void*>(config));
+  return cluster_query(scope, numClusters, func, config, cuOccupancyMaxActiveClusters);
+}
+
 // Contract: cuOccupancyAvailableDynamicSMemPerBlock for func's kernel (measured: 1 block of 128
 // threads -> 49152; 32 of 64 -> 7296; a kernel with 4 KiB of static __shared__, 2 of 128 -> 45056;
 // 33 of 64, 0 blocks, 2048 threads: cudaErrorInvalidValue). NULL dynamicSmemSize:

@@ -188,6 +188,36 @@ TEST_F(MmuTest, SysmemPtesPointAtTheHostAddress) {
   std::free(host);
 }
 
+// A second GPU's page table reaching this one's VRAM (pool access, nvidia-uvm's peer mapping):
+// Peer PTEs at the owner's address, read-only if asked; taking them away leaves the owner's
+// mapping, and so the host's, as it was.
+TEST_F(MmuTest, PeerPtesReachTheOwnersVramAndLeaveItsMappingAlone) {
+  Vram peer_vram{64 * kMiB};
+  Mmu peer{peer_vram, 1 * kGiB};
+  ASSERT_TRUE(mmu_.map_vidmem(base(), 4 * kMiB, 2 * kBigPage));
+  ptr(base())[5] = 42;
+  ASSERT_TRUE(peer.map_peer(base(), 0, 4 * kMiB, 2 * kBigPage, /*writable=*/false));
+  EXPECT_EQ(peer.pte_count(), 2u);
+  std::optional<Pte> pte = peer.translate(base() + kBigPage + 5);
+  ASSERT_TRUE(pte.has_value());
+  EXPECT_EQ(pte->aperture, Aperture::Peer);
+  EXPECT_EQ(pte->peer_gpu, 0);
+  EXPECT_EQ(pte->phys, 4 * kMiB + kBigPage);
+  EXPECT_EQ(pte->page_size, kBigPage);
+  EXPECT_FALSE(pte->writable);
+  EXPECT_TRUE(peer.writable_vidmem().empty());  // not the peer's own VRAM
+  EXPECT_FALSE(peer.map_peer(base(), 0, 4 * kMiB, kBigPage, true));      // already mapped
+  EXPECT_FALSE(peer.map_peer(base() + 4096, 0, 4 * kMiB, kBigPage, true));  // misaligned
+  EXPECT_FALSE(peer.map_peer(base() + 4 * kBigPage, 0, 0, 0, true));      // empty
+
+  EXPECT_EQ(peer.unmap(base(), 2 * kBigPage), 2u);
+  EXPECT_EQ(peer.translate(base()), std::nullopt);
+  EXPECT_TRUE(host_readable(base()));  // the owner's mapping stays
+  EXPECT_EQ(ptr(base())[5], 42);
+  ASSERT_TRUE(mmu_.translate(base()).has_value());
+  EXPECT_EQ(mmu_.translate(base())->aperture, Aperture::Vidmem);
+}
+
 TEST_F(MmuTest, MisalignedSysmemIsRefused) {
   EXPECT_FALSE(mmu_.map_sysmem(0x10000 + 8, kSmallPage));
   EXPECT_FALSE(mmu_.map_sysmem(0x10000, 100));

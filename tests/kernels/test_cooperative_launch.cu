@@ -187,8 +187,7 @@ TEST_F(KernelCooperativeLaunch, LaunchKernelExRefusesWhatIsNotModelled) {
   config.blockDim = dim3(32);
   config.attrs = &attr;
   config.numAttrs = 1;
-  attr.id = cudaLaunchAttributeClusterDimension;
-  attr.val.clusterDim = {2, 1, 1};
+  attr.id = cudaLaunchAttributeMemSyncDomain;
   EXPECT_EQ(cudaLaunchKernelEx(&config, many_rounds, counters.get(), errors.get()), cudaErrorNotSupported);
   attr.id = cudaLaunchAttributePriority;
   attr.val.priority = 1;
@@ -197,7 +196,7 @@ TEST_F(KernelCooperativeLaunch, LaunchKernelExRefusesWhatIsNotModelled) {
   EXPECT_EQ(cudaLaunchKernelEx(&config, many_rounds, counters.get(), errors.get()), cudaErrorInvalidValue);
   void* args[] = {nullptr, nullptr};
   EXPECT_EQ(cudaLaunchKernelExC(nullptr, (const void*)many_rounds, args), cudaErrorInvalidValue);
-  // A cluster of one block is no cluster: the launch runs.
+  // A cluster of one block (clusters: test_clusters.cu): the launch runs, not cooperatively.
   attr.id = cudaLaunchAttributeClusterDimension;
   attr.val.clusterDim = {1, 1, 1};
   EXPECT_EQ(cudaLaunchKernelEx(&config, many_rounds, counters.get(), errors.get()), cudaSuccess);

@@ -5,6 +5,7 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <utility>
@@ -138,6 +139,17 @@ __global__ void ptx_memory(unsigned* p) {
   asm volatile("st.u32 [%0], %1;" : : "l"(p + 2), "r"(v) : "memory");
 }
 
+// %globaltimer and its halves, read in one statement.
+__global__ void ptx_globaltimer(unsigned long long* out) {
+  unsigned long long t;
+  unsigned lo, hi;
+  asm volatile("mov.u64 %0, %%globaltimer;\n\tmov.u32 %1, %%globaltimer_lo;\n\tmov.u32 %2, %%globaltimer_hi;"
+               : "=l"(t), "=r"(lo), "=r"(hi));
+  out[0] = t;
+  out[1] = lo;
+  out[2] = hi;
+}
+
 }  // namespace
 
 using minicuda::kernels_test::DeviceArray;
@@ -155,6 +167,27 @@ TEST_F(KernelInlinePtx, LaneWarpAndThreadRegisters) {
     EXPECT_EQ(got[4 * t + 2], t / 48) << t;
     EXPECT_EQ(got[4 * t + 3], (1u << (t % 32)) - 1u) << t;
   }
+}
+
+// The GPU's nanosecond timer reads the same clock as the PTX executor's %globaltimer: the host's
+// system clock, so a read falls between the host's readings before the launch and after it.
+TEST_F(KernelInlinePtx, GlobalTimerIsNanosecondsOfTheSystemClock) {
+  const auto now = [] {
+    return static_cast<unsigned long long>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                               std::chrono::system_clock::now().time_since_epoch())
+                                               .count());
+  };
+  DeviceArray<unsigned long long> out(3);
+  const unsigned long long before = now();
+  ptx_globaltimer<<<1, 1>>>(out.get());
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const unsigned long long after = now();
+  const auto got = out.read();
+  EXPECT_GE(got[0], before);
+  EXPECT_LE(got[0], after);
+  EXPECT_GE(got[2], got[0] >> 32);  // the halves are read after the whole, an instant later
+  EXPECT_LE(got[2], after >> 32);
+  EXPECT_LE((got[2] << 32 | got[1]) - got[0], after - before);
 }
 
 TEST_F(KernelInlinePtx, CarryChainsAddAndSubtractAsWideIntegers) {

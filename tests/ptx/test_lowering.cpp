@@ -287,3 +287,47 @@ TEST(PtxLowering, PrintfAndAssertBecomeTheirOwnInstructions) {
 }
 
 }  // namespace
+
+// Thread block clusters in PTX are not run by the SIMT executor (docs/clusters.md): the cluster
+// special registers, the cluster barrier, mapa and the shared::cluster window are refused at load,
+// each by name, never run as something else.
+TEST(PtxLowering, ClusterInstructionsAreRefusedByName) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"mov.u32 \t%r1, %cluster_ctarank;", "the special register %cluster_ctarank"},
+      {"mov.u32 \t%r1, %cluster_nctarank;", "the special register %cluster_nctarank"},
+      {"mov.u32 \t%r1, %clusterid.x;", "the special register %clusterid.x"},
+      {"mov.u32 \t%r1, %nclusterid.y;", "the special register %nclusterid.y"},
+      {"mov.u32 \t%r1, %cluster_ctaid.z;", "the special register %cluster_ctaid.z"},
+      {"mov.u32 \t%r1, %cluster_nctaid.x;", "the special register %cluster_nctaid.x"},
+      {"mov.pred \t%p1, %is_explicit_cluster;", "the special register %is_explicit_cluster"},
+      {"barrier.cluster.arrive;", "'barrier.cluster'"},
+      {"barrier.cluster.wait;", "'barrier.cluster'"},
+      {"mapa.shared::cluster.u32 \t%r1, %r2, %r3;", "'mapa.shared::cluster'"},
+      {"mapa.u32 \t%r1, %r2, %r3;", "'mapa'"},
+      {"ld.shared::cluster.u32 \t%r1, [%r2];", "shared::cluster"},
+      {"st.shared::cluster.u32 \t[%r2], %r1;", "shared::cluster"},
+  };
+  for (const auto& [line, named] : cases) {
+    std::string text = read("corpus/vector_add.ptx");
+    const size_t at_ret = text.find("\tret;");
+    ASSERT_NE(at_ret, std::string::npos);
+    text.insert(at_ret, std::string("\t") + line + "\n");
+    ptx::CompileResult r = ptx::compile(text, {});
+    EXPECT_EQ(r.status, ptx::Status::NotSupported) << line << "\n" << r.error_log;
+    EXPECT_NE(r.error_log.find(named), std::string::npos) << line << "\n" << r.error_log;
+    EXPECT_NE(r.error_log.find("is not supported by minicuda's JIT"), std::string::npos) << line << "\n" << r.error_log;
+  }
+}
+
+// .reqnctapercluster is the kernel's required cluster shape (the launch checks it, cluster.cpp).
+TEST(PtxLowering, RequiredClusterShapeIsKept) {
+  std::string text = read("corpus/vector_add.ptx");
+  const size_t body = text.find("\n{", text.find(".entry"));
+  ASSERT_NE(body, std::string::npos);
+  text.insert(body, "\n.reqnctapercluster 2, 1, 1");
+  ptx::CompileResult r = ptx::compile(text, {});
+  ASSERT_EQ(r.status, ptx::Status::Ok) << r.error_log;
+  EXPECT_EQ(r.kernels[0].req_cluster[0], 2u);
+  EXPECT_EQ(r.kernels[0].req_cluster[1], 1u);
+  EXPECT_EQ(r.kernels[0].req_cluster[2], 1u);
+}

@@ -303,14 +303,20 @@ TEST_F(MemPool, ASmallerRequestReusesTheStartOfABiggerFreedBlock) {
   EXPECT_EQ(alloc(kMiB, a_), x);  // reuse.smaller_after_bigger_same_addr = 1
 }
 
-TEST_F(MemPool, CudaMallocAsyncDuringCaptureIsNotBuilt) {
-  // The H200 records a mem-alloc node (capture.node0.type = 10); minicuda's graphs have none, so
-  // the call answers cudaErrorNotSupported and the capture goes on.
+TEST_F(MemPool, CudaMallocAsyncDuringCaptureMakesAnAllocationNode) {
+  // capture.node0.type = 10: the H200 records a mem-alloc node (test_graphs_memory.cpp runs one).
   ASSERT_EQ(cudaStreamBeginCapture(a_, cudaStreamCaptureModeGlobal), cudaSuccess);
   void* p = nullptr;
-  EXPECT_EQ(cudaMallocAsync(&p, kMiB, a_), cudaErrorNotSupported);
+  EXPECT_EQ(cudaMallocAsync(&p, kMiB, a_), cudaSuccess);
+  EXPECT_NE(p, nullptr);
   cudaGraph_t g = nullptr;
   EXPECT_EQ(cudaStreamEndCapture(a_, &g), cudaSuccess);
+  cudaGraphNode_t node = nullptr;
+  size_t n = 1;
+  ASSERT_EQ(cudaGraphGetNodes(g, &node, &n), cudaSuccess);
+  cudaGraphNodeType type = cudaGraphNodeTypeEmpty;
+  ASSERT_EQ(cudaGraphNodeGetType(node, &type), cudaSuccess);
+  EXPECT_EQ(type, cudaGraphNodeTypeMemAlloc);
   EXPECT_EQ(cudaGraphDestroy(g), cudaSuccess);
 }
 

@@ -173,7 +173,8 @@ bool is_warp_or_reduction_name(std::string_view n) {
          n == "this_thread_block" || n == "cooperative_groups" || n == "tiled_partition" || n == "grid_group" ||
          n == "this_grid" || n == "__barrier_sync" || n == "bar_sync" || n == "coalesced_threads" ||
          n == "coalesced_group" || n == "thread_group" || n == "thread_block" || n == "thread_block_tile" ||
-         n == "labeled_partition" || n == "binary_partition" || n == "this_cluster";
+         n == "labeled_partition" || n == "binary_partition" || n == "this_cluster" || n == "cluster_group" ||
+         n.starts_with("__cluster_barrier");
 }
 
 bool is_builtin_variable(std::string_view name) {

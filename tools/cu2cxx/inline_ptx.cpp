@@ -196,7 +196,10 @@ class Template {
         {"%lanemask_eq", "::minicuda::inline_ptx::lanemask(0)"}, {"%lanemask_lt", "::minicuda::inline_ptx::lanemask(1)"},
         {"%lanemask_le", "::minicuda::inline_ptx::lanemask(2)"}, {"%lanemask_gt", "::minicuda::inline_ptx::lanemask(3)"},
         {"%lanemask_ge", "::minicuda::inline_ptx::lanemask(4)"},
-        {"%clock", "static_cast<uint32_t>(::clock64())"},       {"%clock64", "static_cast<uint64_t>(::clock64())"}};
+        {"%clock", "static_cast<uint32_t>(::clock64())"},       {"%clock64", "static_cast<uint64_t>(::clock64())"},
+        {"%globaltimer", "::minicuda::inline_ptx::globaltimer()"},
+        {"%globaltimer_lo", "static_cast<uint32_t>(::minicuda::inline_ptx::globaltimer())"},
+        {"%globaltimer_hi", "static_cast<uint32_t>(::minicuda::inline_ptx::globaltimer() >> 32)"}};
     const auto it = kSpecial.find(op);
     return it == kSpecial.end() ? std::nullopt : std::optional<std::string>(it->second);
   }

@@ -113,6 +113,16 @@ std::vector<KernelSite> registrable_kernel_sites(const Tokens& tokens);
 // source order: region fission may split them too (their block function is a template).
 std::vector<KernelSite> template_kernel_sites(const Tokens& tokens);
 
+// The `__cluster_dims__(...)` of the file (cluster_dims.cpp): the edits that remove them, and for
+// each registrable kernel (sites) that has one, its qualified name and the arguments' source text.
+// One anywhere else is an error in `errors`.
+struct ClusterDims {
+  std::vector<Edit> edits;
+  std::vector<std::pair<std::string, std::string>> shapes;
+};
+ClusterDims find_cluster_dims(std::string_view source, const Tokens& tokens, const LineIndex& lines,
+                              const std::vector<KernelSite>& sites, std::vector<Diagnostic>& errors);
+
 // Pass 3: the qualified names ("::ns::k") of the kernels the appended block registers: the
 // non-template `__global__` function definitions at namespace scope whose qualified name is
 // defined only once in the file, in source order.

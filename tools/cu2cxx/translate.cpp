@@ -197,6 +197,14 @@ Unit translate_unit(std::string_view source, std::string_view input_path, const 
   std::vector<Edit> shared = rewrite_dynamic_shared(source, tokens, lines, warnings);
   edits.insert(edits.end(), std::make_move_iterator(shared.begin()),
                std::make_move_iterator(shared.end()));
+  std::vector<Diagnostic> cluster_errors;
+  ClusterDims cluster_dims = find_cluster_dims(source, tokens, lines, sites, cluster_errors);
+  for (Diagnostic& e : cluster_errors) {
+    if (header) e.path = std::string(input_path);
+    result.errors.push_back(std::move(e));
+  }
+  edits.insert(edits.end(), std::make_move_iterator(cluster_dims.edits.begin()),
+               std::make_move_iterator(cluster_dims.edits.end()));
   std::vector<Edit> aligned = rewrite_shared_alignment(source, tokens);
   edits.insert(edits.end(), std::make_move_iterator(aligned.begin()), std::make_move_iterator(aligned.end()));
   std::vector<Edit> clock = rewrite_device_clock(tokens);
@@ -227,8 +235,11 @@ Unit translate_unit(std::string_view source, std::string_view input_path, const 
   for (const KernelSite& site : sites) {
     fission::KernelFission split = fission::split_kernel(file, site);
     result.kernels.push_back(site.qualified_name);
-    unit.entries.push_back(split.split ? "MINICUDA_KERNEL_REGIONS(" + site.qualified_name + ", " + split.block_function + ")"
-                                       : "MINICUDA_KERNEL(" + site.qualified_name + ")");
+    std::string entry = split.split ? "MINICUDA_KERNEL_REGIONS(" + site.qualified_name + ", " + split.block_function + ")"
+                                    : "MINICUDA_KERNEL(" + site.qualified_name + ")";
+    for (const auto& [kernel, args] : cluster_dims.shapes)
+      if (kernel == site.qualified_name) entry = "::minicuda::detail::with_cluster_dims(" + entry + ", " + args + ")";
+    unit.entries.push_back(std::move(entry));
     if (split.insertion) block_functions.push_back(std::move(*split.insertion));
     result.fission.push_back(FissionNote{site.qualified_name, split.split, std::move(split.reason)});
   }

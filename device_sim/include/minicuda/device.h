@@ -109,14 +109,17 @@ class Vram {
   int fd_ = -1;
 };
 
-enum class Aperture : uint8_t { Vidmem, Sysmem };
+// Where a page lives: this GPU's VRAM, pinned host memory, or a peer GPU's VRAM reached over
+// the GPUs' link (NVLink on an H200 board).
+enum class Aperture : uint8_t { Vidmem, Sysmem, Peer };
 
 // One page-table entry (one page of kBigPage or kSmallPage bytes).
 struct Pte {
   Aperture aperture;
-  uint64_t phys;       // VRAM offset (Vidmem) or host address (Sysmem)
+  uint64_t phys;       // VRAM offset (Vidmem, and Peer: in the peer's VRAM) or host address (Sysmem)
   uint64_t page_size;  // kBigPage or kSmallPage
   bool writable;
+  int peer_gpu = -1;   // Peer: the GPU whose VRAM holds the page
 };
 
 // The GPU MMU for one GPU virtual address space (one FERMI_VASPACE_A).
@@ -148,7 +151,14 @@ class Mmu {
   // Maps [va, va+length) to pinned host memory at the same address (UVA) with 4 KiB PTEs.
   // va and length must be 4 KiB aligned; returns false otherwise or if any page is mapped.
   bool map_sysmem(uint64_t va, uint64_t length, bool writable = true);
-  // Removes the PTEs of [va, va+length); vidmem pages become PROT_NONE again in the host.
+  // Maps [va, va+length) to VRAM [vram_offset, ...) of GPU peer_gpu with 2 MiB Peer PTEs: the
+  // address is the one the peer's own page table maps it at (UVA), in the peer's window, so it
+  // need not lie in this Mmu's windows, and the host already reaches it through the peer's
+  // mapping, which the caller (nvidia.ko) keeps for as long as this one lives. Returns false, with
+  // nothing mapped, if length is 0, anything is not 2 MiB aligned, or any page is already mapped.
+  bool map_peer(uint64_t va, int peer_gpu, uint64_t vram_offset, uint64_t length, bool writable);
+  // Removes the PTEs of [va, va+length); vidmem pages become PROT_NONE again in the host (Peer
+  // pages are left to the peer's mapping).
   // Returns the number of pages unmapped.
   uint64_t unmap(uint64_t va, uint64_t length);
   // The PTE of the page holding va, as an engine's access finds it: first in the calling thread's
@@ -158,6 +168,9 @@ class Mmu {
   std::optional<Pte> translate(uint64_t va) const;
   // The page walk itself, under the page table's lock: the plain path translate() caches.
   std::optional<Pte> walk(uint64_t va) const;
+  // The page table's version: a new value at every map and unmap, unique among all Mmus of the
+  // process. What a cache of translations (the TLB, GpuMemory's verified ranges) is good for.
+  uint64_t epoch() const { return epoch_.load(std::memory_order_acquire); }
   // Number of valid PTEs.
   uint64_t pte_count() const;
   // The writable vidmem the page table maps, as [va, va+length) ranges in address order, each
@@ -503,6 +516,7 @@ class HostInterface {
   uint64_t entries_consumed_ = 0;                             // by any run; guarded by mutex_
   mutable int waiters_ = 0;  // threads in engine_done_.wait: engine_done notifies only then; guarded by mutex_
   uint64_t next_serial_ = 1;                                  // guarded by mutex_
+  std::vector<std::pair<uint64_t, Channel*>> ready_;  // run_channels' scratch (no allocation per pass); guarded by mutex_
   // Channels rung and not yet taken by a pass become Pending (mutex_ held); true if any did.
   bool absorb_rings_locked();
   // The doorbell's own state: work submit token -> channel. Lock order: mutex_, then

@@ -14,6 +14,7 @@
 //   sm_20_atomic_functions.h    float atomicAdd; sm_60_atomic_functions.h double atomicAdd and
 //                               the _block / _system scopes
 //   crt/sm_70_rt.h              __nanosleep, the warp match intrinsics
+//   crt/sm_90_rt.h              thread block clusters: __clusterDim, __cluster_barrier_*, ...
 //   math_functions.h            rsqrtf, the global min/max overloads
 //   common_functions.h          device printf
 //   texture_indirect_functions.h, surface_indirect_functions.h  texture fetches, surface access
@@ -52,6 +53,7 @@
 #include "sm_20_atomic_functions.h"
 #include "sm_60_atomic_functions.h"
 #include "crt/sm_70_rt.h"
+#include "crt/sm_90_rt.h"
 #include "math_functions.h"
 #include "common_functions.h"
 #include "texture_indirect_functions.h"

@@ -5,6 +5,7 @@
 // (minicuda::device_code); the special registers are only valid inside a kernel.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <type_traits>
 
@@ -25,6 +26,13 @@ inline unsigned lanemask(int which) {
     case 3: return ~(lt | eq);
     default: return ~lt;
   }
+}
+
+// %globaltimer: the GPU's nanosecond timer, read as the PTX executor reads it (the host's
+// system clock in nanoseconds since the epoch), so C++ and PTX kernels share one time base.
+inline uint64_t globaltimer() {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count());
 }
 
 // shl/shr: a shift amount of the operand's width or more gives 0 (shr.s: the sign in every bit).

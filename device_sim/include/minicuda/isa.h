@@ -47,6 +47,25 @@ unsigned activemask(uint64_t site);
 // the grid (a kernel error when the launch is not cooperative).
 bool grid_is_cooperative();
 void grid_sync();
+// Thread block clusters (compute capability 9.0): the running block's cluster (a launch without
+// one: a cluster of one block, not explicit), the cluster barrier's arrive and wait
+// (barrier.cluster), and distributed shared memory: the address of the same byte as p in the
+// shared memory of the cluster's block `rank`, and the rank of the block whose shared memory
+// holds p (the cluster's size when none does). Misuse (a rank outside the cluster, an address
+// that is not shared memory) stops the kernel with an error.
+struct ClusterInfo {
+  unsigned dim[3];       // blocks per cluster (%cluster_nctaid)
+  unsigned index[3];     // the cluster's index in the grid (%clusterid)
+  unsigned relative[3];  // the block's index in its cluster (%cluster_ctaid)
+  unsigned grid[3];      // the grid's size in clusters (%nclusterid)
+  unsigned rank, size;   // %cluster_ctarank, %cluster_nctarank
+  bool is_explicit;      // %is_explicit_cluster: the launch named a cluster shape
+};
+ClusterInfo cluster_info();
+void cluster_arrive();
+void cluster_wait();
+void* cluster_map_shared(const void* p, unsigned rank);
+unsigned cluster_shared_rank(const void* p);
 [[noreturn]] void trap();
 // The block's dynamic shared memory (extern __shared__).
 unsigned char* dynamic_shared();

@@ -77,6 +77,7 @@ struct Function {
   uint32_t maxntid[3] = {0, 0, 0};
   uint32_t reqntid[3] = {0, 0, 0};
   uint32_t minnctapersm = 0;
+  uint32_t reqnctapercluster[3] = {0, 0, 0};
   int line = 0;
   int end_line = 0;                      // the line of the body's closing brace
 };

@@ -43,6 +43,7 @@ void layout_kernel(const Function& f, CompiledKernel& k) {
   k.max_ntid = f.maxntid[0] ? f.maxntid[0] * (f.maxntid[1] ? f.maxntid[1] : 1) * (f.maxntid[2] ? f.maxntid[2] : 1) : 0;
   for (int i = 0; i < 3; ++i) k.req_ntid[i] = f.reqntid[i];
   k.min_ctas_per_sm = f.minnctapersm;
+  for (int i = 0; i < 3; ++i) k.req_cluster[i] = f.reqnctapercluster[i];
 }
 
 std::vector<CompiledGlobal> layout_globals(const Module& m) {

@@ -100,6 +100,11 @@ std::vector<std::string> types_of(const Instruction& in) {
 }  // namespace
 
 bool Lowerer::instruction(const Instruction& in) {
+  // Another block's shared memory (distributed shared memory of a thread block cluster) is not
+  // reachable from the SIMT executor; the bulk copies' shared::cluster destination is their own
+  // block's (lower_async.cpp).
+  if (in.opcode != "cp" && in.has("shared::cluster"))
+    return unsupported(in.line, "'" + in.opcode + ".shared::cluster' (distributed shared memory)");
   NvSassInstruction i = base(in);
   if (!in.guard.empty()) {
     i.guard = pred(in.guard);
@@ -319,6 +324,23 @@ bool Lowerer::lower_call(const Instruction& in, NvSassInstruction i) {
     size_t first = printf ? 1 : 0;
     for (size_t k = 0; k < args.size() && k + first < i.operand_count; ++k)
       if (!slot_of(args[k], i.operand[k + first])) return false;
+    emit(i);
+    return true;
+  }
+  if (callee->name == "cudaGraphSetConditional") {
+    // The device runtime's cudaGraphSetConditional(handle, value): minicuda's handle is the device
+    // address of the conditional variable (docs/graphs.md), so the call is a 32-bit global store.
+    if (args.size() != 2) return unsupported(in.line, "a call of 'cudaGraphSetConditional' without two arguments");
+    NvSassOperand handle{};
+    if (!slot_of(args[0], handle) || !slot_of(args[1], i.operand[0])) return false;
+    i.opcode = NV_SASS_OP_ST;
+    i.type = NV_SASS_TYPE_U32;
+    i.space = NV_SASS_SPACE_GLOBAL;
+    i.vec = 1;
+    i.addr = NvSassAddress{};
+    i.addr.kind = NV_SASS_OPND_REG;
+    i.addr.index = handle.index;
+    i.operand_count = 1;
     emit(i);
     return true;
   }

@@ -219,8 +219,13 @@ class Parser {
         f.minnctapersm = static_cast<uint32_t>(integer());
       } else if (d == "maxnreg" || d == "maxnctapersm" || d == "maxclusterrank") {
         integer();
-      } else if (d == "reqnctapercluster" || d == "explicitcluster") {
-        while (peek().kind == K::Int) { next(); accept(','); }
+      } else if (d == "reqnctapercluster") {  // x[, y[, z]]: the cluster shape every launch must have
+        for (int i = 0; i < 3; ++i) f.reqnctapercluster[i] = 1;
+        for (int i = 0; i < 3 && peek().kind == K::Int; ++i) {
+          f.reqnctapercluster[i] = static_cast<uint32_t>(integer());
+          if (!accept(',')) break;
+        }
+      } else if (d == "explicitcluster") {
       } else if (d == "noreturn") {
       } else if (d == "pragma") {
         if (peek().kind == K::String) next();

@@ -48,10 +48,10 @@ struct Scope {
   std::map<std::string, std::string> spaces;  // variable or parameter -> its state space
 };
 
-// The functions the driver provides to every module (device printf, assert, the device heap): calls of them
-// need no body in the PTX.
+// The functions the driver provides to every module (device printf, assert, the device heap,
+// graphs' cudaGraphSetConditional): calls of them need no body in the PTX.
 bool is_system_function(const std::string& name) {
-  return name == "vprintf" || name == "__assertfail" || heap_call_mode(name) >= 0;
+  return name == "vprintf" || name == "__assertfail" || name == "cudaGraphSetConditional" || heap_call_mode(name) >= 0;
 }
 
 }  // namespace

@@ -42,13 +42,31 @@ typedef struct CUlaunchConfig_st {
 } CUlaunchConfig_v1;
 typedef CUlaunchConfig_v1 CUlaunchConfig;
 
+/* How the blocks of clusters are spread over the GPCs (CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE). */
+typedef enum CUclusterSchedulingPolicy_enum MINICUDA_ENUM_INT {
+  CU_CLUSTER_SCHEDULING_POLICY_DEFAULT = 0,
+  CU_CLUSTER_SCHEDULING_POLICY_SPREAD = 1,
+  CU_CLUSTER_SCHEDULING_POLICY_LOAD_BALANCING = 2
+} CUclusterSchedulingPolicy;
+
 /* cuLaunchKernel with its shape in *config, and the attributes: IGNORE; COOPERATIVE (non-zero: as
- * cuLaunchCooperativeKernel); CLUSTER_DIMENSION of 1x1x1 (no cluster). Any other attribute of the
- * list: CUDA_ERROR_NOT_SUPPORTED, named in the trace; an id that is no attribute, config NULL, or
- * attrs NULL with numAttrs > 0: CUDA_ERROR_INVALID_VALUE. Parameters and their errors as
+ * cuLaunchCooperativeKernel); CLUSTER_DIMENSION (thread block clusters, docs/clusters.md: the grid
+ * must be a whole number of clusters of at most 8 blocks, 16 with
+ * CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, whose blocks fit on one GPC at once, and the
+ * shape must be the kernel's own if it was compiled with one). Any other attribute of the list:
+ * CUDA_ERROR_NOT_SUPPORTED, named in the trace; an id that is no attribute, config NULL, or attrs
+ * NULL with numAttrs > 0: CUDA_ERROR_INVALID_VALUE. Parameters and their errors as
  * cuLaunchKernel's, `extra` included. */
 CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, void** kernelParams, void** extra);
 /* As cuLaunchKernelEx; hStream 0 is the calling thread's per-thread stream. */
 CUresult CUDAAPI cuLaunchKernelEx_ptsz(const CUlaunchConfig* config, CUfunction f, void** kernelParams, void** extra);
+/* *clusterSize = the largest cluster (up to 8 blocks, 16 with NON_PORTABLE_CLUSTER_SIZE_ALLOWED) of
+ * func whose blocks, of config's block size and dynamic shared memory, fit on one GPC at once; 0 if
+ * none. NULL clusterSize or config: CUDA_ERROR_INVALID_VALUE; unknown func: CUDA_ERROR_INVALID_HANDLE. */
+CUresult CUDAAPI cuOccupancyMaxPotentialClusterSize(int* clusterSize, CUfunction func, const CUlaunchConfig* config);
+/* *numClusters = how many clusters of config's cluster shape (its CLUSTER_DIMENSION attribute, else
+ * func's compiled shape, else 1 block) can be resident at once over every GPC. Errors as above; a
+ * cluster over the size limit: CUDA_ERROR_INVALID_CLUSTER_SIZE. */
+CUresult CUDAAPI cuOccupancyMaxActiveClusters(int* numClusters, CUfunction func, const CUlaunchConfig* config);
 
 #endif /* MINICUDA_CUDA_LAUNCH_H */

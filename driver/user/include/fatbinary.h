@@ -30,6 +30,9 @@ struct KernelImage {
   const uint32_t* param_sizes;     // param_count sizes
   uint32_t num_regs;               // registers per thread (occupancy); kDefaultRegisters
   KernelRegionEntry region_entry;  // the code: a block as regions, without fibers (may be null)
+  // __cluster_dims__(x, y, z): the blocks per cluster it was compiled for; all 0: none (the launch
+  // chooses, or has no cluster).
+  uint32_t cluster_dims[3];
 };
 
 inline constexpr uint32_t kMaxParamBytes = 32764;  // CUDA 12.1+ limit on kernel parameters

@@ -181,8 +181,10 @@ CUresult memcpy_htod(const char* api, DefaultStream mode, CUdeviceptr dstDevice,
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   CUstream_st* stream = nullptr;
   if (CUresult r = resolve_stream(*ctx, nullptr, &stream, mode); r != CUDA_SUCCESS) return done(scope, r);
-  if (!is_device(*ctx, dstDevice, ByteCount)) return done(scope, *ctx, CUDA_ERROR_INVALID_VALUE);
-  return done(scope, *ctx, copy(*ctx, dstDevice, reinterpret_cast<uint64_t>(srcHost), ByteCount, stream));
+  CUctx_st* owner = device_owner(*ctx, dstDevice, ByteCount);
+  if (owner == nullptr) return done(scope, *ctx, CUDA_ERROR_INVALID_VALUE);
+  return done(scope, *ctx,
+              copy_uva(*ctx, dstDevice, owner, reinterpret_cast<uint64_t>(srcHost), nullptr, ByteCount, stream, false));
 }
 CUresult memcpy_dtoh(const char* api, DefaultStream mode, void* dstHost, CUdeviceptr srcDevice, size_t ByteCount) {
   trace::Scope scope(trace::Layer::Libcuda, "{}(dstHost={}, srcDevice={:#x}, ByteCount={})", api, dstHost, srcDevice,
@@ -192,8 +194,10 @@ CUresult memcpy_dtoh(const char* api, DefaultStream mode, void* dstHost, CUdevic
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   CUstream_st* stream = nullptr;
   if (CUresult r = resolve_stream(*ctx, nullptr, &stream, mode); r != CUDA_SUCCESS) return done(scope, r);
-  if (!is_device(*ctx, srcDevice, ByteCount)) return done(scope, *ctx, CUDA_ERROR_INVALID_VALUE);
-  return done(scope, *ctx, copy(*ctx, reinterpret_cast<uint64_t>(dstHost), srcDevice, ByteCount, stream));
+  CUctx_st* owner = device_owner(*ctx, srcDevice, ByteCount);
+  if (owner == nullptr) return done(scope, *ctx, CUDA_ERROR_INVALID_VALUE);
+  return done(scope, *ctx,
+              copy_uva(*ctx, reinterpret_cast<uint64_t>(dstHost), nullptr, srcDevice, owner, ByteCount, stream, false));
 }
 CUresult memcpy_dtod(const char* api, DefaultStream mode, CUdeviceptr dstDevice, CUdeviceptr srcDevice,
                      size_t ByteCount) {
@@ -204,10 +208,10 @@ CUresult memcpy_dtod(const char* api, DefaultStream mode, CUdeviceptr dstDevice,
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   CUstream_st* stream = nullptr;
   if (CUresult r = resolve_stream(*ctx, nullptr, &stream, mode); r != CUDA_SUCCESS) return done(scope, r);
-  if (!is_device(*ctx, dstDevice, ByteCount) || !is_device(*ctx, srcDevice, ByteCount)) {
-    return done(scope, *ctx, CUDA_ERROR_INVALID_VALUE);
-  }
-  return done(scope, *ctx, copy(*ctx, dstDevice, srcDevice, ByteCount, stream));
+  CUctx_st* dst_owner = device_owner(*ctx, dstDevice, ByteCount);
+  CUctx_st* src_owner = device_owner(*ctx, srcDevice, ByteCount);
+  if (dst_owner == nullptr || src_owner == nullptr) return done(scope, *ctx, CUDA_ERROR_INVALID_VALUE);
+  return done(scope, *ctx, copy_uva(*ctx, dstDevice, dst_owner, srcDevice, src_owner, ByteCount, stream, false));
 }
 CUresult memcpy_any(const char* api, DefaultStream mode, CUdeviceptr dst, CUdeviceptr src, size_t ByteCount) {
   trace::Scope scope(trace::Layer::Libcuda, "{}(dst={:#x}, src={:#x}, ByteCount={})", api, dst, src, ByteCount);
@@ -240,8 +244,10 @@ CUresult memcpy_htod_async(const char* api, DefaultStream mode, CUdeviceptr dstD
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   CUstream_st* stream = nullptr;
   if (CUresult r = resolve_stream(*ctx, hStream, &stream, mode); r != CUDA_SUCCESS) return done(scope, r);
-  if (!is_device(*ctx, dstDevice, ByteCount)) return done(scope, *ctx, CUDA_ERROR_INVALID_VALUE);
-  return done(scope, *ctx, copy(*ctx, dstDevice, reinterpret_cast<uint64_t>(srcHost), ByteCount, stream, true));
+  CUctx_st* owner = device_owner(*ctx, dstDevice, ByteCount);
+  if (owner == nullptr) return done(scope, *ctx, CUDA_ERROR_INVALID_VALUE);
+  return done(scope, *ctx,
+              copy_uva(*ctx, dstDevice, owner, reinterpret_cast<uint64_t>(srcHost), nullptr, ByteCount, stream, true));
 }
 CUresult memcpy_dtoh_async(const char* api, DefaultStream mode, void* dstHost, CUdeviceptr srcDevice,
                            size_t ByteCount, CUstream hStream) {
@@ -252,8 +258,10 @@ CUresult memcpy_dtoh_async(const char* api, DefaultStream mode, void* dstHost, C
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   CUstream_st* stream = nullptr;
   if (CUresult r = resolve_stream(*ctx, hStream, &stream, mode); r != CUDA_SUCCESS) return done(scope, r);
-  if (!is_device(*ctx, srcDevice, ByteCount)) return done(scope, *ctx, CUDA_ERROR_INVALID_VALUE);
-  return done(scope, *ctx, copy(*ctx, reinterpret_cast<uint64_t>(dstHost), srcDevice, ByteCount, stream, true));
+  CUctx_st* owner = device_owner(*ctx, srcDevice, ByteCount);
+  if (owner == nullptr) return done(scope, *ctx, CUDA_ERROR_INVALID_VALUE);
+  return done(scope, *ctx,
+              copy_uva(*ctx, reinterpret_cast<uint64_t>(dstHost), nullptr, srcDevice, owner, ByteCount, stream, true));
 }
 CUresult memcpy_dtod_async(const char* api, DefaultStream mode, CUdeviceptr dstDevice, CUdeviceptr srcDevice,
                            size_t ByteCount, CUstream hStream) {
@@ -264,10 +272,10 @@ CUresult memcpy_dtod_async(const char* api, DefaultStream mode, CUdeviceptr dstD
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   CUstream_st* stream = nullptr;
   if (CUresult r = resolve_stream(*ctx, hStream, &stream, mode); r != CUDA_SUCCESS) return done(scope, r);
-  if (!is_device(*ctx, dstDevice, ByteCount) || !is_device(*ctx, srcDevice, ByteCount)) {
-    return done(scope, *ctx, CUDA_ERROR_INVALID_VALUE);
-  }
-  return done(scope, *ctx, copy(*ctx, dstDevice, srcDevice, ByteCount, stream, true));
+  CUctx_st* dst_owner = device_owner(*ctx, dstDevice, ByteCount);
+  CUctx_st* src_owner = device_owner(*ctx, srcDevice, ByteCount);
+  if (dst_owner == nullptr || src_owner == nullptr) return done(scope, *ctx, CUDA_ERROR_INVALID_VALUE);
+  return done(scope, *ctx, copy_uva(*ctx, dstDevice, dst_owner, srcDevice, src_owner, ByteCount, stream, true));
 }
 CUresult memcpy_any_async(const char* api, DefaultStream mode, CUdeviceptr dst, CUdeviceptr src, size_t ByteCount,
                           CUstream hStream) {
@@ -307,7 +315,9 @@ using namespace minicuda::libcuda;
 // NULL or unknown device pointer, or an unreadable/unwritable host range, and
 // CUDA_ERROR_ILLEGAL_ADDRESS if the GPU faulted on the work. The _ptds twins do the same on the
 // calling thread's per-thread stream instead of the legacy stream (so they are not ordered with
-// other threads' blocking streams), with the same waits.
+// other threads' blocking streams), with the same waits. A device pointer of another context
+// (another GPU's memory, UVA) is copied by its owning context, after the stream's work so far,
+// and complete on return (copy_uva).
 CUresult cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount) {
   return memcpy_htod("cuMemcpyHtoD_v2", DefaultStream::Legacy, dstDevice, srcHost, ByteCount);
 }

@@ -215,8 +215,15 @@ std::recursive_mutex& driver_mutex() {
 
 Driver& driver() {
   int pid = kernel::vdso_getpid();
+  // A process's Driver lives as long as the program (by_pid never forgets one, and pids are not
+  // reused), so a thread remembers the last one it found: most calls make several lookups.
+  thread_local int t_pid = -1;
+  thread_local Driver* t_driver = nullptr;
+  if (pid == t_pid) return *t_driver;
   auto& slot = drivers().by_pid[pid];
   if (!slot) slot = std::make_unique<Driver>();
+  t_pid = pid;
+  t_driver = slot.get();
   return *slot;
 }
 

@@ -210,6 +210,7 @@ CUresult load_image(const void* data, const JitOptions& options, CUlib_st& lib, 
     img.param_offsets = k.param_offsets.data();
     img.param_sizes = k.param_sizes.data();
     img.num_regs = k.num_regs;
+    for (int i = 0; i < 3; ++i) img.cluster_dims[i] = k.req_cluster[i];  // .reqnctapercluster
     m.kernels.push_back(img);
   }
   m.slots.assign(m.result.globals.size(), nullptr);

@@ -165,7 +165,8 @@ CUresult read_extra(void** extra, const fatbin::KernelImage& k, bool with_params
 // buffer.bytes of buffer.data (laid out by the caller); the rest of the bank is 0.
 uint64_t push_launch(Channel& ch, const CUfunc_st& f, uint64_t code_va, const unsigned grid[3],
                      const unsigned block[3], unsigned shared, void** params, const ExtraBuffer& buffer,
-                     bool cooperative, size_t stack_bytes, uint64_t pending_launch_limit, uint64_t heap_va) {
+                     bool cooperative, size_t stack_bytes, uint64_t pending_launch_limit, uint64_t heap_va,
+                     const unsigned cluster[3], bool explicit_cluster) {
   const fatbin::KernelImage& k = *f.image;
   uint64_t cbank_bytes = round_up(k.param_bytes, 16);
   // The QMD, constant bank 0, the device runtime's bank (3), then a cooperative launch's grid
@@ -198,6 +199,12 @@ uint64_t push_launch(Channel& ch, const CUfunc_st& f, uint64_t code_va, const un
   nv_qmd_set(qmd, NVCBC0_QMDV03_00_PROGRAM_ADDRESS_LOWER, static_cast<NvU32>(code_va));
   nv_qmd_set(qmd, NVCBC0_QMDV03_00_PROGRAM_ADDRESS_UPPER, static_cast<NvU32>(code_va >> 32));
   nv_qmd_set(qmd, NVCBC0_QMDV03_00_SHADER_LOCAL_MEMORY_HIGH_SIZE, static_cast<NvU32>(stack_bytes));
+  if (explicit_cluster) {  // thread block clusters (cluster.cpp checked the shape)
+    nv_qmd_set(qmd, NVCBC0_QMDV03_00_MINICUDA_CLUSTER_WIDTH, cluster[0]);
+    nv_qmd_set(qmd, NVCBC0_QMDV03_00_MINICUDA_CLUSTER_HEIGHT, cluster[1]);
+    nv_qmd_set(qmd, NVCBC0_QMDV03_00_MINICUDA_CLUSTER_DEPTH, cluster[2]);
+    nv_qmd_set(qmd, NVCBC0_QMDV03_00_MINICUDA_CLUSTER_EXPLICIT, 1);
+  }
   auto bank = [&qmd](NvU32 i, uint64_t va, uint64_t bytes) {
     nv_qmd_set(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_VALID(i), 1);
     nv_qmd_set(qmd, NVCBC0_QMDV03_00_CONSTANT_BUFFER_ADDR_LOWER(i), static_cast<NvU32>(va));
@@ -232,7 +239,7 @@ uint64_t push_launch(Channel& ch, const CUfunc_st& f, uint64_t code_va, const un
 // hStream 0 means.
 CUresult launch_kernel(const char* api, DefaultStream mode, CUfunction f, const unsigned (&grid)[3],
                        const unsigned (&block)[3], unsigned int sharedMemBytes, CUstream hStream, void** kernelParams,
-                       void** extra, bool cooperative = false) {
+                       void** extra, bool cooperative = false, const unsigned* cluster_request = nullptr) {
   trace::Scope scope(trace::Layer::Libcuda, "{}(f={}, grid=({},{},{}), block=({},{},{}), sharedMemBytes={}, hStream={})",
                      api, static_cast<void*>(f), grid[0], grid[1], grid[2], block[0], block[1], block[2],
                      sharedMemBytes, static_cast<void*>(hStream));
@@ -247,6 +254,15 @@ CUresult launch_kernel(const char* api, DefaultStream mode, CUfunction f, const 
       return done(scope, r);
   }
   if (CUresult r = check_config(*ctx, *fn, grid, block, sharedMemBytes); r != CUDA_SUCCESS) return done(scope, r);
+  unsigned cluster[3] = {1, 1, 1};
+  bool explicit_cluster = false;
+  if (CUresult r = cluster_for_launch(*ctx, *fn, grid, block, sharedMemBytes, cluster_request, cluster, &explicit_cluster);
+      r != CUDA_SUCCESS)
+    return done(scope, r);
+  if (cooperative && cluster[0] * cluster[1] * cluster[2] > 1) {
+    trace::note(trace::Layer::Libcuda, "launch refused: a cooperative launch of clusters is not supported by minicuda");
+    return done(scope, CUDA_ERROR_NOT_SUPPORTED);
+  }
   if (cooperative) {  // every block must be resident at once: the occupancy of one SM times the SMs
     const uint64_t blocks = uint64_t{grid[0]} * grid[1] * grid[2];
     const NvU32 threads = block[0] * block[1] * block[2];
@@ -274,7 +290,7 @@ CUresult launch_kernel(const char* api, DefaultStream mode, CUfunction f, const 
   order_with_null_stream(*ctx, stream);
   uint64_t fence = push_launch(ch, *fn, code_va, grid, block, sharedMemBytes, kernelParams, buffer, cooperative,
                                ctx->limits[CU_LIMIT_STACK_SIZE], ctx->limits[CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT],
-                               heap_va);
+                               heap_va, cluster, explicit_cluster);
   submitted(stream, fence);
   if (driver().launch_blocking) {
     if (CUresult r = ch.wait(fence); r != CUDA_SUCCESS) return done(scope, *ctx, r);
@@ -324,6 +340,8 @@ CUresult launch_kernel_ex(const char* api, DefaultStream mode, const CUlaunchCon
   if (config->numAttrs != 0 && config->attrs == nullptr)
     return refuse(CUDA_ERROR_INVALID_VALUE, fmt::format("{} attributes at NULL", config->numAttrs));
   bool cooperative = false;
+  unsigned cluster[3] = {0, 0, 0};
+  bool has_cluster = false;
   for (unsigned i = 0; i < config->numAttrs; ++i) {
     const CUlaunchAttribute& a = config->attrs[i];
     const auto& v = a.value;
@@ -332,9 +350,11 @@ CUresult launch_kernel_ex(const char* api, DefaultStream mode, const CUlaunchCon
       cooperative = v.cooperative != 0;
       continue;
     }
-    if (a.id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION && v.clusterDim.x <= 1 && v.clusterDim.y <= 1 &&
-        v.clusterDim.z <= 1)
-      continue;  // a cluster of one block is no cluster
+    if (a.id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {  // checked with the launch (cluster.cpp)
+      cluster[0] = v.clusterDim.x, cluster[1] = v.clusterDim.y, cluster[2] = v.clusterDim.z;
+      has_cluster = true;
+      continue;
+    }
     const int id = static_cast<int>(a.id);
     if (id < 0 || id > CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING || id == 15)
       return refuse(CUDA_ERROR_INVALID_VALUE, fmt::format("attrs[{}].id = {} is not a launch attribute", i, id));
@@ -343,7 +363,7 @@ CUresult launch_kernel_ex(const char* api, DefaultStream mode, const CUlaunchCon
   }
   return launch_kernel(api, mode, f, {config->gridDimX, config->gridDimY, config->gridDimZ},
                        {config->blockDimX, config->blockDimY, config->blockDimZ}, config->sharedMemBytes,
-                       config->hStream, kernelParams, extra, cooperative);
+                       config->hStream, kernelParams, extra, cooperative, has_cluster ? cluster : nullptr);
 }
 }  // namespace
 
@@ -366,6 +386,7 @@ CUresult cuFuncGetAttribute(int* pi, CUfunction_attribute attrib, CUfunction hfu
   if (pi == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
   CUfunc_st* f = find_function(hfunc);
   if (f == nullptr) return done(scope, CUDA_ERROR_INVALID_HANDLE);
+  if (cluster_attribute(*f, attrib, pi)) return done(scope, CUDA_SUCCESS);
   if (f->ptx != nullptr) return done(scope, ptx_attribute(*f, attrib, pi));
   switch (attrib) {
     case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *pi = 1024; break;
@@ -396,8 +417,10 @@ CUresult cuFuncGetName(const char** name, CUfunction hfunc) {
 }
 
 // Contract: sets MAX_DYNAMIC_SHARED_SIZE_BYTES (0 .. sharedMemPerBlockOptin less the function's
-// static __shared__) or the preferred carveout (-1 .. 100). Out of range or another attribute:
-// CUDA_ERROR_INVALID_VALUE; unknown function: CUDA_ERROR_INVALID_HANDLE.
+// static __shared__), the preferred carveout (-1 .. 100), or a cluster attribute (cluster.cpp:
+// NON_PORTABLE_CLUSTER_SIZE_ALLOWED 0 or 1, the scheduling policy 0 .. 2, REQUIRED_CLUSTER_* >= 0,
+// which a kernel compiled with its cluster shape refuses with CUDA_ERROR_NOT_PERMITTED). Out of
+// range or another attribute: CUDA_ERROR_INVALID_VALUE; unknown function: CUDA_ERROR_INVALID_HANDLE.
 CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value) {
   trace::Scope scope(trace::Layer::Libcuda, "cuFuncSetAttribute(hfunc={}, attrib={}, value={})",
                      static_cast<void*>(hfunc), static_cast<int>(attrib), value);
@@ -412,6 +435,8 @@ CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int v
     f->max_dynamic_shared = value;
   } else if (attrib == CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT && value >= -1 && value <= 100) {
     f->carveout = value;
+  } else if (CUresult r = CUDA_SUCCESS; set_cluster_attribute(*f, attrib, value, &r)) {
+    return done(scope, r);
   } else {
     return done(scope, CUDA_ERROR_INVALID_VALUE);
   }

@@ -82,6 +82,11 @@ NV_STATUS uvm_call(int uvm_fd, uint64_t request, Params* params) {
 // UVM_MAP_EXTERNAL_ALLOCATION (read-write-atomic for the GPU with this uuid). On failure the
 // range is freed again and the first failing status is returned.
 NV_STATUS uvm_map_memory(int uvm_fd, uint64_t va, uint64_t size, const CUuuid& gpu, NvHandle hMemory);
+// UVM_MAP_EXTERNAL_ALLOCATION of hMemory at [va, va+size) of an existing range, for the GPU with
+// this uuid: read-write-atomic, or read-only. Another GPU's vidmem is a peer mapping there.
+NV_STATUS uvm_map_for_gpu(int uvm_fd, uint64_t va, uint64_t size, const CUuuid& gpu, NvHandle hMemory, bool writable);
+// UVM_UNMAP_EXTERNAL: the page-table entries of [va, va+size) in that GPU go; the range stays.
+NV_STATUS uvm_unmap_for_gpu(int uvm_fd, uint64_t va, uint64_t size, const CUuuid& gpu);
 // UVM_FREE of the range at va: the GPU mapping goes.
 NV_STATUS uvm_free_range(int uvm_fd, uint64_t va);
 // Maps a HOPPER_USERMODE_A object (the doorbell page) for the CPU: a fresh /dev/nvidia0 fd bound
@@ -146,6 +151,12 @@ DeviceInfo* device_info(CUdevice dev);
 // Writes an attribute's value; false if the attribute is not one minicuda knows.
 bool device_attribute(const DeviceInfo& dev, CUdevice_attribute attribute, int* value);
 
+}  // namespace minicuda::libcuda
+
+struct NvSmLimits;
+namespace minicuda::libcuda {
+// One SM's limits (nv_occupancy.h) as the device's attributes give them (occupancy.cpp).
+NvSmLimits sm_limits(const DeviceInfo& dev);
 }  // namespace minicuda::libcuda
 
 // --- contexts (context.cpp) --------------------------------------------------------------------
@@ -257,6 +268,9 @@ struct CUfunc_st {
   int max_dynamic_shared = 48 << 10;  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
   int carveout = -1;                  // CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT
   CUfunc_cache cache_config = CU_FUNC_CACHE_PREFER_NONE;  // cuFuncSetCacheConfig (recorded)
+  int non_portable_cluster = 0;       // CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED
+  int cluster_policy = 0;             // CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE (recorded)
+  unsigned required_cluster[3] = {0, 0, 0};  // CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_* set at run time (0: none)
   // A PTX kernel (its image has no host entry): what the JIT made of it (owned by the library's
   // JitModule, jit.h); null for a C++ kernel.
   const minicuda::ptx::CompiledKernel* ptx = nullptr;
@@ -324,6 +338,16 @@ CUfunc_st* find_function(const void* handle);
 // f's static __shared__ (a PTX kernel's, as the JIT laid it out; 0 for a C++ kernel, whose static
 // shared memory is not measured). What the occupancy rules charge a block (occupancy.cpp).
 uint64_t block_shared_bytes(const CUfunc_st& f, size_t dynamic);
+// Thread block clusters (cluster.cpp). The cluster shape of a launch of f: `requested` (the
+// CLUSTER_DIMENSION attribute, or null when the launch gives none) or the shape f was compiled
+// with; *out = 1x1x1 and *explicit_cluster = false for a launch without a cluster. Checks the shape
+// against the grid, the size limits (8, or 16 with NON_PORTABLE_CLUSTER_SIZE_ALLOWED), f's compiled
+// shape and whether a cluster's blocks fit on one GPC at once; the reason of a refusal goes to the trace.
+CUresult cluster_for_launch(CUctx_st& ctx, const CUfunc_st& f, const unsigned grid[3], const unsigned block[3],
+                            unsigned shared, const unsigned* requested, unsigned out[3], bool* explicit_cluster);
+// cuFuncGetAttribute / cuFuncSetAttribute of the cluster attributes (10 .. 15); false: not one of them.
+bool cluster_attribute(const CUfunc_st& f, CUfunction_attribute attrib, int* value);
+bool set_cluster_attribute(CUfunc_st& f, CUfunction_attribute attrib, int value, CUresult* result);
 // *code_va = the GPU address of f's code record in ctx, uploading it there at first use
 // (module.cpp), after the variables of every loaded library (load_globals). CUDA_SUCCESS;
 // CUDA_ERROR_OUT_OF_MEMORY when the context's code segment is full; or load_globals' error.
@@ -435,6 +459,15 @@ CUresult copy_between(CUctx_st& dst_ctx, uint64_t dst, CUctx_st& src_ctx, uint64
 // cuMemcpy's UVA rule: when dst or src is another device's allocation, copies through
 // copy_between (stream: ctx's stream, for ctx's side), sets *r and returns true; else false.
 bool copy_across_devices(CUctx_st& ctx, uint64_t dst, uint64_t src, uint64_t n, CUstream_st* stream, CUresult* r);
+// The context whose device memory [p, p+n) is: ctx if ctx reaches it (its own or managed
+// memory), else the active context that owns it (UVA), else null (host memory, or nothing).
+CUctx_st* device_owner(CUctx_st& ctx, uint64_t p, uint64_t n);
+// A copy asked for in ctx's stream whose device sides are dst_owner's and src_owner's memory (null:
+// a host side). Both ctx's or host: copy() in stream. Else, as the real driver finds the owner of
+// a pointer through UVA: after the stream's work so far, on the owning contexts (copy_between for
+// two devices), complete on return.
+CUresult copy_uva(CUctx_st& ctx, uint64_t dst, CUctx_st* dst_owner, uint64_t src, CUctx_st* src_owner, uint64_t n,
+                  CUstream_st* stream, bool async);
 
 // Pins `size` bytes of fresh anonymous memory for the GPU (mmap, RM_ALLOC_MEMORY of an OS
 // descriptor, UVM map at the same address). The context's cuMemHostAlloc and staging buffer.

@@ -302,53 +302,6 @@ CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void
   return done(scope, CUDA_SUCCESS);
 }
 
-// Contract: access of devices to the pool's memory; on this one-GPU machine only the owner's
-// read-write entry is accepted. Measured (access.set_*): a flag that is not NONE, READ or
-// READWRITE: CUDA_ERROR_INVALID_VALUE; a host location: CUDA_ERROR_NOT_SUPPORTED; a device this
-// machine lacks: CUDA_ERROR_INVALID_DEVICE; the owner asking READ: CUDA_ERROR_NOT_SUPPORTED, NONE:
-// CUDA_ERROR_INVALID_DEVICE. count 0 (even with a NULL map): CUDA_SUCCESS. NULL pool, or NULL map
-// with count > 0: CUDA_ERROR_INVALID_VALUE.
-CUresult cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc* map, size_t count) {
-  trace::Scope scope(trace::Layer::Libcuda, "cuMemPoolSetAccess(pool={}, map={}, count={})", static_cast<void*>(pool),
-                     static_cast<const void*>(map), count);
-  std::lock_guard lock(driver_mutex());
-  if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
-  CUmemPoolHandle_st* p = find_mempool(pool);
-  if (p == nullptr || (map == nullptr && count > 0)) return done(scope, CUDA_ERROR_INVALID_VALUE);
-  for (size_t i = 0; i < count; ++i) {
-    const CUmemAccessDesc& d = map[i];
-    if (d.flags != CU_MEM_ACCESS_FLAGS_PROT_NONE && d.flags != CU_MEM_ACCESS_FLAGS_PROT_READ &&
-        d.flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
-      return done(scope, CUDA_ERROR_INVALID_VALUE);
-    if (d.location.type == CU_MEM_LOCATION_TYPE_HOST) return done(scope, CUDA_ERROR_NOT_SUPPORTED);
-    if (d.location.type != CU_MEM_LOCATION_TYPE_DEVICE) return done(scope, CUDA_ERROR_INVALID_VALUE);
-    if (device_info(d.location.id) == nullptr) return done(scope, CUDA_ERROR_INVALID_DEVICE);
-    if (d.location.id == p->device && d.flags == CU_MEM_ACCESS_FLAGS_PROT_READ) return done(scope, CUDA_ERROR_NOT_SUPPORTED);
-    if (d.location.id == p->device && d.flags == CU_MEM_ACCESS_FLAGS_PROT_NONE) return done(scope, CUDA_ERROR_INVALID_DEVICE);
-  }
-  return done(scope, CUDA_SUCCESS);
-}
-
-// Contract: *flags = the access location has to the pool's memory: read-write for the owning
-// device, none for the host (measured, access.get_*). A device this machine lacks or another
-// location type, NULL arguments: CUDA_ERROR_INVALID_VALUE.
-CUresult cuMemPoolGetAccess(CUmemAccess_flags* flags, CUmemoryPool memPool, CUmemLocation* location) {
-  trace::Scope scope(trace::Layer::Libcuda, "cuMemPoolGetAccess(flags={}, memPool={}, location={})",
-                     static_cast<void*>(flags), static_cast<void*>(memPool), static_cast<void*>(location));
-  std::lock_guard lock(driver_mutex());
-  if (CUresult r = check_initialized(); r != CUDA_SUCCESS) return done(scope, r);
-  CUmemPoolHandle_st* p = find_mempool(memPool);
-  if (p == nullptr || flags == nullptr || location == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
-  if (location->type == CU_MEM_LOCATION_TYPE_HOST) {
-    *flags = CU_MEM_ACCESS_FLAGS_PROT_NONE;
-    return done(scope, CUDA_SUCCESS);
-  }
-  if (location->type != CU_MEM_LOCATION_TYPE_DEVICE || device_info(location->id) == nullptr)
-    return done(scope, CUDA_ERROR_INVALID_VALUE);
-  *flags = location->id == p->device ? CU_MEM_ACCESS_FLAGS_PROT_READWRITE : CU_MEM_ACCESS_FLAGS_PROT_NONE;
-  return done(scope, CUDA_SUCCESS);
-}
-
 // Contract: *pool_out = the device's default pool (made at first use, the same handle after).
 // NULL pool_out: CUDA_ERROR_INVALID_VALUE; no such device: CUDA_ERROR_INVALID_DEVICE.
 CUresult cuDeviceGetDefaultMemPool(CUmemoryPool* pool_out, CUdevice dev) {

@@ -38,6 +38,7 @@ struct PoolBlock {
   bool pending = false;             // freed, and not yet known to be passed by the GPU
   CUstream_st* stream = nullptr;    // pending: the stream of the free (null: the legacy stream)
   Channel* channel = nullptr;       // pending: that stream's channel
+  CUdevice device = 0;              // pending: that channel's device (a free may be in another device's stream)
   uint64_t fence = 0;               // pending: the channel's fence of the work before the free
   uint64_t requested = 0;           // live: the bytes asked for
 };
@@ -63,6 +64,9 @@ struct CUmemPoolHandle_st {
   uint64_t release_threshold = 0;
   uint64_t reserved = 0, reserved_high = 0, used = 0, used_high = 0;
   CUctx_st* ctx = nullptr;  // the context whose VA and vidmem the segments use (null: none yet)
+  // cuMemPoolSetAccess: the other devices that may reach the pool's memory, READ or READWRITE
+  // (absent: NONE). Every mapped piece is mapped in each of their page tables too (mempool_access.cpp).
+  std::map<CUdevice, CUmemAccess_flags> peer_access;
   std::map<uint64_t, minicuda::libcuda::PoolSegment> segments;  // by GPU VA
 };
 
@@ -100,6 +104,9 @@ void mempool_release_segments(CUmemPoolHandle_st& pool);
 // requested size, and the block around it. False if none.
 bool mempool_find(CUctx_st& ctx, uint64_t addr, uint64_t* start, uint64_t* size, uint64_t* map_va,
                   uint64_t* map_size);
+// Maps a piece of pool just mapped for its owner (its RM memory hMemory) into the page table of
+// every device pool.peer_access grants (mempool_access.cpp). A piece's UVM_FREE takes them along.
+CUresult mempool_map_for_peers(CUmemPoolHandle_st& pool, uint64_t piece, NvHandle hMemory);
 // ctx is being torn down (Pool::release_all): its pools' pieces go back, their blocks are forgotten.
 void mempool_context_torn_down(CUctx_st& ctx);
 

@@ -95,6 +95,13 @@ CUresult map_pieces(CUctx_st& ctx, CUmemPoolHandle_st& pool, PoolSegment& seg, u
     }
     seg.pieces[p] = hMemory;
     pool.reserved += kMemPoolPieceBytes;
+    if (CUresult r = mempool_map_for_peers(pool, p, hMemory); r != CUDA_SUCCESS) {
+      pool.reserved -= kMemPoolPieceBytes;
+      seg.pieces.erase(p);
+      uvm_free_range(ctx.uvm_fd, p);
+      rm_free(d.hClient, dev.hDevice, hMemory);
+      return r;
+    }
     pool.reserved_high = std::max(pool.reserved_high, pool.reserved);
   }
   return CUDA_SUCCESS;
@@ -181,7 +188,12 @@ CUresult mempool_allocate(CUctx_st& ctx, CUmemPoolHandle_st& pool, uint64_t byte
         PoolBlock& b = it->second;
         if (b.live || !b.pending || b.size < need) continue;
         Channel& ch = channel_of(ctx, s);
-        if (b.channel != &ch) {
+        if (b.device != ctx.device) {
+          // Another GPU's channel: its semaphore is not in this GPU's page table.
+          trace::note(trace::Layer::Libcuda, "mempool: reuse {:#x}, freed in a stream of device {}: the host waits for fence {}",
+                      it->first, b.device, b.fence);
+          if (CUresult r = b.channel->wait(b.fence); r != CUDA_SUCCESS) return r;
+        } else if (b.channel != &ch) {
           trace::note(trace::Layer::Libcuda,
                       "mempool: reuse {:#x}, freed in another stream: this stream's channel waits for fence {} first",
                       it->first, b.fence);
@@ -217,6 +229,7 @@ CUresult mempool_free(CUctx_st& ctx, CUmemPoolHandle_st& pool, uint64_t dptr, CU
   b.pending = true;
   b.stream = s;
   b.channel = &ch;
+  b.device = ctx.device;
   b.fence = ch.last_fence();
   trace::note(trace::Layer::Libcuda, "mempool: {} B at {:#x} back to the pool's cache after fence {} of {}, no syscall",
               b.size, dptr, b.fence, stream_name(s));

@@ -17,22 +17,13 @@ int device_value(const DeviceInfo& dev, CUdevice_attribute attribute) {
   return v;
 }
 
-NvSmLimits limits_of(const DeviceInfo& dev) {
-  return NvSmLimits{static_cast<NvU32>(device_value(dev, CU_DEVICE_ATTRIBUTE_WARP_SIZE)),
-                    static_cast<NvU32>(device_value(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR)),
-                    static_cast<NvU32>(device_value(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR)),
-                    static_cast<NvU32>(device_value(dev, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR)),
-                    static_cast<NvU64>(device_value(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR)),
-                    static_cast<NvU64>(device_value(dev, CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK))};
-}
-
 // Blocks of f per SM at this size, 0 when a block cannot run (more threads than a block may
 // have, its dynamic shared memory over f's limit), as cuOccupancyMaxActiveBlocksPerMultiprocessor
 // answers.
 NvU32 blocks_per_sm(const DeviceInfo& dev, const CUfunc_st& f, int block, size_t dynamic) {
   if (block > device_value(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)) return 0;
   if (dynamic > static_cast<size_t>(f.max_dynamic_shared)) return 0;
-  return nv_occupancy(limits_of(dev), static_cast<NvU32>(block), f.image->num_regs, block_shared_bytes(f, dynamic))
+  return nv_occupancy(sm_limits(dev), static_cast<NvU32>(block), f.image->num_regs, block_shared_bytes(f, dynamic))
       .blocks_per_sm;
 }
 
@@ -57,6 +48,16 @@ CUresult active_blocks(const char* api, int* numBlocks, CUfunction func, int blo
 
 uint64_t block_shared_bytes(const CUfunc_st& f, size_t dynamic) {
   return (f.ptx != nullptr ? f.ptx->static_shared_bytes : 0) + uint64_t{dynamic};
+}
+
+// sm_limits is declared in libcuda.h.
+NvSmLimits sm_limits(const DeviceInfo& dev) {
+  return NvSmLimits{static_cast<NvU32>(device_value(dev, CU_DEVICE_ATTRIBUTE_WARP_SIZE)),
+                    static_cast<NvU32>(device_value(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR)),
+                    static_cast<NvU32>(device_value(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR)),
+                    static_cast<NvU32>(device_value(dev, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR)),
+                    static_cast<NvU64>(device_value(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR)),
+                    static_cast<NvU64>(device_value(dev, CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK))};
 }
 
 }  // namespace minicuda::libcuda
@@ -156,7 +157,7 @@ CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t* dynamicSmemSize, CUfunc
   if (numBlocks <= 0 || blockSize <= 0 || blockSize > device_value(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK))
     return done(scope, CUDA_ERROR_INVALID_VALUE);
   if (static_cast<int>(blocks_per_sm(dev, *f, blockSize, 0)) < numBlocks) return done(scope, CUDA_ERROR_INVALID_VALUE);
-  const NvU64 per_sm = limits_of(dev).shared_per_sm;
+  const NvU64 per_sm = sm_limits(dev).shared_per_sm;
   NvU64 share = per_sm / static_cast<NvU64>(numBlocks) / 128 * 128;
   if (share > static_cast<NvU64>(f->max_dynamic_shared)) share = static_cast<NvU64>(f->max_dynamic_shared);
   *dynamicSmemSize = share;

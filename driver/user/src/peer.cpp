@@ -5,8 +5,10 @@
 // pointers finds the owning contexts. The GPUs share no bus model, so a copy between devices is
 // staged through host memory: the source GPU's copy engine writes it to the host, the
 // destination GPU's reads it from there (what the real driver does when peer access is off).
-// Peer access is recorded per context pair (the real errors); a kernel reaching peer memory
-// directly is not modelled (its access faults as any unmapped address).
+// Peer access is recorded per context pair (the real errors); it maps nothing. What does map one
+// GPU's memory into another's page table is a memory pool's access (mempool_access.cpp). Kernels
+// run as host code over one address space, so a kernel's access is not checked against its own
+// GPU's page table: it reaches any GPU's memory the host maps.
 #include <vector>
 
 #include "copy.h"
@@ -44,6 +46,28 @@ bool copy_across_devices(CUctx_st& ctx, uint64_t dst, uint64_t src, uint64_t n, 
   CUctx_st& dst_ctx = dst_owner ? *dst_owner : ctx;
   *r = copy_between(dst_ctx, dst, src_owner ? *src_owner : ctx, src, n, &dst_ctx == &ctx ? stream : nullptr);
   return true;
+}
+
+CUctx_st* device_owner(CUctx_st& ctx, uint64_t p, uint64_t n) {
+  return is_device(ctx, p, n) ? &ctx : owner_context(p, n);
+}
+
+CUresult copy_uva(CUctx_st& ctx, uint64_t dst, CUctx_st* dst_owner, uint64_t src, CUctx_st* src_owner, uint64_t n,
+                  CUstream_st* stream, bool async) {
+  const bool dst_here = dst_owner == nullptr || dst_owner == &ctx;
+  const bool src_here = src_owner == nullptr || src_owner == &ctx;
+  if (dst_here && src_here) return copy(ctx, dst, src, n, stream, async);
+  // Another device's memory: the copy runs on the contexts that own the sides, after the work
+  // queued in ctx's stream so far, and is complete when this returns.
+  Channel& ch = channel_of(ctx, stream);
+  if (CUresult r = ch.wait(ch.last_fence()); r != CUDA_SUCCESS) return r;
+  CUctx_st& to = dst_owner != nullptr ? *dst_owner : *src_owner;
+  CUctx_st& from = src_owner != nullptr ? *src_owner : *dst_owner;
+  if (&to != &from) return copy_between(to, dst, from, src, n, nullptr);
+  trace::note(trace::Layer::Libcuda, "UVA: the device side is gpu{}'s memory: the copy runs on its context", to.device);
+  if (CUresult r = copy(to, dst, src, n); r != CUDA_SUCCESS) return r;
+  Channel& theirs = channel_of(to, nullptr);
+  return theirs.wait(theirs.last_fence());
 }
 
 }  // namespace minicuda::libcuda

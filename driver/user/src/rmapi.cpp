@@ -107,6 +107,28 @@ NV_STATUS uvm_map_memory(int uvm_fd, uint64_t va, uint64_t size, const CUuuid& g
   return s;
 }
 
+NV_STATUS uvm_map_for_gpu(int uvm_fd, uint64_t va, uint64_t size, const CUuuid& gpu, NvHandle hMemory, bool writable) {
+  static UVM_MAP_EXTERNAL_ALLOCATION_PARAMS map;  // 9 KiB: too big for the stack; guarded by driver_mutex()
+  std::memset(&map, 0, sizeof map);
+  map.base = va;
+  map.length = size;
+  std::memcpy(map.perGpuAttributes[0].gpuUuid.uuid, gpu.bytes, sizeof gpu.bytes);
+  map.perGpuAttributes[0].gpuMappingType = writable ? UvmGpuMappingTypeReadWriteAtomic : UvmGpuMappingTypeReadOnly;
+  map.gpuAttributesCount = 1;
+  map.rmCtrlFd = driver().ctl_fd;
+  map.hClient = driver().hClient;
+  map.hMemory = hMemory;
+  return uvm_call(uvm_fd, UVM_MAP_EXTERNAL_ALLOCATION, &map);
+}
+
+NV_STATUS uvm_unmap_for_gpu(int uvm_fd, uint64_t va, uint64_t size, const CUuuid& gpu) {
+  UVM_UNMAP_EXTERNAL_PARAMS p{};
+  p.base = va;
+  p.length = size;
+  std::memcpy(p.gpuUuid.uuid, gpu.bytes, sizeof gpu.bytes);
+  return uvm_call(uvm_fd, UVM_UNMAP_EXTERNAL, &p);
+}
+
 NV_STATUS uvm_free_range(int uvm_fd, uint64_t va) {
   UVM_FREE_PARAMS p{};
   p.base = va;

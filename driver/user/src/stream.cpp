@@ -26,6 +26,17 @@ CUevent_st* find_event(CUctx_st& ctx, CUevent hEvent) {
   return ctx.events.count(hEvent) ? hEvent : nullptr;
 }
 
+// A live event of any active context of this process (cuStreamWaitEvent may name another
+// context's or device's event), or nullptr.
+CUevent_st* find_any_event(CUevent hEvent) {
+  Driver& d = driver();
+  for (CUcontext c : d.primary)
+    if (c->active && c->events.count(hEvent) != 0) return hEvent;
+  for (CUcontext c : d.created)
+    if (c->active && c->events.count(hEvent) != 0) return hEvent;
+  return nullptr;
+}
+
 }  // namespace
 
 CUresult resolve_stream(CUctx_st& ctx, CUstream hStream, CUstream_st** out, DefaultStream mode) {
@@ -179,15 +190,24 @@ CUresult cuCtxGetStreamPriorityRange(int* leastPriority, int* greatestPriority) 
   return done(scope, CUDA_SUCCESS);
 }
 
-// Contract: destroys hStream; work already queued on it still runs. Not a live stream of the
-// current context (the NULL stream included): CUDA_ERROR_INVALID_HANDLE.
+// Contract: destroys hStream, a stream of the current context or of another live one (a stream
+// knows its context: the runtime destroys a stream of another device whatever device is
+// current); work already queued on it still runs. No live stream (the NULL stream included):
+// CUDA_ERROR_INVALID_HANDLE.
 CUresult cuStreamDestroy_v2(CUstream hStream) {
   trace::Scope scope(trace::Layer::Libcuda, "cuStreamDestroy_v2(hStream={})", static_cast<void*>(hStream));
   std::lock_guard lock(driver_mutex());
   CUcontext ctx = nullptr;
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
-  if (!ctx->streams.count(hStream)) return done(scope, CUDA_ERROR_INVALID_HANDLE);
-  ctx->streams.erase(hStream);
+  CUctx_st* owner = ctx->streams.count(hStream) != 0 ? ctx : nullptr;
+  Driver& d = driver();
+  for (CUcontext c : d.primary)
+    if (owner == nullptr && c->active && c->streams.count(hStream) != 0) owner = c;
+  for (CUcontext c : d.created)
+    if (owner == nullptr && c->active && c->streams.count(hStream) != 0) owner = c;
+  if (owner == nullptr) return done(scope, CUDA_ERROR_INVALID_HANDLE);
+  if (owner != ctx) trace::note(trace::Layer::Libcuda, "a stream of device {}'s context", owner->device);
+  owner->streams.erase(hStream);
   delete hStream;
   return done(scope, CUDA_SUCCESS);
 }
@@ -256,7 +276,7 @@ CUresult stream_wait_event(const char* api, DefaultStream mode, CUstream hStream
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   CUstream_st* s = nullptr;
   if (CUresult r = resolve_stream(*ctx, hStream, &s, mode); r != CUDA_SUCCESS) return done(scope, r);
-  CUevent_st* e = find_event(*ctx, hEvent);
+  CUevent_st* e = find_any_event(hEvent);
   if (!e) return done(scope, CUDA_ERROR_INVALID_HANDLE);
   // CU_EVENT_WAIT_EXTERNAL names a wait node of a graph being captured; minicuda captures
   // nothing, so it is always outside a capture: CUDA_ERROR_ILLEGAL_STATE (measured).
@@ -266,6 +286,14 @@ CUresult stream_wait_event(const char* api, DefaultStream mode, CUstream hStream
   if (e->fence == 0 || e->channel == &ch) {
     trace::note(trace::Layer::Libcuda, "stream wait: nothing to do ({})",
                 e->fence == 0 ? "the event was never recorded" : "the record is on the same channel, ahead of it");
+    return done(scope, CUDA_SUCCESS);
+  }
+  if (e->ctx->device != ctx->device) {
+    // The recording channel's semaphore is mapped in its own GPU's page table only.
+    trace::note(trace::Layer::Libcuda, "stream wait: an event of device {}: the host waits for its fence >= {}",
+                e->ctx->device, e->fence);
+    if (CUresult r = e->channel->wait(e->fence); r != CUDA_SUCCESS) return done(scope, *e->ctx, r);
+    mempool_stream_waited(s, e->channel, e->fence);
     return done(scope, CUDA_SUCCESS);
   }
   trace::note(trace::Layer::Libcuda, "stream wait: semaphore acquire of the recording channel's fence >= {}", e->fence);
@@ -278,7 +306,9 @@ CUresult stream_wait_event(const char* api, DefaultStream mode, CUstream hStream
 
 // Contract: work queued on hStream after this call starts after hEvent's last record has
 // completed: the stream's channel acquires the fence semaphore of the record's channel (on one
-// channel the order holds already). Unknown stream or event: CUDA_ERROR_INVALID_HANDLE; Flags
+// channel the order holds already). The event may be another context's; one of another device
+// is waited for by the host (its semaphore is not in this GPU's page table), so the work after
+// is ordered after it. Unknown stream or event: CUDA_ERROR_INVALID_HANDLE; Flags
 // other than 0: CUDA_ERROR_INVALID_VALUE. An event never recorded: nothing to wait for.
 CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags) {
   return stream_wait_event("cuStreamWaitEvent", DefaultStream::Legacy, hStream, hEvent, Flags);
@@ -322,14 +352,15 @@ CUresult cuEventCreate(CUevent* phEvent, unsigned int Flags) {
   return done(scope, CUDA_SUCCESS);
 }
 
-// Contract: destroys hEvent (a pending record still completes). Unknown: CUDA_ERROR_INVALID_HANDLE.
+// Contract: destroys hEvent, an event of the current context or of another live one, as
+// cuStreamDestroy (a pending record still completes). Unknown: CUDA_ERROR_INVALID_HANDLE.
 CUresult cuEventDestroy_v2(CUevent hEvent) {
   trace::Scope scope(trace::Layer::Libcuda, "cuEventDestroy_v2(hEvent={})", static_cast<void*>(hEvent));
   std::lock_guard lock(driver_mutex());
   CUcontext ctx = nullptr;
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
-  if (!find_event(*ctx, hEvent)) return done(scope, CUDA_ERROR_INVALID_HANDLE);
-  ctx->events.erase(hEvent);
+  if (!find_event(*ctx, hEvent) && !find_any_event(hEvent)) return done(scope, CUDA_ERROR_INVALID_HANDLE);
+  hEvent->ctx->events.erase(hEvent);
   delete hEvent;
   return done(scope, CUDA_SUCCESS);
 }

@@ -1,6 +1,7 @@
 // Virtual memory management, addresses: cuMemAddressReserve / cuMemAddressFree (reservations),
 // cuMemMap / cuMemUnmap (mappings), cuMemSetAccess / cuMemGetAccess (their page-table entries).
 // See vmm.h for the objects and which kernel calls each step makes.
+#include <algorithm>
 #include <cstring>
 
 #include "pool.h"
@@ -268,7 +269,12 @@ CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc* des
   const CUmemAccess_flags access = desc[count - 1].flags;  // the last entry for the device wins
   // Work queued before may still touch the range under its old rights: the H200 let a memset
   // queued before a change to read-only complete (vmm_errors.txt fault readonly_read: out=77).
-  (void)wait_all(*ctx);
+  // A range that no piece gives access to yet has no such work, and nothing to wait for (the
+  // graph allocator maps memory at a launch while the work of other streams still runs).
+  const bool granted_before = std::any_of(pieces.begin(), pieces.end(), [](auto it) {
+    return it->second.access != CU_MEM_ACCESS_FLAGS_PROT_NONE;
+  });
+  if (granted_before) (void)wait_all(*ctx);
   for (auto it : pieces) {
     if (it->second.access == access) continue;
     if (NV_STATUS s = write_access(*ctx, it->first, it->second, access); s != NV_OK) return done(scope, to_cu_result(s));

@@ -33,6 +33,14 @@ inline constexpr NvQmdField NVCBC0_QMDV03_00_PROGRAM_ADDRESS_UPPER{1584, 1568};
 // and the frames of its recursive calls must fit in it (or in the local variables' own size).
 inline constexpr NvQmdField NVCBC0_QMDV03_00_SHADER_LOCAL_MEMORY_HIGH_SIZE{1623, 1600};
 inline constexpr NvU32 NVCBC0_QMDV03_00_QMD_MAJOR_VERSION_3 = 3;
+// Thread block clusters (sm_90): minicuda's own fields, in bits the fields above leave free (the
+// real V03_00 layout of the cluster shape is not published in open-gpu-doc's copy minicuda
+// follows). The blocks per cluster in each dimension (0 or 1: none), and whether the launch named
+// a cluster shape (%is_explicit_cluster).
+inline constexpr NvQmdField NVCBC0_QMDV03_00_MINICUDA_CLUSTER_WIDTH{1671, 1664};
+inline constexpr NvQmdField NVCBC0_QMDV03_00_MINICUDA_CLUSTER_HEIGHT{1679, 1672};
+inline constexpr NvQmdField NVCBC0_QMDV03_00_MINICUDA_CLUSTER_DEPTH{1687, 1680};
+inline constexpr NvQmdField NVCBC0_QMDV03_00_MINICUDA_CLUSTER_EXPLICIT{1688, 1688};
 
 // No field crosses a 32-bit word (true of every field above).
 constexpr void nv_qmd_set(NvU32* qmd, NvQmdField f, NvU32 value) {

@@ -131,6 +131,14 @@ inline const ModuleRegistration start_up_registration{
 
 }  // namespace detail
 
+namespace detail {
+/* A kernel compiled with __cluster_dims__(x, y, z): cu2cxx wraps its MINICUDA_KERNEL entry in this. */
+inline ModuleKernel with_cluster_dims(ModuleKernel k, unsigned x, unsigned y = 1, unsigned z = 1) {
+  k.image = crt::with_cluster_dims(k.image, x, y, z);
+  return k;
+}
+}  // namespace detail
+
 /* The device stub of kernel F (nvcc's __device_stub__*): launch() takes the kernel's own
  * parameter types, so arguments convert exactly as in a call, then pops the <<<>>>
  * configuration and calls cudaLaunchKernel. Errors go to the last-error slot, as with nvcc.

@@ -131,7 +131,16 @@ KernelImage kernel_image(const char* name, KernelRegionEntry regions = nullptr) 
                      T::Layout::count ? T::Layout::offsets.data() : nullptr,
                      T::Layout::count ? T::Layout::sizes.data() : nullptr,
                      kDefaultRegisters,
-                     regions};
+                     regions,
+                     {0, 0, 0}};
+}
+
+// The KernelImage of a kernel compiled with __cluster_dims__(x, y, z) (cu2cxx registers it so).
+inline KernelImage with_cluster_dims(KernelImage image, unsigned x, unsigned y = 1, unsigned z = 1) {
+  image.cluster_dims[0] = x;
+  image.cluster_dims[1] = y;
+  image.cluster_dims[2] = z;
+  return image;
 }
 
 // The KernelImage of kernel F whose block function is G (what cu2cxx registers for a kernel it

@@ -5,6 +5,7 @@
 //   UVM_CREATE_EXTERNAL_RANGE {base, length}   reserve [base, base+length) in this VA space
 //   UVM_MAP_EXTERNAL_ALLOCATION {base, length, offset, rmCtrlFd, hClient, hMemory}
 //                                              write GPU page-table entries for the RM object
+//                                              (another GPU's vidmem: Peer PTEs, see below)
 //   UVM_UNMAP_EXTERNAL {base, length, gpuUuid}  take the PTEs away, keep the range (cuMemSetAccess)
 //   UVM_FREE {base}                            unmap and forget the range
 // and, for managed memory (cudaMallocManaged; uvm_managed.cpp):
@@ -33,6 +34,9 @@ struct UvmMapping {
   // RM system memory: the process whose mapping of it the GPU reaches (pinned while mapped).
   kernel::Process* pinned_in = nullptr;
   int gpu = 0;  // whose page table holds it
+  // Vidmem of another GPU than `gpu` (a peer mapping): its pages reach the host through the owning
+  // GPU's mapping of the same range, so it must go before that one does.
+  bool peer = false;
 };
 
 // Takes one mapping off the GPU: PTEs first, then the pin that kept its host pages.
@@ -45,6 +49,22 @@ struct UvmRange {
   uint64_t base = 0, length = 0;
   std::vector<UvmMapping> mappings;
 };
+
+// Drops the mappings of `maps` that `gone` selects, peer mappings first: a peer's PTEs never
+// outlive the owner's mapping they reach the pages through.
+template <typename Pred>
+void drop_mappings(std::vector<UvmMapping>& maps, Pred gone) {
+  for (bool peers : {true, false}) {
+    for (auto m = maps.begin(); m != maps.end();) {
+      if (m->peer == peers && gone(*m)) {
+        drop_mapping(*m);
+        m = maps.erase(m);
+      } else {
+        ++m;
+      }
+    }
+  }
+}
 
 // file.private_data of /dev/nvidia-uvm (uvm_va_space_t).
 struct UvmFile {
@@ -73,8 +93,26 @@ kernel::File* ctl_of_fd(int fd) {
 }
 
 void unmap_range(UvmRange& range) {
-  for (const UvmMapping& m : range.mappings) drop_mapping(m);
-  range.mappings.clear();
+  drop_mappings(range.mappings, [](const UvmMapping&) { return true; });
+}
+
+// Maps RM vidmem of GPU mem.gpu into the page table of another GPU (the pool access of
+// cuMemPoolSetAccess): Peer PTEs at the address the owner maps it at. The owner's mapping of the
+// whole span must exist in this range (the peer reaches the pages through it); else
+// NV_ERR_INVALID_ADDRESS.
+NV_STATUS map_peer(UvmRange& range, const UVM_MAP_EXTERNAL_ALLOCATION_PARAMS& p, const RmObject& mem, int gpu,
+                   bool writable) {
+  bool owner_mapped = false;
+  for (const UvmMapping& m : range.mappings)
+    if (!m.peer && m.memory == &mem && m.gpu == mem.gpu && m.va <= p.base && p.base + p.length <= m.va + m.length)
+      owner_mapped = true;
+  if (!owner_mapped) return NV_ERR_INVALID_ADDRESS;
+  trace::note(trace::Layer::Uvm, "uvm: peer mapping: gpu{} reaches gpu{}'s vidmem at {:#x}..+{:#x}{}", gpu, mem.gpu,
+              p.base, p.length, writable ? "" : ", read-only");
+  if (!nv_device(gpu).mmu().map_peer(p.base, mem.gpu, mem.phys + p.offset, p.length, writable))
+    return NV_ERR_INVALID_ADDRESS;
+  range.mappings.push_back(UvmMapping{p.base, p.length, &mem, nullptr, gpu, true});
+  return NV_OK;
 }
 
 // --- handlers: each fills the params' rmStatus ----------------------------------------------
@@ -164,6 +202,7 @@ NV_STATUS map_external_allocation(UvmFile& u, void* arg) {
   if (!mem) return NV_ERR_OBJECT_NOT_FOUND;
   if (p->offset + p->length > mem->size || p->offset + p->length < p->offset) return NV_ERR_INVALID_LIMIT;
   bool writable = p->perGpuAttributes[0].gpuMappingType != UvmGpuMappingTypeReadOnly;
+  if (mem->hclass == NV01_MEMORY_LOCAL_USER && mem->gpu != gpu) return map_peer(range, *p, *mem, gpu, writable);
   gpu::Mmu& mmu = nv_device().mmu();
   bool ok = false;
   kernel::Process* pinned_in = nullptr;
@@ -217,15 +256,14 @@ NV_STATUS unmap_external(UvmFile& u, void* arg) {
     bool overlaps = m.va < end && p->base < m.va + m.length;
     if (m.gpu == gpu && overlaps && (m.va < p->base || m.va + m.length > end)) return NV_ERR_INVALID_ADDRESS;
   }
-  auto& maps = range.mappings;
-  for (auto m = maps.begin(); m != maps.end();) {
-    if (m->gpu == gpu && m->va >= p->base && m->va + m->length <= end) {
-      drop_mapping(*m);
-      m = maps.erase(m);
-    } else {
-      ++m;
-    }
-  }
+  // The owner's mappings taken away take the peer mappings that reach pages through them along.
+  std::set<const RmObject*> owner_gone;
+  for (const UvmMapping& m : range.mappings)
+    if (m.gpu == gpu && !m.peer && m.va >= p->base && m.va + m.length <= end) owner_gone.insert(m.memory);
+  drop_mappings(range.mappings, [&](const UvmMapping& m) {
+    const bool selected = m.gpu == gpu && m.va >= p->base && m.va + m.length <= end;
+    return selected || (m.peer && owner_gone.count(m.memory) != 0);
+  });
   return NV_OK;
 }
 
@@ -370,17 +408,8 @@ void uvm_memory_freed(const RmObject& memory) {
   // RM is freeing an object UVM may still map (a process that frees before UVM_FREE, or exits):
   // drop those PTEs so the GPU can never reach the released pages.
   for (UvmFile* u : uvm_files()) {
-    for (auto& [base, range] : u->ranges) {
-      auto& maps = range.mappings;
-      for (auto m = maps.begin(); m != maps.end();) {
-        if (m->memory == &memory) {
-          drop_mapping(*m);
-          m = maps.erase(m);
-        } else {
-          ++m;
-        }
-      }
-    }
+    for (auto& [base, range] : u->ranges)
+      drop_mappings(range.mappings, [&](const UvmMapping& m) { return m.memory == &memory; });
   }
 }
 

@@ -71,6 +71,7 @@ struct CompiledKernel {
   uint32_t max_ntid = 0;                 // .maxntid product (0: none)
   uint32_t req_ntid[3] = {0, 0, 0};      // .reqntid (0: none)
   uint32_t min_ctas_per_sm = 0;          // .minnctapersm (0: none)
+  uint32_t req_cluster[3] = {0, 0, 0};   // .reqnctapercluster (0: none), a launch's required cluster shape
 };
 
 // One module-scope variable (.global or .const), for cuModuleGetGlobal.
