@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <deque>
 #include <string_view>
 #include <system_error>
 
@@ -430,11 +431,25 @@ std::optional<BlockError> ComputeEngine::run_grid(const GridLaunch& grid, unsign
 std::optional<BlockError> ComputeEngine::run_cooperative(GridLaunch grid, uint64_t blocks) {
   GridBarrier barrier(blocks);
   grid.grid_barrier = &barrier;
+  // A cooperative grid of clusters: host thread i runs rank i % size of cluster i / size, so a
+  // cluster's blocks are resident together as every block of the grid is.
+  const ClusterShape shape{grid.grid, grid.cluster};
+  const unsigned size = shape.size();
+  std::deque<ClusterRun> clusters;
+  if (size > 1)
+    for (uint64_t c = 0; c < blocks / size; ++c) clusters.emplace_back(size);
   std::mutex error_mutex;
   std::optional<BlockError> first_error;
-  auto run_one = [&](uint64_t block) {
+  auto run_one = [&](uint64_t thread) {
+    GridLaunch mine = grid;
+    uint64_t block = thread;
+    if (size > 1) {
+      mine.cluster_run = &clusters[thread / size];
+      mine.cluster_rank = static_cast<unsigned>(thread % size);
+      block = shape.block_of(thread / size, mine.cluster_rank);
+    }
     BlockQueue queue(grid.grid, block, true);
-    if (std::optional<BlockError> e = run_blocks(grid, queue)) {
+    if (std::optional<BlockError> e = run_blocks(mine, queue)) {
       std::lock_guard lock(error_mutex);
       // The error that stopped the grid, not a block that only left a barrier because of it.
       auto before = [](const BlockError& a, const BlockError& b) {
@@ -451,8 +466,10 @@ std::optional<BlockError> ComputeEngine::run_cooperative(GridLaunch grid, uint64
     e.kind = KernelErrorKind::StackOverflow;
     e.message = fmt::format("out of host threads for a cooperative grid: block {} of {} could not start", started,
                             blocks);
-    first_error = BlockError{started, std::move(e), false};
+    first_error = BlockError{size > 1 ? shape.block_of(started / size, static_cast<unsigned>(started % size)) : started,
+                             std::move(e), false};
     barrier.stop();
+    for (ClusterRun& run : clusters) run.stop();
   };
   CoopThreads::run(blocks, run_one, short_of_threads);
   return first_error;

@@ -85,7 +85,8 @@ class ComputeEngine {
   // Runs every block of grid on `helpers` host threads; returns the error of the lowest block
   // that raised one.
   std::optional<BlockError> run_grid(const GridLaunch& grid, unsigned helpers);
-  // A cooperative grid: every block at once, each on a host thread of its own, with a grid barrier.
+  // A cooperative grid: every block at once, each on a host thread of its own, with a grid barrier
+  // (and, for a grid of clusters, each cluster's barrier and shared-memory windows).
   static std::optional<BlockError> run_cooperative(GridLaunch grid, uint64_t blocks);
   // A grid of clusters of more than one block (sm_cluster.h): `helpers` host threads take whole
   // clusters in turn, and each runs its cluster's blocks at once, one host thread per block.

@@ -87,8 +87,9 @@ cudaError_t conditional_payload(CUgraph_st* graph, cudaConditionalNodeParams* p,
 }  // namespace minicuda::cudart::graph
 
 // Contract: *pHandle_out = a new conditional variable of graph. With cudaGraphCondAssignDefault
-// in flags, each launch sets it to defaultLaunchValue before any node runs; it starts at that
-// value in any case. NULL pHandle_out, a graph that is not live, other flags:
+// in flags, each launch sets it to defaultLaunchValue before any node runs; without it the
+// variable starts at 0 and keeps what device code last set (the H200 ignores defaultLaunchValue
+// then: probe_graph_memory.txt, cond.no_assign_default_count). NULL pHandle_out, a graph that is not live, other flags:
 // cudaErrorInvalidValue.
 cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle* pHandle_out, cudaGraph_t graph,
                                              unsigned int defaultLaunchValue, unsigned int flags) {
@@ -104,9 +105,10 @@ cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle* pHandle
     h->slot = 0;
     return done(scope, to_cuda_error(e));
   }
-  if (CUresult e = cuMemsetD32_v2(h->slot, defaultLaunchValue, 1); e != CUDA_SUCCESS) return done(scope, to_cuda_error(e));
   h->default_value = defaultLaunchValue;
   h->assign_default = (flags & cudaGraphCondAssignDefault) != 0;
+  if (CUresult e = cuMemsetD32_v2(h->slot, h->assign_default ? defaultLaunchValue : 0, 1); e != CUDA_SUCCESS)
+    return done(scope, to_cuda_error(e));
   h->graph = graph;
   handles()[h->slot] = h.get();
   graph->handles.push_back(h);

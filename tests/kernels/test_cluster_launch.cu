@@ -118,6 +118,17 @@ TEST_F(KernelClusterLaunch, TheFunctionAttributes) {
   EXPECT_EQ(a.requiredClusterWidth * 100 + a.requiredClusterHeight * 10 + a.requiredClusterDepth, 211);
   EXPECT_EQ(a.clusterDimMustBeSet, 1);
   EXPECT_EQ(cudaFuncSetAttribute(kEmpty, cudaFuncAttributeClusterDimMustBeSet, 1), cudaErrorInvalidValue);
+  // A width set alone reads back with the other axes 0 (as the H200 answers); launches take them as 1.
+  ASSERT_EQ(cudaFuncSetAttribute(kEmpty, cudaFuncAttributeRequiredClusterWidth, 2), cudaSuccess);
+  ASSERT_EQ(cudaFuncGetAttributes(&a, kEmpty), cudaSuccess);
+  EXPECT_EQ(a.requiredClusterWidth * 100 + a.requiredClusterHeight * 10 + a.requiredClusterDepth, 200);
+  EXPECT_EQ(a.clusterDimMustBeSet, 0);
+  int* none = nullptr;
+  void* args[] = {&none};
+  EXPECT_EQ(cudaLaunchKernel(kEmpty, dim3(4), dim3(32), args), cudaSuccess);
+  EXPECT_EQ(cudaLaunchKernel(kEmpty, dim3(3), dim3(32), args), cudaErrorInvalidClusterSize);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  ASSERT_EQ(cudaFuncSetAttribute(kEmpty, cudaFuncAttributeRequiredClusterWidth, 0), cudaSuccess);
   EXPECT_EQ(cudaFuncSetAttribute(kEmpty, cudaFuncAttributeClusterSchedulingPolicyPreference, 2), cudaSuccess);
   ASSERT_EQ(cudaFuncGetAttributes(&a, kEmpty), cudaSuccess);
   EXPECT_EQ(a.clusterSchedulingPolicyPreference, 2);
@@ -159,16 +170,26 @@ TEST_F(KernelClusterLaunch, TheDriverChecksTheSame) {
   EXPECT_EQ(ex(32, 32), CUDA_ERROR_INVALID_CLUSTER_SIZE);
 }
 
-// The model (nv_gpc.h): 8 GPCs, two of 18 SMs and six of 16; a GPC holds whole clusters only.
+// The model (nv_gpc.h): the H200's GPCs of 18, 18, 18, 18, 18, 18, 16 and 8 SMs; a GPC holds whole
+// clusters only, each cluster's blocks on different SMs, and an SM at most 8 blocks of clusters.
+// Every figure here is the H200's own answer (probe_clusters.txt, occ.*).
 TEST_F(KernelClusterLaunch, OccupancyCountsWholeClustersPerGpc) {
-  // One block of 1024 threads per SM: clusters of 2 -> 9 + 9 + 6 * 8 = 66; of 8 -> 2 per GPC.
+  EXPECT_EQ(active_clusters(kEmpty, 32, 0, 1), 1056);  // 8 blocks per SM, not the 32 of a plain launch
+  EXPECT_EQ(active_clusters(kEmpty, 128, 0, 2), 528);
   EXPECT_EQ(active_clusters(kEmpty, 1024, 0, 1), 264);  // two such blocks per SM
+  EXPECT_EQ(active_clusters(kEmpty, 1024, 0, 8), 30);
+  EXPECT_EQ(active_clusters(kEmpty, 32, 0, 16), -static_cast<int>(cudaErrorInvalidClusterSize));
   ASSERT_EQ(cudaFuncSetAttribute(kEmpty, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024), cudaSuccess);
+  // One block per SM: clusters of 2 -> 9 * 6 + 8 + 4 = 66; of 16 -> one in each GPC of 18 SMs.
   EXPECT_EQ(active_clusters(kEmpty, 1024, 200 * 1024, 2), 66);
-  EXPECT_EQ(active_clusters(kEmpty, 1024, 200 * 1024, 8), 16);
+  EXPECT_EQ(active_clusters(kEmpty, 1024, 200 * 1024, 4), 30);
+  EXPECT_EQ(active_clusters(kEmpty, 1024, 200 * 1024, 8), 15);
   EXPECT_EQ(active_clusters(kEmpty, 1024, 200 * 1024, 16), -static_cast<int>(cudaErrorInvalidClusterSize));
   ASSERT_EQ(cudaFuncSetAttribute(kEmpty, cudaFuncAttributeNonPortableClusterSizeAllowed, 1), cudaSuccess);
-  EXPECT_EQ(active_clusters(kEmpty, 1024, 200 * 1024, 16), 8);
+  EXPECT_EQ(active_clusters(kEmpty, 1024, 200 * 1024, 16), 7);
+  EXPECT_EQ(active_clusters(kEmpty, 1024, 0, 16), 14);
+  EXPECT_EQ(active_clusters(kEmpty, 32, 0, 32), 0);  // no GPC holds it: 0, not an error
+  ASSERT_EQ(cudaFuncSetAttribute(kEmpty, cudaFuncAttributeMaxDynamicSharedMemorySize, 0), cudaSuccess);
   int size = -1;
   cudaLaunchConfig_t c{};
   c.gridDim = dim3(64);

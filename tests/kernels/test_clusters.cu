@@ -157,6 +157,25 @@ __global__ void __cluster_dims__(2, 1, 1) pairs(int* out) {
   cluster.sync();
 }
 
+// A cooperative grid of clusters: each block reads the next rank's shared word through the cluster,
+// then, after the grid barrier, every block sums what the whole grid wrote.
+__global__ void cooperative_clusters(int* slots, int* sums) {
+  __shared__ int word;
+  cg::grid_group grid = cg::this_grid();
+  cg::cluster_group cluster = cg::this_cluster();
+  if (threadIdx.x == 0) word = static_cast<int>(blockIdx.x) * 10;
+  cluster.sync();
+  if (threadIdx.x == 0)
+    slots[blockIdx.x] = *cluster.map_shared_rank(&word, (cluster.block_rank() + 1) % cluster.num_blocks());
+  cluster.sync();  // no block leaves while another reads its word
+  grid.sync();
+  if (threadIdx.x == 0) {
+    int sum = 0;
+    for (unsigned b = 0; b < gridDim.x; ++b) sum += slots[b];
+    sums[blockIdx.x] = sum;
+  }
+}
+
 // Misuse: a rank outside the cluster.
 __global__ void map_outside(int* out) {
   __shared__ int word;
@@ -262,6 +281,28 @@ TEST_F(KernelClusters, ClusterDimsGiveTheShapeWithoutAnAttribute) {
   EXPECT_EQ(out.read(), (std::vector<int>{1, 0, 3, 2, 5, 4}));
   pairs<<<5, 32>>>(out.get());  // not a whole number of pairs
   EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidClusterSize);
+}
+
+// The H200 launches a cooperative grid of clusters (probe_clusters.txt, plain.ex.c2.cooperative).
+TEST_F(KernelClusters, ACooperativeGridOfClustersHasBothBarriers) {
+  const unsigned blocks = 8, size = 4;
+  DeviceArray<int> slots(blocks, 0xff), sums(blocks, 0xff);
+  cudaLaunchAttribute a[2] = {};
+  a[0].id = cudaLaunchAttributeClusterDimension;
+  a[0].val.clusterDim.x = size;
+  a[0].val.clusterDim.y = a[0].val.clusterDim.z = 1;
+  a[1].id = cudaLaunchAttributeCooperative;
+  a[1].val.cooperative = 1;
+  cudaLaunchConfig_t c{};
+  c.gridDim = dim3(blocks);
+  c.blockDim = dim3(64);
+  c.attrs = a;
+  c.numAttrs = 2;
+  ASSERT_EQ(cudaLaunchKernelEx(&c, cooperative_clusters, slots.get(), sums.get()), cudaSuccess);
+  std::vector<int> expect_slots;
+  for (unsigned b = 0; b < blocks; ++b) expect_slots.push_back(static_cast<int>(b / size * size + (b + 1) % size) * 10);
+  EXPECT_EQ(slots.read(), expect_slots);
+  EXPECT_EQ(sums.read(), std::vector<int>(blocks, 10 * (0 + 1 + 2 + 3 + 4 + 5 + 6 + 7)));
 }
 
 TEST_F(KernelClusters, MappingARankOutsideTheClusterStopsTheKernel) {

@@ -65,8 +65,9 @@ CUresult CUDAAPI cuLaunchKernelEx_ptsz(const CUlaunchConfig* config, CUfunction 
  * none. NULL clusterSize or config: CUDA_ERROR_INVALID_VALUE; unknown func: CUDA_ERROR_INVALID_HANDLE. */
 CUresult CUDAAPI cuOccupancyMaxPotentialClusterSize(int* clusterSize, CUfunction func, const CUlaunchConfig* config);
 /* *numClusters = how many clusters of config's cluster shape (its CLUSTER_DIMENSION attribute, else
- * func's compiled shape, else 1 block) can be resident at once over every GPC. Errors as above; a
- * cluster over the size limit: CUDA_ERROR_INVALID_CLUSTER_SIZE. */
+ * func's compiled shape, else 1 block) can be resident at once over every GPC (0 when no GPC holds
+ * one). Errors as above; a cluster of more than 8 blocks without NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
+ * CUDA_ERROR_INVALID_CLUSTER_SIZE. */
 CUresult CUDAAPI cuOccupancyMaxActiveClusters(int* numClusters, CUfunction func, const CUlaunchConfig* config);
 
 #endif /* MINICUDA_CUDA_LAUNCH_H */

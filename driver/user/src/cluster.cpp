@@ -3,6 +3,8 @@
 // (cuOccupancyMaxPotentialClusterSize, cuOccupancyMaxActiveClusters). Where a cluster may run is
 // the GPC layout of hw/include/nv_gpc.h: every block of a cluster on the SMs of one GPC at once.
 // No system call. See docs/clusters.md.
+#include <algorithm>
+
 #include "libcuda.h"
 #include "minicuda/ptx/ptx.h"
 #include "nv_gpc.h"
@@ -14,18 +16,31 @@ namespace {
 constexpr unsigned kPortableClusterBlocks = 8;   // without NON_PORTABLE_CLUSTER_SIZE_ALLOWED
 constexpr unsigned kMaxClusterBlocks = 16;       // with it, on compute capability 9.0
 
-// The shape f must launch with: set at run time (REQUIRED_CLUSTER_*), else compiled in
-// (__cluster_dims__, .reqnctapercluster); all 0 when f has none.
-void required_shape(const CUfunc_st& f, unsigned out[3]) {
-  const bool set = f.required_cluster[0] != 0;
+// The shape f reports: set at run time (REQUIRED_CLUSTER_*, an axis not set reads 0, as the H200
+// answers), else compiled in (__cluster_dims__, .reqnctapercluster); all 0 when f has none.
+void reported_shape(const CUfunc_st& f, unsigned out[3]) {
+  const bool set = f.required_cluster[0] != 0 || f.required_cluster[1] != 0 || f.required_cluster[2] != 0;
   for (int i = 0; i < 3; ++i) out[i] = set ? f.required_cluster[i] : f.image->cluster_dims[i];
 }
+
+// The shape f must launch with: the reported one, an axis not set being 1; all 0 when f has none.
+void required_shape(const CUfunc_st& f, unsigned out[3]) {
+  reported_shape(f, out);
+  if (out[0] != 0 || out[1] != 0 || out[2] != 0)
+    for (int i = 0; i < 3; ++i) out[i] = std::max(1u, out[i]);
+}
+
+// Blocks of clusters an SM holds at most, whatever their size: the H200 answers 8 per SM for blocks
+// of 32 and of 128 threads, which the occupancy rules alone allow 32 and 16 of
+// (tests/data/h200/clusters/probe_clusters.txt, occ.*.t32 and .t128).
+constexpr NvU32 kClusterBlocksPerSm = 8;
 
 // Clusters of `blocks` blocks of f resident at once with `threads` threads and `shared` bytes of
 // dynamic shared memory per block.
 NvU32 active_clusters(const DeviceInfo& dev, const CUfunc_st& f, unsigned threads, size_t shared, unsigned blocks) {
-  const NvU32 per_sm =
-      nv_occupancy(sm_limits(dev), threads, f.image->num_regs, block_shared_bytes(f, shared)).blocks_per_sm;
+  const NvU32 per_sm = std::min(
+      kClusterBlocksPerSm,
+      nv_occupancy(sm_limits(dev), threads, f.image->num_regs, block_shared_bytes(f, shared)).blocks_per_sm);
   return nv_max_active_clusters(nv_gpc_layout(static_cast<NvU32>(dev.sm_count)), per_sm, blocks);
 }
 
@@ -91,7 +106,7 @@ CUresult cluster_for_launch(CUctx_st& ctx, const CUfunc_st& f, const unsigned gr
 
 bool cluster_attribute(const CUfunc_st& f, CUfunction_attribute attrib, int* value) {
   unsigned shape[3];
-  required_shape(f, shape);
+  reported_shape(f, shape);
   switch (attrib) {
     case CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET: *value = f.image->cluster_dims[0] != 0 ? 1 : 0; return true;
     case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH: *value = static_cast<int>(shape[0]); return true;
@@ -128,9 +143,6 @@ bool set_cluster_attribute(CUfunc_st& f, CUfunction_attribute attrib, int value,
       }
       const int axis = attrib - CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH;
       f.required_cluster[axis] = static_cast<unsigned>(value);
-      // A shape is set once all three are; until then the unset ones read 1.
-      if (value != 0)
-        for (unsigned& d : f.required_cluster) d = d == 0 ? 1 : d;
       return true;
     }
     case CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET: *result = CUDA_ERROR_INVALID_VALUE; return true;  // read-only
@@ -194,9 +206,10 @@ CUresult cuOccupancyMaxActiveClusters(int* numClusters, CUfunction func, const C
                          const unsigned threads = config->blockDimX * config->blockDimY * config->blockDimZ;
                          const unsigned blocks = shape[0] * shape[1] * shape[2];
                          if (blocks == 0) return CUDA_ERROR_INVALID_VALUE;
-                         const unsigned limit =
-                             f.non_portable_cluster != 0 ? kMaxClusterBlocks : kPortableClusterBlocks;
-                         if (blocks > limit) return CUDA_ERROR_INVALID_CLUSTER_SIZE;
+                         // Past the portable size without the attribute: refused. With it, a size
+                         // no GPC holds is 0 clusters, not an error (as the H200 answers for 32).
+                         if (f.non_portable_cluster == 0 && blocks > kPortableClusterBlocks)
+                           return CUDA_ERROR_INVALID_CLUSTER_SIZE;
                          *out = static_cast<int>(active_clusters(dev, f, threads, config->sharedMemBytes, blocks));
                          return CUDA_SUCCESS;
                        });

@@ -259,10 +259,6 @@ CUresult launch_kernel(const char* api, DefaultStream mode, CUfunction f, const 
   if (CUresult r = cluster_for_launch(*ctx, *fn, grid, block, sharedMemBytes, cluster_request, cluster, &explicit_cluster);
       r != CUDA_SUCCESS)
     return done(scope, r);
-  if (cooperative && cluster[0] * cluster[1] * cluster[2] > 1) {
-    trace::note(trace::Layer::Libcuda, "launch refused: a cooperative launch of clusters is not supported by minicuda");
-    return done(scope, CUDA_ERROR_NOT_SUPPORTED);
-  }
   if (cooperative) {  // every block must be resident at once: the occupancy of one SM times the SMs
     const uint64_t blocks = uint64_t{grid[0]} * grid[1] * grid[2];
     const NvU32 threads = block[0] * block[1] * block[2];
