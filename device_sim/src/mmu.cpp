@@ -100,6 +100,13 @@ bool overlaps(const std::map<uint64_t, Pte>& ptes, uint64_t va, uint64_t length)
   return va - prev->first < prev->second.page_size;
 }
 
+// Why a range of 2 MiB pages [va, va+length) -> VRAM+vram_offset cannot be mapped at all: empty or
+// not 2 MiB aligned; nullptr when neither.
+const char* big_page_range_refusal(uint64_t va, uint64_t vram_offset, uint64_t length) {
+  if (length == 0) return "empty range";
+  if (va % kBigPage != 0 || vram_offset % kBigPage != 0 || length % kBigPage != 0) return "not 2 MiB aligned";
+  return nullptr;
+}
 }  // namespace
 
 // Reserves the UVA window [uva_base(), uva_base()+uva_size) in the host. uva_size must be a
@@ -149,17 +156,15 @@ bool Mmu::in_window_locked(uint64_t va, uint64_t length) const {
 // already mapped; or the host refuses the mapping (e.g. too many mappings).
 bool Mmu::map_vidmem(uint64_t va, uint64_t vram_offset, uint64_t length, bool writable) {
   std::lock_guard<std::mutex> lock(mutex_);
-  const char* refused = nullptr;
-  if (length == 0)
-    refused = "empty range";
-  else if (va % kBigPage != 0 || vram_offset % kBigPage != 0 || length % kBigPage != 0)
-    refused = "not 2 MiB aligned";
-  else if (!in_window_locked(va, length))
-    refused = "outside the UVA window";
-  else if (vram_offset > vram_.size() || length > vram_.size() - vram_offset)
-    refused = "beyond the end of VRAM";
-  else if (overlaps(ptes_, va, length))
-    refused = "already mapped";
+  const char* refused = big_page_range_refusal(va, vram_offset, length);
+  if (refused == nullptr) {
+    if (!in_window_locked(va, length))
+      refused = "outside the UVA window";
+    else if (vram_offset > vram_.size() || length > vram_.size() - vram_offset)
+      refused = "beyond the end of VRAM";
+    else if (overlaps(ptes_, va, length))
+      refused = "already mapped";
+  }
   if (refused != nullptr) {
     trace::note(trace::Layer::Gpu, "mmu: map {:#x}..+{} -> VRAM+{:#x} refused: {}", va,
                 size_text(length), vram_offset, refused);
@@ -220,15 +225,13 @@ bool Mmu::map_sysmem(uint64_t va, uint64_t length, bool writable) {
 // mapping of those pages is the peer Mmu's (map_vidmem), untouched here.
 bool Mmu::map_peer(uint64_t va, int peer_gpu, uint64_t vram_offset, uint64_t length, bool writable) {
   std::lock_guard<std::mutex> lock(mutex_);
-  const char* refused = nullptr;
-  if (length == 0)
-    refused = "empty range";
-  else if (va % kBigPage != 0 || vram_offset % kBigPage != 0 || length % kBigPage != 0)
-    refused = "not 2 MiB aligned";
-  else if (length > std::numeric_limits<uint64_t>::max() - va)
-    refused = "wraps around the address space";
-  else if (overlaps(ptes_, va, length))
-    refused = "already mapped";
+  const char* refused = big_page_range_refusal(va, vram_offset, length);
+  if (refused == nullptr) {
+    if (length > std::numeric_limits<uint64_t>::max() - va)
+      refused = "wraps around the address space";
+    else if (overlaps(ptes_, va, length))
+      refused = "already mapped";
+  }
   if (refused != nullptr) {
     trace::note(trace::Layer::Gpu, "mmu: map {:#x}..+{} -> gpu{} VRAM+{:#x} refused: {}", va, size_text(length),
                 peer_gpu, vram_offset, refused);
