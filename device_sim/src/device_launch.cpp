@@ -70,7 +70,7 @@ std::optional<ChannelFault> ComputeEngine::run_children(uint32_t chid, DeviceLau
         chid, grid_footprint(props, blocks, threads, 1, r.shared, occ.blocks_per_sm),
         wave_model_ns(props, occ.blocks_per_sm, threads, blocks));
     trace::device_span({timeline_unit_name(TimelineUnit::Compute), grid.kernel_name, chid, span.start, span.end,
-                        device_.timeline().origin(chid)},
+                        device_.timeline().origin(chid), {}},
                        "compute: ch {} {} (device-side launch, depth {}) ran t={}..{} ns", chid, grid.kernel_name,
                        children.depth(), span.start, span.end);
     fault = error ? kernel_fault(chid, grid.kernel_name, *error) : run_children(chid, children, grid, inline_run);

@@ -36,7 +36,7 @@ struct Fatbin {
     bin.entry.kind = fatbin::kFatbinKindHostCode;
     bin.entry.header_size = sizeof(fatbin::FatbinEntry);
     bin.entry.payload_size = sizeof(fatbin::ModuleImage);
-    bin.module = {fatbin::kModuleMagic, 1, "test_launch.cpp", 2, kernels};
+    bin.module = {fatbin::kModuleMagic, 1, "test_launch.cpp", 2, kernels, 0, nullptr, 0};
   }
 };
 

@@ -107,7 +107,7 @@ struct Fatbin {
     bin.entry.kind = fatbin::kFatbinKindHostCode;
     bin.entry.header_size = sizeof(fatbin::FatbinEntry);
     bin.entry.payload_size = sizeof(fatbin::ModuleImage);
-    bin.module = {fatbin::kModuleMagic, 1, "test_launch_extra.cpp", 3, kernels, 0, nullptr};
+    bin.module = {fatbin::kModuleMagic, 1, "test_launch_extra.cpp", 3, kernels, 0, nullptr, 0};
   }
 };
 

@@ -87,7 +87,7 @@ struct HostFatbin {
     bin.entry.kind = fatbin::kFatbinKindHostCode;
     bin.entry.header_size = sizeof(fatbin::FatbinEntry);
     bin.entry.payload_size = sizeof(fatbin::ModuleImage);
-    bin.module = {fatbin::kModuleMagic, 1, "test_module.cpp", 1, kernels, 1, vars};
+    bin.module = {fatbin::kModuleMagic, 1, "test_module.cpp", 1, kernels, 1, vars, 0};
   }
 };
 

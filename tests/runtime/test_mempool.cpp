@@ -215,7 +215,9 @@ TEST_F(MemPool, SmallBlocksAre512BytesApartAndThePoolGrowsRightAfterItsMemory) {
   char* prev = nullptr;
   for (int i = 0; i < 8; ++i) {
     char* p = static_cast<char*>(alloc(small[i], nullptr));
-    if (prev != nullptr) EXPECT_EQ(p - prev, delta[i]) << i;
+    if (prev != nullptr) {
+      EXPECT_EQ(p - prev, delta[i]) << i;
+    }
     prev = p;
   }
   EXPECT_EQ(attr(cudaMemPoolAttrUsedMemCurrent), 6223u);  // seq.7 used
