@@ -150,6 +150,16 @@ __global__ void ptx_globaltimer(unsigned long long* out) {
   out[2] = hi;
 }
 
+// nvcc passes a % before a letter through as a PTX register even beside operands, where GCC's
+// rule would want %%: the form cuda-samples' cudaGraphsPerfScaling uses.
+__device__ __forceinline__ unsigned long long single_percent_globaltimer() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %globaltimer;" : "=l"(t));
+  return t;
+}
+
+__global__ void ptx_globaltimer_single_percent(unsigned long long* out) { out[0] = single_percent_globaltimer(); }
+
 }  // namespace
 
 using minicuda::kernels_test::DeviceArray;
@@ -188,6 +198,21 @@ TEST_F(KernelInlinePtx, GlobalTimerIsNanosecondsOfTheSystemClock) {
   EXPECT_GE(got[2], got[0] >> 32);  // the halves are read after the whole, an instant later
   EXPECT_LE(got[2], after >> 32);
   EXPECT_LE((got[2] << 32 | got[1]) - got[0], after - before);
+}
+
+TEST_F(KernelInlinePtx, ARegisterNamedWithOnePercentBesideOperands) {
+  const auto now = [] {
+    return static_cast<unsigned long long>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                               std::chrono::system_clock::now().time_since_epoch())
+                                               .count());
+  };
+  DeviceArray<unsigned long long> out(1);
+  const unsigned long long before = now();
+  ptx_globaltimer_single_percent<<<1, 1>>>(out.get());
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const unsigned long long after = now();
+  EXPECT_GE(out.read()[0], before);
+  EXPECT_LE(out.read()[0], after);
 }
 
 TEST_F(KernelInlinePtx, CarryChainsAddAndSubtractAsWideIntegers) {

@@ -555,12 +555,16 @@ std::string translate_statement(const std::string& text, const std::vector<Opera
     regs["%" + std::to_string(n++)] = Var{name, type};
     head += (c[0] == 'n' ? "const " : "") + type + " " + name + " = (" + type + ")(" + o.expression + "); ";
   }
-  // %% is a literal %; %N stays as the operand's name (the map's key), %[name] is not taken.
+  // %% is a literal %; %N stays as the operand's name (the map's key); a % before a letter is a
+  // PTX register (`mov.u64 %0, %globaltimer;`), which nvcc passes through as it is; %[name] is
+  // not taken.
   std::string ptx;
   for (std::size_t i = 0; i < text.size(); ++i) {
     if (text[i] == '%' && i + 1 < text.size() && text[i + 1] == '%') {
       ptx += '%';
       ++i;
+    } else if (text[i] == '%' && i + 1 < text.size() && std::isalpha(static_cast<unsigned char>(text[i + 1]))) {
+      ptx += '%';
     } else if (text[i] == '%' && i + 1 < text.size() && !std::isdigit(static_cast<unsigned char>(text[i + 1]))) {
       throw Unsupported{"operand reference '%" + std::string(1, text[i + 1]) + "' (only %0..%N and %% are taken)"};
     } else {
