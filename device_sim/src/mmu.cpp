@@ -222,15 +222,29 @@ bool Mmu::map_sysmem(uint64_t va, uint64_t length, bool writable) {
 }
 
 // Writes 2 MiB Peer PTEs for [va, va+length) -> VRAM [vram_offset, ...) of GPU peer_gpu. The host
-// mapping of those pages is the peer Mmu's (map_vidmem), untouched here.
-bool Mmu::map_peer(uint64_t va, int peer_gpu, uint64_t vram_offset, uint64_t length, bool writable) {
+// mapping of those pages is the peer Mmu's (map_vidmem), untouched here, unless host_view is given:
+// then this Mmu maps the peer's VRAM at va in the host itself.
+bool Mmu::map_peer(uint64_t va, int peer_gpu, uint64_t vram_offset, uint64_t length, bool writable,
+                   Vram* host_view) {
   std::lock_guard<std::mutex> lock(mutex_);
   const char* refused = big_page_range_refusal(va, vram_offset, length);
   if (refused == nullptr) {
     if (length > std::numeric_limits<uint64_t>::max() - va)
       refused = "wraps around the address space";
+    else if (host_view != nullptr && !in_window_locked(va, length))
+      refused = "outside the UVA window";
+    else if (host_view != nullptr && (vram_offset > host_view->size() || length > host_view->size() - vram_offset))
+      refused = "beyond the end of the peer's VRAM";
     else if (overlaps(ptes_, va, length))
       refused = "already mapped";
+  }
+  if (refused == nullptr && host_view != nullptr) {
+    void* got = mmap(reinterpret_cast<void*>(va), length, writable ? PROT_READ | PROT_WRITE : PROT_READ,
+                     MAP_SHARED | MAP_FIXED, host_view->backing_fd(), static_cast<off_t>(vram_offset));
+    if (got == MAP_FAILED) {
+      rereserve(va, length);
+      refused = "host mmap failed";
+    }
   }
   if (refused != nullptr) {
     trace::note(trace::Layer::Gpu, "mmu: map {:#x}..+{} -> gpu{} VRAM+{:#x} refused: {}", va, size_text(length),
@@ -238,7 +252,7 @@ bool Mmu::map_peer(uint64_t va, int peer_gpu, uint64_t vram_offset, uint64_t len
     return false;
   }
   for (uint64_t off = 0; off < length; off += kBigPage)
-    ptes_[va + off] = Pte{Aperture::Peer, vram_offset + off, kBigPage, writable, peer_gpu};
+    ptes_[va + off] = Pte{Aperture::Peer, vram_offset + off, kBigPage, writable, peer_gpu, host_view != nullptr};
   invalidate_tlbs();
   trace::note(trace::Layer::Gpu, "mmu: map {:#x}..+{} -> peer gpu{} VRAM+{:#x}, {} (2 MiB){}", va, size_text(length),
               peer_gpu, vram_offset, pte_text(length / kBigPage), writable ? "" : ", read-only");
@@ -259,9 +273,9 @@ uint64_t Mmu::unmap(uint64_t va, uint64_t length) {
   if (it != ptes_.begin() && va - std::prev(it)->first < std::prev(it)->second.page_size) --it;
 
   uint64_t removed = 0;
-  uint64_t run_start = 0, run_length = 0;  // the current run of contiguous vidmem pages
+  uint64_t run_start = 0, run_length = 0;  // the current run of contiguous host-mapped pages
   while (it != ptes_.end() && it->first < end) {
-    if (it->second.aperture == Aperture::Vidmem) {
+    if (it->second.aperture == Aperture::Vidmem || it->second.host_view) {
       if (run_length != 0 && run_start + run_length != it->first) {
         rereserve(run_start, run_length);
         run_length = 0;

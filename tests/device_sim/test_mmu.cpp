@@ -218,6 +218,29 @@ TEST_F(MmuTest, PeerPtesReachTheOwnersVramAndLeaveItsMappingAlone) {
   EXPECT_EQ(mmu_.translate(base())->aperture, Aperture::Vidmem);
 }
 
+// A peer's VRAM where the peer maps none of it (a VMM range whose chunk lives on a GPU given no
+// access): with host_view, this page table maps the peer's pages at va in the host too, and its
+// unmap returns the range to the reservation.
+TEST_F(MmuTest, PeerPtesWithAHostViewMapThePeersVramInTheHost) {
+  Vram peer_vram{64 * kMiB};
+  EXPECT_FALSE(mmu_.map_peer(base() - kBigPage, 1, 0, kBigPage, true, &peer_vram));  // outside the window
+  EXPECT_FALSE(mmu_.map_peer(base(), 1, 64 * kMiB, kBigPage, true, &peer_vram));     // beyond its VRAM
+  ASSERT_TRUE(mmu_.map_peer(base(), 1, 2 * kMiB, kBigPage, true, &peer_vram));
+  std::optional<Pte> pte = mmu_.translate(base() + 8);
+  ASSERT_TRUE(pte.has_value());
+  EXPECT_EQ(pte->aperture, Aperture::Peer);
+  EXPECT_TRUE(pte->host_view);
+  ptr(base())[3] = 77;  // lands in the peer's VRAM at offset 2 MiB
+  Mmu owner{peer_vram, 1 * kGiB};
+  ASSERT_TRUE(owner.map_vidmem(owner.uva_base(), 2 * kMiB, kBigPage));
+  EXPECT_EQ(ptr(owner.uva_base())[3], 77);
+  EXPECT_EQ(owner.unmap(owner.uva_base(), kBigPage), 1u);
+
+  EXPECT_EQ(mmu_.unmap(base(), kBigPage), 1u);
+  EXPECT_FALSE(host_readable(base()));  // back to the reservation
+  ASSERT_TRUE(mmu_.map_vidmem(base(), 0, kBigPage));  // and mappable again
+}
+
 TEST_F(MmuTest, MisalignedSysmemIsRefused) {
   EXPECT_FALSE(mmu_.map_sysmem(0x10000 + 8, kSmallPage));
   EXPECT_FALSE(mmu_.map_sysmem(0x10000, 100));

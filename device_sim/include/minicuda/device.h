@@ -120,6 +120,9 @@ struct Pte {
   uint64_t page_size;  // kBigPage or kSmallPage
   bool writable;
   int peer_gpu = -1;   // Peer: the GPU whose VRAM holds the page
+  // Peer: this Mmu mapped the page's host view itself (map_peer with host_view), so unmap
+  // returns it to the reservation.
+  bool host_view = false;
 };
 
 // The GPU MMU for one GPU virtual address space (one FERMI_VASPACE_A).
@@ -151,14 +154,18 @@ class Mmu {
   // Maps [va, va+length) to pinned host memory at the same address (UVA) with 4 KiB PTEs.
   // va and length must be 4 KiB aligned; returns false otherwise or if any page is mapped.
   bool map_sysmem(uint64_t va, uint64_t length, bool writable = true);
-  // Maps [va, va+length) to VRAM [vram_offset, ...) of GPU peer_gpu with 2 MiB Peer PTEs: the
-  // address is the one the peer's own page table maps it at (UVA), in the peer's window, so it
+  // Maps [va, va+length) to VRAM [vram_offset, ...) of GPU peer_gpu with 2 MiB Peer PTEs.
+  // Without host_view, the address is the one the peer's own page table maps it at (UVA), so it
   // need not lie in this Mmu's windows, and the host already reaches it through the peer's
-  // mapping, which the caller (nvidia.ko) keeps for as long as this one lives. Returns false, with
-  // nothing mapped, if length is 0, anything is not 2 MiB aligned, or any page is already mapped.
-  bool map_peer(uint64_t va, int peer_gpu, uint64_t vram_offset, uint64_t length, bool writable);
-  // Removes the PTEs of [va, va+length); vidmem pages become PROT_NONE again in the host (Peer
-  // pages are left to the peer's mapping).
+  // mapping, which the caller (nvidia.ko) keeps for as long as this one lives. With host_view
+  // (the peer's VRAM, for a range the peer does not map itself), va must lie in this Mmu's
+  // windows, and the peer's pages are mapped at va in the host as map_vidmem maps its own.
+  // Returns false, with nothing mapped, if length is 0, anything is not 2 MiB aligned, any page is
+  // already mapped, or (host_view) the range leaves the windows or the peer's VRAM.
+  bool map_peer(uint64_t va, int peer_gpu, uint64_t vram_offset, uint64_t length, bool writable,
+                Vram* host_view = nullptr);
+  // Removes the PTEs of [va, va+length); vidmem pages, and Peer pages mapped with a host_view,
+  // become PROT_NONE again in the host (other Peer pages are left to the peer's mapping).
   // Returns the number of pages unmapped.
   uint64_t unmap(uint64_t va, uint64_t length);
   // The PTE of the page holding va, as an engine's access finds it: first in the calling thread's

@@ -34,8 +34,9 @@ struct UvmMapping {
   // RM system memory: the process whose mapping of it the GPU reaches (pinned while mapped).
   kernel::Process* pinned_in = nullptr;
   int gpu = 0;  // whose page table holds it
-  // Vidmem of another GPU than `gpu` (a peer mapping): its pages reach the host through the owning
-  // GPU's mapping of the same range, so it must go before that one does.
+  // Vidmem of another GPU than `gpu` (a peer mapping) whose pages reach the host through the
+  // owning GPU's mapping of the same range, so it must go before that one does. A peer mapping
+  // made where the owner maps nothing carries its own host view and is not marked.
   bool peer = false;
 };
 
@@ -96,22 +97,24 @@ void unmap_range(UvmRange& range) {
   drop_mappings(range.mappings, [](const UvmMapping&) { return true; });
 }
 
-// Maps RM vidmem of GPU mem.gpu into the page table of another GPU (the pool access of
-// cuMemPoolSetAccess): Peer PTEs at the address the owner maps it at. The owner's mapping of the
-// whole span must exist in this range (the peer reaches the pages through it); else
-// NV_ERR_INVALID_ADDRESS.
+// Maps RM vidmem of GPU mem.gpu into the page table of another GPU (cuMemSetAccess for a peer,
+// or the pool access of cuMemPoolSetAccess): Peer PTEs at the address the owner maps it at. Where
+// the owner maps the whole span in this range, the host reaches the pages through the owner's
+// mapping; where it does not (a VMM range whose chunk lives on a GPU that is given no access), the
+// peer's page table maps the host view itself, and drops it with the PTEs.
 NV_STATUS map_peer(UvmRange& range, const UVM_MAP_EXTERNAL_ALLOCATION_PARAMS& p, const RmObject& mem, int gpu,
                    bool writable) {
   bool owner_mapped = false;
   for (const UvmMapping& m : range.mappings)
     if (!m.peer && m.memory == &mem && m.gpu == mem.gpu && m.va <= p.base && p.base + p.length <= m.va + m.length)
       owner_mapped = true;
-  if (!owner_mapped) return NV_ERR_INVALID_ADDRESS;
-  trace::note(trace::Layer::Uvm, "uvm: peer mapping: gpu{} reaches gpu{}'s vidmem at {:#x}..+{:#x}{}", gpu, mem.gpu,
-              p.base, p.length, writable ? "" : ", read-only");
-  if (!nv_device(gpu).mmu().map_peer(p.base, mem.gpu, mem.phys + p.offset, p.length, writable))
+  trace::note(trace::Layer::Uvm, "uvm: peer mapping: gpu{} reaches gpu{}'s vidmem at {:#x}..+{:#x}{}{}", gpu, mem.gpu,
+              p.base, p.length, writable ? "" : ", read-only", owner_mapped ? "" : " (gpu" + std::to_string(mem.gpu) +
+              " maps none of it: this mapping gives the host its view)");
+  gpu::Vram* host_view = owner_mapped ? nullptr : &nv_device(mem.gpu).vram();
+  if (!nv_device(gpu).mmu().map_peer(p.base, mem.gpu, mem.phys + p.offset, p.length, writable, host_view))
     return NV_ERR_INVALID_ADDRESS;
-  range.mappings.push_back(UvmMapping{p.base, p.length, &mem, nullptr, gpu, true});
+  range.mappings.push_back(UvmMapping{p.base, p.length, &mem, nullptr, gpu, owner_mapped});
   return NV_OK;
 }
 
@@ -259,7 +262,8 @@ NV_STATUS unmap_external(UvmFile& u, void* arg) {
   // The owner's mappings taken away take the peer mappings that reach pages through them along.
   std::set<const RmObject*> owner_gone;
   for (const UvmMapping& m : range.mappings)
-    if (m.gpu == gpu && !m.peer && m.va >= p->base && m.va + m.length <= end) owner_gone.insert(m.memory);
+    if (m.gpu == gpu && m.memory->gpu == gpu && !m.peer && m.va >= p->base && m.va + m.length <= end)
+      owner_gone.insert(m.memory);
   drop_mappings(range.mappings, [&](const UvmMapping& m) {
     const bool selected = m.gpu == gpu && m.va >= p->base && m.va + m.length <= end;
     return selected || (m.peer && owner_gone.count(m.memory) != 0);
