@@ -97,7 +97,10 @@ size_t count_steps(const Sequence& seq) {
   return n;
 }
 
-cudaError_t instantiate(const char* api, cudaGraphExec_t* pGraphExec, cudaGraph_t graph, unsigned long long flags) {
+// Upload is a flag of cudaGraphInstantiateWithParams only, which names the stream: the other
+// two calls refuse it with cudaErrorInvalidValue (graph_upload/probe_graph_upload.txt).
+cudaError_t instantiate(const char* api, cudaGraphExec_t* pGraphExec, cudaGraph_t graph, unsigned long long flags,
+                        bool upload_allowed = false) {
   trace::Scope scope(trace::Layer::Cudart, "{}(pGraphExec={}, graph={}, flags={})", api,
                      static_cast<void*>(pGraphExec), static_cast<void*>(graph), flags);
   if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
@@ -106,7 +109,8 @@ cudaError_t instantiate(const char* api, cudaGraphExec_t* pGraphExec, cudaGraph_
   // Only AutoFreeOnLaunch and Upload have a meaning without device launch; AutoFreeOnLaunch with
   // DeviceLaunch is refused (CUDA 13 header).
   const auto auto_free = static_cast<unsigned long long>(cudaGraphInstantiateFlagAutoFreeOnLaunch);
-  if ((flags & ~(auto_free | cudaGraphInstantiateFlagUpload)) != 0) return done(scope, cudaErrorInvalidValue);
+  const auto upload = upload_allowed ? static_cast<unsigned long long>(cudaGraphInstantiateFlagUpload) : 0;
+  if ((flags & ~(auto_free | upload)) != 0) return done(scope, cudaErrorInvalidValue);
   if (graph->parent != nullptr) return done(scope, cudaErrorInvalidValue);  // a conditional body
   // Memory and conditional nodes: one executable graph at a time (CUDA 13 header); a second is
   // cudaErrorNotSupported on the H200 (graph_memory/probe_graph_memory.txt unfreed.inst_second).
@@ -240,6 +244,43 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph,
 }
 cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, unsigned long long flags) {
   return instantiate("cudaGraphInstantiateWithFlags", pGraphExec, graph, flags);
+}
+
+// The result is in params->result_out (cudaGraphInstantiateSuccess, or cudaGraphInstantiateError
+// with the call's error); with cudaGraphInstantiateFlagUpload the executable graph is then
+// uploaded to params->uploadStream, as cudaGraphUpload does.
+cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t* pGraphExec, cudaGraph_t graph,
+                                           cudaGraphInstantiateParams* instantiateParams) {
+  if (instantiateParams == nullptr) {
+    trace::Scope scope(trace::Layer::Cudart, "cudaGraphInstantiateWithParams(pGraphExec={}, graph={}, params=NULL)",
+                       static_cast<void*>(pGraphExec), static_cast<void*>(graph));
+    return done(scope, cudaErrorInvalidValue);
+  }
+  const unsigned long long flags = instantiateParams->flags;
+  instantiateParams->errNode_out = nullptr;
+  cudaError_t e = instantiate("cudaGraphInstantiateWithParams", pGraphExec, graph, flags, true);
+  if (e == cudaSuccess && (flags & cudaGraphInstantiateFlagUpload) != 0)
+    e = cudaGraphUpload(*pGraphExec, instantiateParams->uploadStream);
+  instantiateParams->result_out = e == cudaSuccess ? cudaGraphInstantiateSuccess : cudaGraphInstantiateError;
+  return e;
+}
+
+// minicuda's executable graph is its step list, built by the instantiation in host memory, and a
+// launch submits each step (docs/graphs.md, "Prebuilt launches" under "Not built yet"), so an
+// upload has no device-side work to write: it checks what the H200 checks
+// (graph_upload/probe_graph_upload.txt) and says so in the trace. NULL or a destroyed executable
+// graph: cudaErrorInvalidValue; a capturing stream: cudaErrorStreamCaptureUnsupported, and the
+// capture is invalidated.
+cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream) {
+  trace::Scope scope(trace::Layer::Cudart, "cudaGraphUpload(graphExec={}, stream={})", static_cast<void*>(graphExec),
+                     static_cast<void*>(stream));
+  if (cudaError_t e = ensure_context(); e != cudaSuccess) return done(scope, e);
+  std::lock_guard lock(mutex());
+  if (execs().count(graphExec) == 0) return done(scope, cudaErrorInvalidValue);
+  if (auto e = capture_stream_call(stream, "cudaGraphUpload", false)) return done(scope, *e);
+  trace::note(trace::Layer::Cudart, "graph {}: {} steps, built at instantiation; nothing to upload",
+              graphExec->graph_id, graphExec->main.steps.size());
+  return done(scope, cudaSuccess);
 }
 
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec) {

@@ -15,7 +15,9 @@
 //   - graph_memory/probe_graph_memory.cu (its .txt: graph memory nodes' rules and the graph
 //     allocator's attributes, conditional handles and nodes);
 //   - clusters/probe_clusters.cu (clusters/probe_clusters.txt: cluster launch shapes and their
-//     errors, the cluster attributes and occupancy, what a kernel sees of its cluster).
+//     errors, the cluster attributes and occupancy, what a kernel sees of its cluster);
+//   - graph_upload/probe_graph_upload.cu (its .txt: cudaGraphUpload, instantiation with an upload
+//     stream, and what NVTX answers with no tool attached).
 // All are built here against minicuda unchanged and run as they ran there. Every recorded key
 // must be answered, and every answer must equal the H200's, except the few listed as known
 // differences, each with the reason it cannot (or should not) match; those must still give the
@@ -271,6 +273,12 @@ TEST(ConformanceH200, EveryGraphsAnswerMatchesTheH200) {
 // Graph memory nodes and conditional nodes (graph_memory/probe_graph_memory.txt).
 TEST(ConformanceH200, EveryGraphMemoryAnswerMatchesTheH200) {
   expect_conformance("graph_memory/probe_graph_memory.txt", MINICUDA_PROBE_GRAPH_MEMORY_EXE, "");
+}
+
+// cudaGraphUpload, cudaGraphInstantiateWithParams' upload, NVTX without a tool
+// (graph_upload/probe_graph_upload.txt).
+TEST(ConformanceH200, EveryGraphUploadAnswerMatchesTheH200) {
+  expect_conformance("graph_upload/probe_graph_upload.txt", MINICUDA_PROBE_GRAPH_UPLOAD_EXE, "");
 }
 
 // Thread block clusters (clusters/probe_clusters.txt). The H200's run ended at occ.nullconfig

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "cuda_profiler_api.h"
+#include "nvtx3/nvToolsExt.h"
 #include "runtime_fixtures.h"
 
 __global__ void config_kernel(int* out) { out[threadIdx.x] = static_cast<int>(threadIdx.x); }
@@ -183,6 +184,30 @@ TEST_F(DeviceConfigTest, ProfilerMarkersReachLibcuda) {
   EXPECT_EQ(libcuda[1], "profiler: collection on");
   EXPECT_EQ(libcuda[4], "cuProfilerStop()");
   EXPECT_EQ(libcuda[5], "profiler: collection off");
+}
+
+// NVTX with no tool attached (minicuda attaches none): every call does nothing and answers the
+// "no tool" values, as NVTX 3 does on a machine without Nsight (recorded on the H200,
+// tests/data/h200/nvtx/).
+TEST_F(DeviceConfigTest, NvtxWithoutAToolAnswersTheNoToolValues) {
+  trace::Recorder recorder;
+  EXPECT_EQ(nvtxRangePushA("outer"), NVTX_NO_PUSH_POP_TRACKING);
+  EXPECT_EQ(nvtxRangePushA("inner"), -2);
+  EXPECT_EQ(nvtxRangePop(), -2);
+  EXPECT_EQ(nvtxRangePop(), -2);
+  EXPECT_EQ(nvtxRangePop(), -2);  // one pop too many: the same answer
+  EXPECT_EQ(nvtxRangeStartA("span"), 0u);
+  nvtxRangeEnd(0);
+  nvtxMarkA("here");
+  nvtxEventAttributes_t attributes{};
+  attributes.version = NVTX_VERSION;
+  attributes.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+  attributes.messageType = NVTX_MESSAGE_TYPE_ASCII;
+  attributes.message.ascii = "ex";
+  EXPECT_EQ(nvtxRangePushEx(&attributes), -2);
+  EXPECT_EQ(nvtxDomainCreateA("lib"), nullptr);
+  EXPECT_EQ(attributes.size, 48u);
+  EXPECT_TRUE(recorder.events().empty());  // nothing reaches the runtime or below
 }
 
 TEST_F(DeviceConfigTest, VersionsAre13000) {

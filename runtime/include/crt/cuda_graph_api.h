@@ -84,6 +84,22 @@ enum cudaGraphInstantiateFlags MINICUDA_ENUM_INT {
   cudaGraphInstantiateFlagDeviceLaunch = 4,
   cudaGraphInstantiateFlagUseNodePriority = 8
 };
+/* What cudaGraphInstantiateWithParams reports in result_out. */
+typedef enum cudaGraphInstantiateResult MINICUDA_ENUM_INT {
+  cudaGraphInstantiateSuccess = 0,
+  cudaGraphInstantiateError = 1,
+  cudaGraphInstantiateInvalidStructure = 2,
+  cudaGraphInstantiateNodeOperationNotSupported = 3,
+  cudaGraphInstantiateMultipleDevicesNotSupported = 4,
+  cudaGraphInstantiateConditionalHandleUnused = 5
+} cudaGraphInstantiateResult;
+/* cudaGraphInstantiateWithParams' in (flags, uploadStream) and out (errNode_out, result_out). */
+typedef struct cudaGraphInstantiateParams_st {
+  unsigned long long flags;
+  cudaStream_t uploadStream;
+  cudaGraphNode_t errNode_out;
+  cudaGraphInstantiateResult result_out;
+} cudaGraphInstantiateParams;
 /* cudaGraphDebugDotPrint flags (only Verbose changes minicuda's output). */
 enum cudaGraphDebugDotFlags MINICUDA_ENUM_INT {
   cudaGraphDebugDotFlagsVerbose = 1 << 0,
@@ -148,6 +164,9 @@ cudaError_t CUDARTAPI cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGrap
                                            unsigned long long flags MINICUDA_DV(0));
 cudaError_t CUDARTAPI cudaGraphInstantiateWithFlags(cudaGraphExec_t* pGraphExec, cudaGraph_t graph,
                                                     unsigned long long flags MINICUDA_DV(0));
+cudaError_t CUDARTAPI cudaGraphInstantiateWithParams(cudaGraphExec_t* pGraphExec, cudaGraph_t graph,
+                                                     cudaGraphInstantiateParams* instantiateParams);
+cudaError_t CUDARTAPI cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream);
 cudaError_t CUDARTAPI cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream);
 cudaError_t CUDARTAPI cudaGraphExecDestroy(cudaGraphExec_t graphExec);
 cudaError_t CUDARTAPI cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
