@@ -44,13 +44,7 @@ inline T result_as(const TexResult& r) {
 }
 
 inline TexResult fetch(cudaTextureObject_t t, TexRequest::Kind kind, float x, float y, float z, int layer) {
-  TexRequest q;
-  q.kind = kind;
-  q.x = x;
-  q.y = y;
-  q.z = z;
-  q.layer = layer;
-  return isa::tex_fetch(t, q);
+  return isa::tex_fetch(t, kind, x, y, z, 0, layer);
 }
 
 }  // namespace minicuda::gpu::texture
@@ -58,10 +52,8 @@ inline TexResult fetch(cudaTextureObject_t t, TexRequest::Kind kind, float x, fl
 /* Element x of a linear resource; outside it: zero. No filtering, no normalised coordinates. */
 template <class T>
 inline T tex1Dfetch(cudaTextureObject_t t, int x) {
-  minicuda::gpu::TexRequest q;
-  q.kind = minicuda::gpu::TexRequest::Kind::Fetch;
-  q.index = x;
-  return minicuda::gpu::texture::result_as<T>(minicuda::gpu::isa::tex_fetch(t, q));
+  using minicuda::gpu::TexRequest;
+  return minicuda::gpu::texture::result_as<T>(minicuda::gpu::isa::tex_fetch(t, TexRequest::Kind::Fetch, 0, 0, 0, x, 0));
 }
 template <class T>
 inline void tex1Dfetch(T* ret, cudaTextureObject_t t, int x) { *ret = tex1Dfetch<T>(t, x); }

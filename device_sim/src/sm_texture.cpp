@@ -37,9 +37,16 @@ namespace {
 
 namespace isa {
 
-TexResult tex_fetch(uint64_t handle, const TexRequest& request) {
+TexResult tex_fetch(uint64_t handle, TexRequest::Kind kind, float x, float y, float z, int index, int layer) {
   SmCode sm_code;
   if (current_block("tex fetch") == nullptr) return TexResult{};
+  TexRequest request;
+  request.kind = kind;
+  request.x = x;
+  request.y = y;
+  request.z = z;
+  request.index = index;
+  request.layer = layer;
   InPlaceTexelMemory memory;
   TexFault fault;
   TexResult r = texture_sample(memory, handle, request, &fault);

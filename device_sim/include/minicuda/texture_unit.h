@@ -79,8 +79,10 @@ void surface_access(TexelMemory& memory, uint64_t handle, int x_bytes, int y, in
 
 namespace isa {
 // The C++ kernel's entry points (the fetch functions of the device headers call them). A fault
-// ends the kernel with the real error.
-TexResult tex_fetch(uint64_t handle, const TexRequest& request);
+// ends the kernel with the real error. The request's fields travel as scalar arguments, in
+// registers: a TexRequest built in kernel code could be stored with a wider move than its fields'
+// alignment, which the alignment check kernel code runs under would trap on every fetch.
+TexResult tex_fetch(uint64_t handle, TexRequest::Kind kind, float x, float y, float z, int index, int layer);
 void surf_load(uint64_t handle, int x_bytes, int y, int z, int layer, void* out, uint32_t bytes, int boundary);
 void surf_store(uint64_t handle, int x_bytes, int y, int z, int layer, const void* in, uint32_t bytes, int boundary);
 }  // namespace isa
