@@ -71,7 +71,7 @@ uint64_t address_value(const BlockExec& b, const Warp& w, const NvSassOperand& o
 // The address of an instruction's `addr` for a lane.
 uint64_t instruction_address(const BlockExec& b, const Warp& w, const NvSassAddress& a, unsigned lane) {
   NvSassOperand op{};
-  op.kind = a.kind == NV_SASS_OPND_NONE ? NV_SASS_OPND_IMM : a.kind;
+  op.kind = a.kind == NV_SASS_OPND_NONE ? static_cast<NvU8>(NV_SASS_OPND_IMM) : a.kind;
   op.index = a.index;
   op.imm = static_cast<uint64_t>(a.offset);
   return address_value(b, w, op, lane);
