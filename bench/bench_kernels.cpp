@@ -69,6 +69,21 @@ __global__ void block_sum_tree(const int* in, int* out) {
   if (threadIdx.x == 0) out[blockIdx.x] = partial[0];
 }
 
+// The same sums through warp shuffles: each warp adds its 32 values in 5 __shfl_down_sync steps,
+// lane 0 keeps the warp's sum, and after one barrier thread 0 adds the 8 warps' sums.
+__global__ void block_sum_shuffle(const int* in, int* out) {
+  __shared__ int warp_sums[8];
+  int v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+  if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = v;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    int sum = 0;
+    for (int w = 0; w < 8; ++w) sum += warp_sums[w];
+    out[blockIdx.x] = sum;
+  }
+}
+
 // The same sums without a barrier: thread 0 adds the block's elements, the others return.
 __global__ void block_sum_thread0(const int* in, int* out) {
   if (threadIdx.x != 0) return;
@@ -223,6 +238,8 @@ bool results_are_right() {
                                                                   b.d_in, b.d_sums)) &&
          check("block_sum_tree_regions", minicuda::launch<block_sum_tree_regions>(dim3(kSumBlocks), dim3(kSumBlock),
                                                                                   0, nullptr, b.d_in, b.d_sums)) &&
+         check("block_sum_shuffle", minicuda::launch<block_sum_shuffle>(dim3(kSumBlocks), dim3(kSumBlock), 0,
+                                                                        nullptr, b.d_in, b.d_sums)) &&
          check("block_sum_thread0", minicuda::launch<block_sum_thread0>(dim3(kSumBlocks), dim3(kSumBlock), 0,
                                                                         nullptr, b.d_in, b.d_sums)) &&
          check("block_sum_one_thread", minicuda::launch<block_sum_one_thread>(dim3(kSumBlocks), dim3(1), 0, nullptr,
@@ -313,7 +330,9 @@ void block_sum_benchmark(benchmark::State& state) {
 void BM_BlockSumTree(benchmark::State& state) { block_sum_benchmark<block_sum_tree>(state); }
 void BM_BlockSumTreeRegions(benchmark::State& state) { block_sum_benchmark<block_sum_tree_regions>(state); }
 void BM_BlockSumThread0(benchmark::State& state) { block_sum_benchmark<block_sum_thread0>(state); }
+void BM_BlockSumShuffle(benchmark::State& state) { block_sum_benchmark<block_sum_shuffle>(state); }
 BENCHMARK(BM_BlockSumTree)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_BlockSumShuffle)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BlockSumTreeRegions)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BlockSumThread0)->UseRealTime()->Unit(benchmark::kMillisecond);
 

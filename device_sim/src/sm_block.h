@@ -67,12 +67,14 @@ enum class VoteMode : uint8_t { Ballot, Any, All };
 enum class MatchMode : uint8_t { Any, All };
 enum class ReduceMode : uint8_t { Add, MinU, MaxU, MinS, MaxS, And, Or, Xor };
 
+// Neighbouring 4-byte fields come in pairs at 8-byte-aligned offsets: a shuffle fills them with
+// the alignment check on, and g++ may store a pair with one 8-byte move.
 struct WarpOp {
   WarpOpKind kind;
   unsigned mask;
   uint64_t site = 0;  // Converge: the call site
-  unsigned arrived = 0;
   int mode = 0, width = kWarp;
+  unsigned arrived = 0;
   uint64_t values[kWarp] = {};
   int args[kWarp] = {};
 };

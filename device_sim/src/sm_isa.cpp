@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
@@ -14,6 +15,22 @@
 namespace minicuda::gpu {
 
 using namespace sm;
+
+namespace {
+// Optimised, the common warp operations (shuffle, vote, __syncwarp) run with the alignment check
+// left on, as a barrier does (sm_block.h): a lane that waits hands over to the next at the cost
+// of a register swap, not two popf, which were most of a shuffle's time. warp_op keeps the flag
+// as it found it. Unoptimised, they run as SM code (SmCode).
+class WarpOpCode {
+ public:
+  WarpOpCode() {
+    if constexpr (!kSwitchesUnderAlignmentCheck) sm_code_.emplace();
+  }
+
+ private:
+  std::optional<SmCode> sm_code_;
+};
+}  // namespace
 
 namespace isa {
 
@@ -27,11 +44,11 @@ int syncthreads_reduce(int op, int predicate) {
   return result;
 }
 void syncwarp(unsigned mask) {
-  SmCode sm_code;
+  WarpOpCode sm_code;
   if (BlockRun* b = current_block("__syncwarp")) b->warp_op(WarpOpKind::Sync, mask, 0, 0, 0, kWarp);
 }
 uint64_t shuffle(unsigned mask, uint64_t value, int mode, int lane_or_delta, int width) {
-  SmCode sm_code;
+  WarpOpCode sm_code;
   BlockRun* b = current_block("__shfl_sync");
   if (b == nullptr) return value;
   if (width <= 0 || width > static_cast<int>(kWarp) || (width & (width - 1)) != 0) width = kWarp;
@@ -39,7 +56,7 @@ uint64_t shuffle(unsigned mask, uint64_t value, int mode, int lane_or_delta, int
 }
 unsigned ballot(unsigned mask, int predicate) { return vote(mask, predicate, 0); }
 unsigned vote(unsigned mask, int predicate, int mode) {
-  SmCode sm_code;
+  WarpOpCode sm_code;
   BlockRun* b = current_block("__ballot_sync/__any_sync/__all_sync");
   if (b == nullptr) return 0;
   return static_cast<unsigned>(b->warp_op(WarpOpKind::Vote, mask, predicate != 0, mode, 0, kWarp));

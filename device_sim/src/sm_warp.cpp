@@ -16,7 +16,14 @@ uint64_t BlockRun::warp_op(WarpOpKind kind, unsigned mask, uint64_t value, int m
                      : kind == WarpOpKind::Converge ? "__activemask"
                                                     : "a warp shuffle, vote, match or reduce");
   }
-  if (!fiber_mode_) demote();
+  // The caller's alignment check (off under SmCode; on for a shuffle when optimised), kept on
+  // return. The first warp operation of a block builds its fibers with the check off.
+  const bool under_check = t_alignment_check_on;
+  if (!fiber_mode_) {
+    alignment_check(false);
+    demote();
+    alignment_check(under_check);
+  }
   const unsigned lane = current_ % kWarp;
   Warp& w = warps_[current_ / kWarp];
   mask |= 1u << lane;  // a lane always takes part in its own operation
@@ -37,7 +44,7 @@ uint64_t BlockRun::warp_op(WarpOpKind kind, unsigned mask, uint64_t value, int m
   try_complete(w);
   if (slots_[current_].state == ThreadState::AtWarp) {
     switch_away();
-    alignment_check(false);  // still in the SM's code (SmCode)
+    alignment_check(under_check);
   }
   return w.results[lane];
 }
