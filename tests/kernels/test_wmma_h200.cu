@@ -7,10 +7,13 @@
 #include <cuda_runtime.h>
 #include <mma.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <map>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -138,4 +141,62 @@ TEST_F(WmmaH200, FloatToTf32MatchesBitForBit) {
     std::memcpy(&bits, &out[i], 4);
     EXPECT_EQ(bits, cases[i].second) << std::hex << "__float_to_tf32 of " << cases[i].first;
   }
+}
+
+namespace {
+
+// The block sum written with the C library's exponent functions, the plain path that
+// wmma_sim::aligned_block_sum reads from the bits instead: ilogb for each exponent, ldexp and
+// trunc for each cut term.
+template <int K>
+float reference_block_sum(float acc, const double (&a)[K], const double (&b)[K], int first, int count, int min_exp) {
+  double plain = acc;
+  int e_max = std::numeric_limits<int>::min();
+  if (acc != 0.0f) e_max = std::max(std::ilogb(acc), -126);
+  for (int k = first; k < first + count; ++k) {
+    plain += a[k] * b[k];
+    if (a[k] != 0.0 && b[k] != 0.0)
+      e_max = std::max(e_max, std::max(std::ilogb(a[k]), min_exp) + std::max(std::ilogb(b[k]), min_exp));
+  }
+  if (!std::isfinite(plain)) return static_cast<float>(plain);
+  if (e_max == std::numeric_limits<int>::min()) return 0.0f;
+  const int shift = 25 - e_max;
+  int64_t sum = static_cast<int64_t>(std::trunc(std::ldexp(static_cast<double>(acc), shift)));
+  for (int k = first; k < first + count; ++k) sum += static_cast<int64_t>(std::trunc(std::ldexp(a[k] * b[k], shift)));
+  return minicuda::wmma_sim::float_toward_zero(std::ldexp(static_cast<double>(sum), -shift));
+}
+
+// A random half as a double: any sign, subnormals, zeros, and exponents across the whole range.
+double random_half(std::mt19937& rng) {
+  const uint16_t bits = static_cast<uint16_t>(rng());
+  if ((bits & 0x7c00) == 0x7c00) return 0.0;  // no infinities or NaNs here (tested by the tiles)
+  const half h = __ushort_as_half(bits);
+  return static_cast<double>(static_cast<float>(h));
+}
+
+}  // namespace
+
+// The block sum reads exponents from the bits and scales by a power of two; the plain path uses
+// ilogb, ldexp and trunc. Both must give the same float for every input: random halves (fp16's
+// whole range, subnormals and zeros included), with accumulators from tiny to large.
+TEST(WmmaBlockSum, TheFastSumEqualsThePlainOneBitForBit) {
+  std::mt19937 rng(20261203);
+  int differ = 0;
+  for (int round = 0; round < 200000; ++round) {
+    double a[16], b[16];
+    for (int k = 0; k < 16; ++k) a[k] = random_half(rng), b[k] = random_half(rng);
+    uint32_t acc_bits = rng();
+    if ((acc_bits & 0x7f800000u) == 0x7f800000u) acc_bits &= 0x807fffffu;  // finite
+    float acc;
+    std::memcpy(&acc, &acc_bits, 4);
+    if (round % 4 == 0) acc = 0.0f;
+    const int first = round % 3 == 0 ? 4 : 0, count = round % 3 == 0 ? 4 : 16;
+    const float fast = minicuda::wmma_sim::aligned_block_sum(acc, a, b, first, count, -14);
+    const float plain = reference_block_sum(acc, a, b, first, count, -14);
+    uint32_t fb, pb;
+    std::memcpy(&fb, &fast, 4);
+    std::memcpy(&pb, &plain, 4);
+    if (fb != pb && differ++ < 5) ADD_FAILURE() << "round " << round << ": fast " << fast << ", plain " << plain;
+  }
+  EXPECT_EQ(differ, 0);
 }

@@ -35,6 +35,15 @@ inline uint64_t bits_of(double x) { uint64_t u; std::memcpy(&u, &x, 8); return u
 inline double double_of(uint64_t u) { double x; std::memcpy(&x, &u, 8); return x; }
 inline uint32_t bits_of(float x) { uint32_t u; std::memcpy(&u, &x, 4); return u; }
 
+// 2^e, built from its bits where it is a normal double (std::ldexp, a library call, otherwise).
+inline double power_of_two(int e) {
+  if (e < -1022 || e > 1023) return std::ldexp(1.0, e);
+  const uint64_t u = static_cast<uint64_t>(e + 1023) << 52;
+  double d;
+  std::memcpy(&d, &u, 8);
+  return d;
+}
+
 // x rounded to the format in mode `mode`, as 16 bits. NaN becomes the canonical NaN 0x7fff (the
 // toolkit's and the hardware's); an overflow becomes infinity or the largest finite value, as the
 // mode directs (round to nearest and away from zero give infinity).
@@ -87,10 +96,10 @@ inline double widen(uint16_t h, Format f) {
   if (exponent_field == (1 << f.exponent_bits) - 1) {
     magnitude = mantissa ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
   } else if (exponent_field == 0) {
-    magnitude = std::ldexp(static_cast<double>(mantissa), 1 - f.bias - f.mantissa_bits);
+    magnitude = static_cast<double>(mantissa) * power_of_two(1 - f.bias - f.mantissa_bits);
   } else {
-    magnitude = std::ldexp(static_cast<double>(mantissa | (1 << f.mantissa_bits)),
-                           exponent_field - f.bias - f.mantissa_bits);
+    magnitude = static_cast<double>(mantissa | (1 << f.mantissa_bits)) *
+                power_of_two(exponent_field - f.bias - f.mantissa_bits);
   }
   return negative ? -magnitude : magnitude;
 }

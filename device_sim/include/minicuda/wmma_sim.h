@@ -20,6 +20,7 @@
 #include "../cuda_fp16.h"
 #include "../device_launch_parameters.h"
 #include "isa.h"
+#include "narrow_float.h"
 
 namespace nvcuda::wmma {
 struct matrix_a {};
@@ -136,6 +137,16 @@ inline float float_toward_zero(double x) {
   return f;
 }
 
+// The unbiased exponent of a nonzero finite double (what std::ilogb answers), read from its bits:
+// the operands here are floats, halves and their exact products, which are never subnormal as
+// doubles (ilogb answers those).
+inline int exponent_of(double x) {
+  uint64_t u;
+  std::memcpy(&u, &x, 8);
+  const int biased = static_cast<int>((u >> 52) & 0x7ff);
+  return biased != 0 ? biased - 1023 : std::ilogb(x);
+}
+
 // The floating-point tensor core's addition of one block (the H200's, as measured by
 // tests/data/h200/wmma/probe_wmma.cu; docs/tensor-cores.md): acc plus the products a[k] b[k],
 // k in [first, first + count). Every product is exact. The terms are aligned to the largest
@@ -146,18 +157,24 @@ inline float float_toward_zero(double x) {
 template <int K>
 float aligned_block_sum(float acc, const double (&a)[K], const double (&b)[K], int first, int count, int min_exp) {
   double plain = acc;  // for infinities and NaNs
+  double product[K];
   int e_max = std::numeric_limits<int>::min();
-  if (acc != 0.0f) e_max = std::max(std::ilogb(acc), -126);
+  if (acc != 0.0f) e_max = std::max(exponent_of(acc), -126);
   for (int k = first; k < first + count; ++k) {
-    plain += a[k] * b[k];
-    if (a[k] != 0.0 && b[k] != 0.0) e_max = std::max(e_max, std::max(std::ilogb(a[k]), min_exp) + std::max(std::ilogb(b[k]), min_exp));
+    product[k] = a[k] * b[k];
+    plain += product[k];
+    if (a[k] != 0.0 && b[k] != 0.0)
+      e_max = std::max(e_max, std::max(exponent_of(a[k]), min_exp) + std::max(exponent_of(b[k]), min_exp));
   }
   if (!std::isfinite(plain)) return static_cast<float>(plain);
   if (e_max == std::numeric_limits<int>::min()) return 0.0f;
-  const int shift = 25 - e_max;  // term * 2^shift: its multiple of 2^(E - 25)
-  int64_t sum = static_cast<int64_t>(std::trunc(std::ldexp(static_cast<double>(acc), shift)));
-  for (int k = first; k < first + count; ++k) sum += static_cast<int64_t>(std::trunc(std::ldexp(a[k] * b[k], shift)));
-  return float_toward_zero(std::ldexp(static_cast<double>(sum), -shift));
+  // term * 2^shift is its multiple of 2^(E - 25); the scaling is exact (a power of two well inside
+  // the double range), and the conversion to int64 cuts toward zero (|term * 2^shift| < 2^27).
+  const int shift = 25 - e_max;
+  const double scale = ::minicuda::fp::power_of_two(shift);
+  int64_t sum = static_cast<int64_t>(static_cast<double>(acc) * scale);
+  for (int k = first; k < first + count; ++k) sum += static_cast<int64_t>(product[k] * scale);
+  return float_toward_zero(static_cast<double>(sum) * ::minicuda::fp::power_of_two(-shift));
 }
 
 // One element of D = A B + C: a[k] and b[k] the row of A and column of B, c the element of C.
@@ -224,12 +241,17 @@ void mma(Acc (&d)[PerC], const SA (&a)[PerA], const SB (&b)[PerB], const AccC (&
   const unsigned took_part = ::minicuda::gpu::isa::warp_collective("mma_sync", table);
   Acc result[PerC];
   for (int i = 0; i < PerC && took_part != ~0u; ++i) result[i] = Acc(0);
+  double ra[K], cb[K];
+  int row_read = -1;  // the row of A in ra: a lane's elements mostly share one row
   for (int i = 0; i < PerC && took_part == ~0u; ++i) {
     const int e = static_cast<int>(lane) * PerC + i, row = e / N, col = e % N;
-    double ra[K], cb[K];
-    for (int k = 0; k < K; ++k) {
-      const int ea = row * K + k, eb = k * N + col;
+    for (int k = 0; k < K && row != row_read; ++k) {
+      const int ea = row * K + k;
       ra[k] = operand<In>(reinterpret_cast<const Operands*>(table[ea / PerA])->a[ea % PerA]);
+    }
+    row_read = row;
+    for (int k = 0; k < K; ++k) {
+      const int eb = k * N + col;
       cb[k] = operand<In>(reinterpret_cast<const Operands*>(table[eb / PerB])->b[eb % PerB]);
     }
     result[i] = dot<In, Acc, K>(ra, cb, Acc(c[i]), satf);
