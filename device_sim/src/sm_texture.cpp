@@ -5,6 +5,7 @@
 // texture unit finds itself (a bad object, a surface access out of range in trap mode) ends the
 // block with the error the H200 reports (tests/data/h200/texture/out/surface_trap.txt).
 #include <cstring>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -38,7 +39,8 @@ namespace {
 namespace isa {
 
 TexResult tex_fetch(uint64_t handle, TexRequest::Kind kind, float x, float y, float z, int index, int layer) {
-  SmCode sm_code;
+  std::optional<SmCode> sm_code;
+  if constexpr (!kSwitchesUnderAlignmentCheck) sm_code.emplace();
   if (current_block("tex fetch") == nullptr) return TexResult{};
   TexRequest request;
   request.kind = kind;

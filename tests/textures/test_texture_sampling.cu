@@ -36,6 +36,12 @@ __global__ void sample_cube(cudaTextureObject_t t, float x, float y, float z, fl
 }
 __global__ void sample_3d(cudaTextureObject_t t, float x, float y, float z, float* out) { *out = tex3D<float>(t, x, y, z); }
 
+// Every thread fetches, then thread 31 reads an int one byte past an aligned address.
+__global__ void fetch_then_misaligned_load(cudaTextureObject_t t, const char* bytes, float* out) {
+  out[threadIdx.x] = tex1D<float>(t, threadIdx.x % 8 + 0.5f);
+  if (threadIdx.x == 31) out[0] = static_cast<float>(*reinterpret_cast<const int*>(bytes + 1));
+}
+
 const float kTexels[8] = {1.0f, 3.0f, -2.0f, 10.0f, 0.5f, 100.0f, -50.0f, 7.25f};
 
 cudaArray_t array_1d() {
@@ -221,6 +227,17 @@ TEST_F(TextureSampling, LayeredCubemapAnd3D) {
   EXPECT_EQ(cudaFreeArray(layered), cudaSuccess);
   EXPECT_EQ(cudaFreeArray(cube), cudaSuccess);
   EXPECT_EQ(cudaFreeArray(volume), cudaSuccess);
+}
+
+// Fetches run with the kernel's alignment check left on when optimised: a misaligned load after
+// them, in the same block, is still the GPU's error (716), not lost to a trap the fetches took.
+TEST_F(TextureSampling, AMisalignedLoadAfterFetchesIsStillError716) {
+  cudaArray_t a = array_1d();
+  cudaTextureObject_t t = object(a, cudaAddressModeClamp, cudaFilterModePoint, 0);
+  DeviceArray<char> bytes(std::vector<char>(16, 1));
+  DeviceArray<float> out(32);
+  fetch_then_misaligned_load<<<1, 32>>>(t, bytes.get(), out.get());
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorMisalignedAddress);
 }
 
 }  // namespace

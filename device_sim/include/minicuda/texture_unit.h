@@ -35,8 +35,10 @@ class InPlaceTexelMemory final : public TexelMemory {
   }
 };
 
-// A fetch. The coordinates a shape does not use are ignored.
-struct TexRequest {
+// A fetch. The coordinates a shape does not use are ignored. Its 4-byte fields come in pairs at
+// 8-byte-aligned offsets: isa::tex_fetch fills it with the alignment check on (optimised
+// builds), and g++ may store a pair with one 8-byte move.
+struct alignas(8) TexRequest {
   enum class Kind : uint8_t {
     Fetch,     // tex1Dfetch: integer index into a linear resource, no filtering
     Sample1D,  // x                     (tex1D, tex1DLayered with layer)
@@ -44,10 +46,10 @@ struct TexRequest {
     Sample3D,  // x, y, z               (tex3D)
     Cubemap,   // direction x, y, z     (texCubemap, texCubemapLayered with layer)
   };
-  Kind kind = Kind::Sample1D;
   float x = 0, y = 0, z = 0;
   int index = 0;  // Fetch
   int layer = 0;  // layered shapes
+  Kind kind = Kind::Sample1D;
 };
 
 // The four result registers of a fetch: floats (bit patterns), or integers when an integer
