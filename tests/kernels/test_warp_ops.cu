@@ -159,6 +159,17 @@ __global__ void warp_reduce(const int* in, long long* out, int n) {
   }
 }
 
+// Shuffles, a vote and __syncwarp in every lane, then lane 31 reads an int one byte past an
+// aligned address.
+__global__ void warp_ops_then_misaligned_load(const char* bytes, int* out) {
+  int v = threadIdx.x;
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+  v += static_cast<int>(__ballot_sync(0xffffffffu, v > 0));
+  __syncwarp();
+  out[threadIdx.x] = v;
+  if (threadIdx.x == 31) out[0] = *reinterpret_cast<const int*>(bytes + 1);
+}
+
 namespace minicuda::kernels_test {
 namespace {
 
@@ -410,6 +421,15 @@ TEST_F(KernelWarpOps, ShuffleReductionOverManyBlocks) {
   }
   for (int i = 0; i < n; ++i) want += in[i];
   EXPECT_EQ(total, want);
+}
+
+// Warp operations run with the kernel's alignment check left on when optimised: a misaligned
+// load after them, in the same block, is still the GPU's error (716).
+TEST_F(KernelWarpOps, AMisalignedLoadAfterWarpOperationsIsStillError716) {
+  DeviceArray<char> bytes(16, 1);
+  DeviceArray<int> out(32);
+  warp_ops_then_misaligned_load<<<1, 32>>>(bytes.get(), out.get());
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorMisalignedAddress);
 }
 
 }  // namespace
