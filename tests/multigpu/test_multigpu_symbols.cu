@@ -3,9 +3,7 @@
 // kernel of that module on the second GPU, while the first GPU's context holds them, must fail
 // with cudaErrorNotSupported rather than read or write the first GPU's copy. Once the first
 // context is gone, the second may load them.
-#include <cstdlib>
-
-#include "runtime_fixtures.h"
+#include "two_gpu_process.h"
 
 __device__ int g_counter = 5;
 
@@ -14,14 +12,8 @@ __global__ void bump(int* out) { *out = ++g_counter; }
 namespace minicuda::testing {
 namespace {
 
-class MultiGpuSymbols : public ::testing::Test {
+class MultiGpuSymbols : public TwoGpuProcess {
  protected:
-  void SetUp() override {
-    setenv("MINICUDA_DEVICES", "2", 1);
-    unsetenv("CUDA_VISIBLE_DEVICES");
-    process_ = kernel::spawn_process();
-    scope_ = std::make_unique<kernel::ProcessScope>(*process_);
-  }
   int run_bump(int device) {
     EXPECT_EQ(cudaSetDevice(device), cudaSuccess);
     int* d = nullptr;
@@ -37,8 +29,6 @@ class MultiGpuSymbols : public ::testing::Test {
     EXPECT_EQ(cudaFree(d), cudaSuccess);
     return out;
   }
-  std::unique_ptr<kernel::Process> process_;
-  std::unique_ptr<kernel::ProcessScope> scope_;
 };
 
 TEST_F(MultiGpuSymbols, AModulesVariablesLiveInOneContextAtATime) {

@@ -4,10 +4,9 @@
 // comes and goes with that mapping.
 #include <cuda.h>
 
-#include <cstdlib>
 #include <vector>
 
-#include "runtime_fixtures.h"
+#include "two_gpu_process.h"
 
 __global__ void add_index(int* p, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -19,13 +18,10 @@ namespace {
 
 constexpr size_t kChunk = 2u << 20;
 
-class MultiGpuVmm : public ::testing::Test {
+class MultiGpuVmm : public TwoGpuProcess {
  protected:
   void SetUp() override {
-    setenv("MINICUDA_DEVICES", "2", 1);
-    unsetenv("CUDA_VISIBLE_DEVICES");
-    process_ = kernel::spawn_process();
-    scope_ = std::make_unique<kernel::ProcessScope>(*process_);
+    TwoGpuProcess::SetUp();
     ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
     ASSERT_EQ(cudaFree(nullptr), cudaSuccess);
   }
@@ -60,8 +56,6 @@ class MultiGpuVmm : public ::testing::Test {
     EXPECT_EQ(cuMemRelease(h[1]), CUDA_SUCCESS);
     EXPECT_EQ(cuMemAddressFree(va, 2 * kChunk), CUDA_SUCCESS);
   }
-  std::unique_ptr<kernel::Process> process_;
-  std::unique_ptr<kernel::ProcessScope> scope_;
 };
 
 TEST_F(MultiGpuVmm, OneGpuReachesAChunkOfTheOtherThatTheOtherDoesNotMap) {
