@@ -55,8 +55,10 @@ inline void alignment_check(bool on) {
   set_alignment_flag(on);
   t_alignment_check_on = on;
 }
+inline bool alignment_check_is_on() { return t_alignment_check_on; }
 #else
 inline void alignment_check(bool) {}
+inline bool alignment_check_is_on() { return false; }
 #endif
 
 // What the handler saw when it left kernel code.

@@ -18,7 +18,7 @@ uint64_t BlockRun::warp_op(WarpOpKind kind, unsigned mask, uint64_t value, int m
   }
   // The caller's alignment check (off under SmCode; on for a shuffle when optimised), kept on
   // return. The first warp operation of a block builds its fibers with the check off.
-  const bool under_check = t_alignment_check_on;
+  const bool under_check = alignment_check_is_on();
   if (!fiber_mode_) {
     alignment_check(false);
     demote();

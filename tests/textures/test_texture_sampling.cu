@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "alignment_checks.h"
 #include "kernel_test.h"
 
 namespace minicuda::kernels_test {
@@ -232,6 +233,7 @@ TEST_F(TextureSampling, LayeredCubemapAnd3D) {
 // Fetches run with the kernel's alignment check left on when optimised: a misaligned load after
 // them, in the same block, is still the GPU's error (716), not lost to a trap the fetches took.
 TEST_F(TextureSampling, AMisalignedLoadAfterFetchesIsStillError716) {
+  if (!minicuda::testing::kAlignmentChecks) GTEST_SKIP() << "no alignment checks in this build";
   cudaArray_t a = array_1d();
   cudaTextureObject_t t = object(a, cudaAddressModeClamp, cudaFilterModePoint, 0);
   DeviceArray<char> bytes(std::vector<char>(16, 1));
