@@ -58,11 +58,12 @@ struct ThreadSlot {
   bool spinning = false;  // in a wait loop of kernel code (spin_wait), its condition not yet met
 };
 
-// What a warp operation computes (sm_warp.cpp). Exchange (wmma's fragments): each value is the
-// address of a lane's table of 32 entries; each lane's table receives the others' own entries. Converge is __activemask: it completes when
+// What a warp operation computes (sm_warp.cpp). Compute (wmma's mma_sync): the operation's
+// `complete` runs once over every lane's value, and each lane gets the lanes that took part.
+// Converge is __activemask: it completes when
 // every live lane of the warp waits somewhere (at a warp operation, a barrier) or has exited, and
 // gives each lane the lanes that wait at the same call site (mask names the site there).
-enum class WarpOpKind : uint8_t { Sync, Shuffle, Vote, Match, Reduce, Converge, Exchange };
+enum class WarpOpKind : uint8_t { Sync, Shuffle, Vote, Match, Reduce, Converge, Compute };
 enum class VoteMode : uint8_t { Ballot, Any, All };
 enum class MatchMode : uint8_t { Any, All };
 enum class ReduceMode : uint8_t { Add, MinU, MaxU, MinS, MaxS, And, Or, Xor };
@@ -73,6 +74,7 @@ struct WarpOp {
   WarpOpKind kind;
   unsigned mask;
   uint64_t site = 0;  // Converge: the call site
+  isa::WarpComputation complete = nullptr;  // Compute
   int mode = 0, width = kWarp;
   unsigned arrived = 0;
   uint64_t values[kWarp] = {};
@@ -106,7 +108,8 @@ class BlockRun {
 
   // The intrinsics (device_code.h, isa::*).
   void syncthreads(int op, int predicate, int* result);
-  uint64_t warp_op(WarpOpKind kind, unsigned mask, uint64_t value, int mode, int arg, int width, uint64_t site = 0);
+  uint64_t warp_op(WarpOpKind kind, unsigned mask, uint64_t value, int mode, int arg, int width, uint64_t site = 0,
+                   isa::WarpComputation complete = nullptr);
   // __activemask: the lanes of the caller's warp that reach the same call site together.
   unsigned activemask(uint64_t site) {
     return static_cast<unsigned>(warp_op(WarpOpKind::Converge, ~0u, 0, 0, 0, kWarp, site));

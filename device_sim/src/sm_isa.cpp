@@ -17,10 +17,10 @@ namespace minicuda::gpu {
 using namespace sm;
 
 namespace {
-// Optimised, the common warp operations (shuffle, vote, __syncwarp) run with the alignment check
-// left on, as a barrier does (sm_block.h): a lane that waits hands over to the next at the cost
-// of a register swap, not two popf, which were most of a shuffle's time. warp_op keeps the flag
-// as it found it. Unoptimised, they run as SM code (SmCode).
+// Optimised, the common warp operations (shuffle, vote, __syncwarp, mma_sync's computation) run
+// with the alignment check left on, as a barrier does (sm_block.h): a lane that waits hands over
+// to the next at the cost of a register swap, not two popf, which were most of a shuffle's time.
+// warp_op keeps the flag as it found it. Unoptimised, they run as SM code (SmCode).
 class WarpOpCode {
  public:
   WarpOpCode() {
@@ -76,11 +76,12 @@ unsigned reduce(unsigned mask, unsigned value, int op) {
   if (b == nullptr) return 0;
   return static_cast<unsigned>(b->warp_op(WarpOpKind::Reduce, mask, value, op, 0, kWarp));
 }
-unsigned warp_collective(const char* op, uint64_t table[32]) {
-  SmCode sm_code;
+unsigned warp_compute(const char* op, const void* mine, WarpComputation complete) {
+  WarpOpCode sm_code;
   BlockRun* b = current_block(op);
-  if (b == nullptr) std::abort();  // the table could not be filled: no warp outside a kernel
-  return static_cast<unsigned>(b->warp_op(WarpOpKind::Exchange, ~0u, reinterpret_cast<uint64_t>(table), 0, 0, kWarp));
+  if (b == nullptr) std::abort();  // no warp outside a kernel to compute with
+  return static_cast<unsigned>(
+      b->warp_op(WarpOpKind::Compute, ~0u, reinterpret_cast<uint64_t>(mine), 0, 0, kWarp, 0, complete));
 }
 void misaligned_access(const void* address, const char* op) {
   if (current_block(op) == nullptr) std::abort();

@@ -10,7 +10,7 @@
 namespace minicuda::gpu::sm {
 
 uint64_t BlockRun::warp_op(WarpOpKind kind, unsigned mask, uint64_t value, int mode, int arg, int width,
-                           uint64_t site) {
+                           uint64_t site, isa::WarpComputation complete) {
   if (region_mode_) {
     region_violation(kind == WarpOpKind::Sync       ? "__syncwarp"
                      : kind == WarpOpKind::Converge ? "__activemask"
@@ -33,7 +33,7 @@ uint64_t BlockRun::warp_op(WarpOpKind kind, unsigned mask, uint64_t value, int m
     if (kind == WarpOpKind::Converge ? o.site == site : o.mask == mask) op = &o;
   }
   if (op == nullptr) {
-    w.pending.push_back(WarpOp{kind, mask, site});
+    w.pending.push_back(WarpOp{kind, mask, site, complete});
     op = &w.pending.back();
   }
   op->mode = mode, op->width = width;
@@ -82,12 +82,7 @@ uint64_t BlockRun::lane_result(const WarpOp& op, unsigned lane) {
   switch (op.kind) {
     case WarpOpKind::Sync: return 0;
     case WarpOpKind::Converge: return op.arrived;
-    case WarpOpKind::Exchange: {
-      auto* table = reinterpret_cast<uint64_t*>(op.values[lane]);
-      for (unsigned l = 0; l < kWarp; ++l)
-        if (l != lane && (op.arrived >> l) & 1) table[l] = reinterpret_cast<const uint64_t*>(op.values[l])[l];
-      return op.arrived;
-    }
+    case WarpOpKind::Compute: return op.arrived;
     case WarpOpKind::Shuffle: {
       const unsigned src = shuffle_source(lane, op.mode, op.args[lane], op.width);
       // A source lane that did not take part gives an undefined value: the lane's own here.
@@ -154,6 +149,7 @@ void BlockRun::try_complete(Warp& w) {
     for (size_t i = w.pending.size(); i-- > 0;) {
       if (i >= 32 || !((ready_ops >> i) & 1)) continue;
       const WarpOp& op = w.pending[i];
+      if (op.kind == WarpOpKind::Compute) op.complete(op.values, op.arrived);
       for (unsigned l = 0; l < kWarp; ++l) {
         if (!((op.arrived >> l) & 1)) continue;
         w.results[l] = lane_result(op, l);

@@ -176,9 +176,10 @@ double random_half(std::mt19937& rng) {
 
 }  // namespace
 
-// The block sum reads exponents from the bits and scales by a power of two; the plain path uses
-// ilogb, ldexp and trunc. Both must give the same float for every input: random halves (fp16's
-// whole range, subnormals and zeros included), with accumulators from tiny to large.
+// The block sum reads exponents from the bits and scales by a power of two, with the factors as
+// doubles or (the fp16 path) as floats; the plain path uses ilogb, ldexp and trunc. All must give
+// the same float for every input: random halves (fp16's whole range, subnormals and zeros
+// included), with accumulators from tiny to large.
 TEST(WmmaBlockSum, TheFastSumEqualsThePlainOneBitForBit) {
   std::mt19937 rng(20261203);
   int differ = 0;
@@ -191,12 +192,19 @@ TEST(WmmaBlockSum, TheFastSumEqualsThePlainOneBitForBit) {
     std::memcpy(&acc, &acc_bits, 4);
     if (round % 4 == 0) acc = 0.0f;
     const int first = round % 3 == 0 ? 4 : 0, count = round % 3 == 0 ? 4 : 16;
-    const float fast = minicuda::wmma_sim::aligned_block_sum(acc, a, b, first, count, -14);
+    float af[16], bf[16];  // the fp16 path's form: the factors as floats
+    for (int k = 0; k < 16; ++k) af[k] = static_cast<float>(a[k]), bf[k] = static_cast<float>(b[k]);
     const float plain = reference_block_sum(acc, a, b, first, count, -14);
-    uint32_t fb, pb;
-    std::memcpy(&fb, &fast, 4);
-    std::memcpy(&pb, &plain, 4);
-    if (fb != pb && differ++ < 5) ADD_FAILURE() << "round " << round << ": fast " << fast << ", plain " << plain;
+    const float fast[] = {count == 4 ? minicuda::wmma_sim::aligned_block_sum<4>(acc, a, b, first, -14)
+                                     : minicuda::wmma_sim::aligned_block_sum<16>(acc, a, b, first, -14),
+                          count == 4 ? minicuda::wmma_sim::aligned_block_sum<4>(acc, af, bf, first, -14)
+                                     : minicuda::wmma_sim::aligned_block_sum<16>(acc, af, bf, first, -14)};
+    for (const float f : fast) {
+      uint32_t fb, pb;
+      std::memcpy(&fb, &f, 4);
+      std::memcpy(&pb, &plain, 4);
+      if (fb != pb && differ++ < 5) ADD_FAILURE() << "round " << round << ": fast " << f << ", plain " << plain;
+    }
   }
   EXPECT_EQ(differ, 0);
 }

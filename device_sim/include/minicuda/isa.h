@@ -25,10 +25,12 @@ unsigned vote(unsigned mask, int predicate, int mode);
 unsigned match(unsigned mask, uint64_t value, int* all_pred);
 // op: 0 add, 1 min, 2 max (unsigned), 3 min, 4 max (signed), 5 and, 6 or, 7 xor.
 unsigned reduce(unsigned mask, unsigned value, int op);
-// A warp-collective exchange (nvcuda::wmma): each lane writes its own entry table[lane] and
-// calls; when every live lane of the warp has called, each finds in table[l] the entry of every
-// lane l that took part. Returns the lanes that took part. `op` names the caller.
-unsigned warp_collective(const char* op, uint64_t table[32]);
+// A warp-collective computation (nvcuda::wmma's mma_sync): each lane passes `mine`; when every
+// live lane of the warp has called, `complete(lanes, took_part)` runs once, before any of them
+// returns, with lanes[l] the `mine` of each lane l in took_part. Returns took_part. `op` names
+// the caller.
+using WarpComputation = void (*)(const uint64_t lanes[32], unsigned took_part);
+unsigned warp_compute(const char* op, const void* mine, WarpComputation complete);
 // Stops the kernel as a misaligned access to `address` does (cudaErrorMisalignedAddress, 716).
 [[noreturn]] void misaligned_access(const void* address, const char* op);
 // Stops the kernel for a misuse the GPU leaves undefined (a barrier arrival beyond its expected

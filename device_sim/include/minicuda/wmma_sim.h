@@ -1,6 +1,6 @@
 // minicuda/wmma_sim.h: how the simulated SM runs nvcuda::wmma (mma.h): which fragment shapes and
-// types exist, which matrix element each lane's x[i] holds, the warp-collective exchange that lets
-// mma_sync read the whole warp's fragments, and the arithmetic of each input type
+// types exist, which matrix element each lane's x[i] holds, the warp-collective computation that
+// lets mma_sync read the whole warp's fragments, and the arithmetic of each input type
 // (docs/tensor-cores.md). Kernel code only; mma.h is the interface programs use.
 //
 // Element map (the simulator's choice; CUDA leaves it unspecified): a fragment of a rows x cols
@@ -133,7 +133,12 @@ inline float float_to_tf32(float f) {
 // A double rounded toward zero to float (an overflow gives the largest finite float).
 inline float float_toward_zero(double x) {
   float f = static_cast<float>(x);
-  if (std::fabs(static_cast<double>(f)) > std::fabs(x)) f = std::nextafter(f, 0.0f);
+  if (std::fabs(static_cast<double>(f)) > std::fabs(x)) {  // f is the neighbour away from zero:
+    uint32_t u;                                            // its magnitude's bits less one
+    std::memcpy(&u, &f, 4);
+    --u;
+    std::memcpy(&f, &u, 4);
+  }
   return f;
 }
 
@@ -147,47 +152,125 @@ inline int exponent_of(double x) {
   return biased != 0 ? biased - 1023 : std::ilogb(x);
 }
 
+// A factor's exponent in the block sum below: its own, but at least the format's least normal
+// exponent min_exp (a subnormal counts as that); kZeroFactor for a zero, so that a product with a
+// zero factor never sets the alignment. `x` is finite. 16 bits: the exponents of fp16, bf16 and
+// tf32 and their sums fit, and the sum of two kZeroFactor is int16's least value.
+inline constexpr int16_t kZeroFactor = -(1 << 14);
+inline int16_t factor_exponent(double x, int min_exp) {
+  return x == 0.0 ? kZeroFactor : static_cast<int16_t>(std::max(exponent_of(x), min_exp));
+}
+
 // The floating-point tensor core's addition of one block (the H200's, as measured by
-// tests/data/h200/wmma/probe_wmma.cu; docs/tensor-cores.md): acc plus the products a[k] b[k],
-// k in [first, first + count). Every product is exact. The terms are aligned to the largest
-// exponent E among them - a product's exponent is the sum of its factors' (a subnormal factor
-// counts as the format's least normal exponent, min_exp), acc's its own - and each is cut toward
-// zero to a multiple of 2^(E - 25); the cut terms add exactly and the sum is rounded toward zero
-// to float. A sum of zero is +0.
-template <int K>
-float aligned_block_sum(float acc, const double (&a)[K], const double (&b)[K], int first, int count, int min_exp) {
-  double plain = acc;  // for infinities and NaNs
-  double product[K];
-  int e_max = std::numeric_limits<int>::min();
-  if (acc != 0.0f) e_max = std::max(exponent_of(acc), -126);
-  for (int k = first; k < first + count; ++k) {
-    product[k] = a[k] * b[k];
-    plain += product[k];
-    if (a[k] != 0.0 && b[k] != 0.0)
-      e_max = std::max(e_max, std::max(exponent_of(a[k]), min_exp) + std::max(exponent_of(b[k]), min_exp));
-  }
-  if (!std::isfinite(plain)) return static_cast<float>(plain);
-  if (e_max == std::numeric_limits<int>::min()) return 0.0f;
-  // term * 2^shift is its multiple of 2^(E - 25); the scaling is exact (a power of two well inside
-  // the double range), and the conversion to int64 cuts toward zero (|term * 2^shift| < 2^27).
+// tests/data/h200/wmma/probe_wmma.cu; docs/tensor-cores.md): acc plus the Count products
+// a[k] b[k], k in [first, first + Count). Every product is exact. The terms are aligned to the
+// largest exponent E among them - a product's exponent is the sum of its factors'
+// (factor_exponent: ea[k] and eb[k]), acc's its own - and each is cut toward zero to a multiple
+// of 2^(E - 25); the cut terms add exactly and the sum is rounded toward zero to float. A sum of
+// zero is +0. acc and the factors in the block are finite.
+// T is double, or float for fp16 factors only: their products (22 bits, 2^-48 and up) and each
+// product scaled by 2^(25 - E) below (2^-103 .. 2^53) are exact in float, or below 1 and cut to 0.
+template <int Count, int K, class T>
+[[gnu::always_inline]] inline float aligned_block_sum(float acc, const T (&a)[K], const int16_t (&ea)[K],
+                                                      const T (&b)[K], const int16_t (&eb)[K], int first) {
+  static_assert(Count <= K);
+  int16_t products_max = std::numeric_limits<int16_t>::min();  // 16-bit lanes: 8 to a vector
+  for (int k = 0; k < Count; ++k)
+    products_max = std::max(products_max, static_cast<int16_t>(ea[first + k] + eb[first + k]));
+  const int e_max = std::max<int>(products_max, acc != 0.0f ? std::max(exponent_of(acc), -126) : 2 * kZeroFactor);
+  if (e_max < kZeroFactor / 2) return 0.0f;  // acc and every product zero
+  // term * 2^shift is its multiple of 2^(E - 25); the scaling is exact, and the conversion to an
+  // integer cuts toward zero. A product's |term * 2^shift| is below 2^27 (its factors'
+  // significands are below 2 each), so the sum of at most 16 of them fits int32 (and g++ can
+  // convert and add several at a time).
+  static_assert(Count <= 16);
   const int shift = 25 - e_max;
   const double scale = ::minicuda::fp::power_of_two(shift);
-  int64_t sum = static_cast<int64_t>(static_cast<double>(acc) * scale);
-  for (int k = first; k < first + count; ++k) sum += static_cast<int64_t>(product[k] * scale);
+  const T t_scale = static_cast<T>(scale);
+  int32_t products = 0;
+  for (int k = 0; k < Count; ++k) products += static_cast<int32_t>(a[first + k] * b[first + k] * t_scale);
+  const int64_t sum = static_cast<int64_t>(static_cast<double>(acc) * scale) + products;
   return float_toward_zero(static_cast<double>(sum) * ::minicuda::fp::power_of_two(-shift));
 }
 
-// One element of D = A B + C: a[k] and b[k] the row of A and column of B, c the element of C.
+// The same sum for any acc and factors: an infinity or a NaN among them gives the plain sum's
+// (an infinity, or NaN), and min_exp is the format's least normal exponent.
+template <int Count, int K, class T>
+float aligned_block_sum(float acc, const T (&a)[K], const T (&b)[K], int first, int min_exp) {
+  double plain = acc;
+  for (int k = first; k < first + Count; ++k) plain += static_cast<double>(a[k]) * static_cast<double>(b[k]);
+  if (!std::isfinite(plain)) return static_cast<float>(plain);
+  alignas(16) int16_t ea[K] = {}, eb[K] = {};  // aligned: see Line
+  for (int k = first; k < first + Count; ++k) ea[k] = factor_exponent(a[k], min_exp), eb[k] = factor_exponent(b[k], min_exp);
+  return aligned_block_sum<Count>(acc, a, ea, b, eb, first);
+}
+
+// An input element as the arithmetic reads it: an integer for int8 and uint8 (a product and a
+// sum of 16 fit in int32 exactly), a float for fp16 (see aligned_block_sum), a double otherwise.
+template <Inputs In>
+using Operand = std::conditional_t<In == Inputs::int8 || In == Inputs::uint8, int32_t,
+                                   std::conditional_t<In == Inputs::half, float, double>>;
+
+template <Inputs In, class S>
+Operand<In> operand(const S& x) {
+  if constexpr (In == Inputs::tf32) return tf32_operand(x);
+  else if constexpr (In == Inputs::bf16) return static_cast<double>(static_cast<float>(x));
+  else return static_cast<Operand<In>>(x);
+}
+
+// The least normal exponent of a floating-point input format.
+template <Inputs In>
+constexpr int min_exponent() {
+  return In == Inputs::half ? -14 : -126;
+}
+
+// A row of A, or a column of B, as dot reads it: the operands; for the fp16, bf16 and tf32 inputs
+// also each one's factor_exponent, and whether all are finite (`finish` fills both).
+template <Inputs In, int K>
+struct Line {
+  // 16-byte aligned: kernel code runs with the alignment check on, and g++ reads these with
+  // 16-byte vector loads, which trap there when not aligned.
+  alignas(16) Operand<In> value[K];
+  alignas(16) int16_t exponent[K];
+  bool finite;
+
+  // factor_exponent of each operand, read from its bits without branches (a float or double
+  // here: an fp16 or bf16 subnormal is a normal number in them), so that g++ can do several at
+  // once; an infinity or NaN clears `finite` (its exponent is then not read).
+  void finish() {
+    finite = true;
+    if constexpr (In == Inputs::half || In == Inputs::bf16 || In == Inputs::tf32) {
+      using Bits = std::conditional_t<sizeof(Operand<In>) == 4, uint32_t, uint64_t>;
+      constexpr int mantissa_bits = sizeof(Bits) == 4 ? 23 : 52;
+      constexpr Bits exponent_mask = sizeof(Bits) == 4 ? 0xff : 0x7ff;
+      constexpr int bias = sizeof(Bits) == 4 ? 127 : 1023;
+      Bits bits[K];
+      std::memcpy(bits, value, sizeof bits);
+      bool all_finite = true;
+      for (int k = 0; k < K; ++k) {
+        const Bits field = (bits[k] >> mantissa_bits) & exponent_mask;
+        const bool zero = (bits[k] << 1) == 0;
+        all_finite &= field != exponent_mask;
+        const int e = std::max(static_cast<int>(field) - bias, min_exponent<In>());
+        exponent[k] = static_cast<int16_t>(zero ? kZeroFactor : e);
+      }
+      finite = all_finite;
+    }
+  }
+};
+
+// One element of D = A B + C: a and b the row of A and column of B, c the element of C.
 // - fp16, bf16 (k = 16): one aligned block of all 16 products and c (aligned_block_sum); an fp16
 //   accumulator gets that float result rounded to nearest even.
 // - tf32 (k = 8): two blocks of 4 products, the first added to c, the second to its result.
 // - fp64: a chain of fused multiply-adds from c, k = 0 .. K-1.
 // - int8/uint8: exact, 32-bit two's complement (wrapping; with satf, clamped to the int range).
 template <Inputs In, class Acc, int K>
-Acc dot(const double (&a)[K], const double (&b)[K], Acc c, bool satf) {
+Acc dot(const Line<In, K>& a, const Line<In, K>& b, Acc c, bool satf) {
   if constexpr (In == Inputs::int8 || In == Inputs::uint8) {
-    int64_t sum = c;
-    for (int k = 0; k < K; ++k) sum += static_cast<int64_t>(a[k]) * static_cast<int64_t>(b[k]);
+    int32_t products = 0;  // |sum| <= 16 * 255 * 255 < 2^31
+    for (int k = 0; k < K; ++k) products += a.value[k] * b.value[k];
+    const int64_t sum = static_cast<int64_t>(c) + products;
     if (satf) {
       if (sum > std::numeric_limits<int>::max()) return std::numeric_limits<int>::max();
       if (sum < std::numeric_limits<int>::min()) return std::numeric_limits<int>::min();
@@ -196,13 +279,16 @@ Acc dot(const double (&a)[K], const double (&b)[K], Acc c, bool satf) {
     return static_cast<int>(static_cast<uint32_t>(static_cast<uint64_t>(sum)));
   } else if constexpr (In == Inputs::fp64) {
     double d = c;
-    for (int k = 0; k < K; ++k) d = std::fma(a[k], b[k], d);
+    for (int k = 0; k < K; ++k) d = std::fma(a.value[k], b.value[k], d);
     return d;
   } else {
     constexpr int block = In == Inputs::tf32 ? 4 : K;
-    const int min_exp = In == Inputs::half ? -14 : -126;
     float acc = static_cast<float>(c);
-    for (int first = 0; first < K; first += block) acc = aligned_block_sum(acc, a, b, first, block, min_exp);
+    for (int first = 0; first < K; first += block) {
+      acc = a.finite && b.finite && std::isfinite(acc)
+                ? aligned_block_sum<block>(acc, a.value, a.exponent, b.value, b.exponent, first)
+                : aligned_block_sum<block>(acc, a.value, b.value, first, min_exponent<In>());
+    }
     Acc d = Acc(acc);  // float, or to half: nearest even
     if (satf) {        // satf: NaN becomes +0, an infinity the largest finite value of its sign
       const float v = static_cast<float>(d);
@@ -214,49 +300,62 @@ Acc dot(const double (&a)[K], const double (&b)[K], Acc c, bool satf) {
   }
 }
 
-// An input element as the arithmetic reads it.
-template <Inputs In, class S>
-double operand(const S& x) {
-  if constexpr (In == Inputs::tf32) return tf32_operand(x);
-  else if constexpr (In == Inputs::half || In == Inputs::bf16) return static_cast<double>(static_cast<float>(x));
-  else return static_cast<double>(x);
-}
+// What one lane brings to mma_sync: its fragments, and where its share of D goes.
+template <class SA, class SB, class Acc, class AccC>
+struct LaneOperands {
+  const SA* a;
+  const SB* b;
+  const AccC* c;
+  Acc* d;
+  bool satf;
+};
 
-// mma_sync for the calling lane: d.x[i] for its own elements, reading A and B from every lane's
-// fragment. Two warp-collective steps: the first publishes each lane's operand addresses, the
-// second keeps every fragment unchanged until all lanes have read them. When not all 32 lanes
-// take part (a partial warp, lanes that returned or branched away) the H200 reports no error and
+// The warp's whole D = A B + C, computed once when every lane has arrived (isa::warp_compute):
+// A and B gathered from the lanes' fragments in element order (B transposed, so that each element
+// of D reads a row of A and a row of B^T), then each lane's elements. When not all 32 lanes take
+// part (a partial warp, lanes that returned or branched away) the H200 reports no error and
 // computes nothing useful (probe_wmma_misuse.cu: a 16-thread block's D read 0): the lanes that
 // took part get D = 0.
 template <Inputs In, int M, int N, int K, int PerA, int PerB, int PerC, class SA, class SB, class Acc, class AccC>
-void mma(Acc (&d)[PerC], const SA (&a)[PerA], const SB (&b)[PerB], const AccC (&c)[PerC], bool satf) {
-  struct Operands {
-    const SA* a;
-    const SB* b;
-  };
-  const unsigned lane = lane_id();
-  const Operands mine{a, b};
-  uint64_t table[32];
-  table[lane] = reinterpret_cast<uint64_t>(&mine);
-  const unsigned took_part = ::minicuda::gpu::isa::warp_collective("mma_sync", table);
-  Acc result[PerC];
-  for (int i = 0; i < PerC && took_part != ~0u; ++i) result[i] = Acc(0);
-  double ra[K], cb[K];
-  int row_read = -1;  // the row of A in ra: a lane's elements mostly share one row
-  for (int i = 0; i < PerC && took_part == ~0u; ++i) {
-    const int e = static_cast<int>(lane) * PerC + i, row = e / N, col = e % N;
-    for (int k = 0; k < K && row != row_read; ++k) {
-      const int ea = row * K + k;
-      ra[k] = operand<In>(reinterpret_cast<const Operands*>(table[ea / PerA])->a[ea % PerA]);
-    }
-    row_read = row;
-    for (int k = 0; k < K; ++k) {
-      const int eb = k * N + col;
-      cb[k] = operand<In>(reinterpret_cast<const Operands*>(table[eb / PerB])->b[eb % PerB]);
-    }
-    result[i] = dot<In, Acc, K>(ra, cb, Acc(c[i]), satf);
+void mma_warp(const uint64_t lanes[32], unsigned took_part) {
+  using Lane = LaneOperands<SA, SB, Acc, AccC>;
+  auto lane = [&](int l) { return reinterpret_cast<const Lane*>(lanes[l]); };
+  if (took_part != ~0u) {
+    for (int l = 0; l < 32; ++l)
+      for (int i = 0; i < PerC && ((took_part >> l) & 1); ++i) lane(l)->d[i] = Acc(0);
+    return;
   }
-  ::minicuda::gpu::isa::warp_collective("mma_sync", table);
+  Line<In, K> a[M], bt[N];
+  for (int l = 0; l < 32; ++l) {
+    for (int j = 0; j < PerA; ++j) {
+      const int e = l * PerA + j;
+      a[e / K].value[e % K] = operand<In>(lane(l)->a[j]);
+    }
+    for (int j = 0; j < PerB; ++j) {
+      const int e = l * PerB + j;
+      bt[e % N].value[e / N] = operand<In>(lane(l)->b[j]);
+    }
+  }
+  for (Line<In, K>& line : a) line.finish();
+  for (Line<In, K>& line : bt) line.finish();
+  const bool satf = lane(0)->satf;  // one value for the warp, as a GPU reads it
+  for (int l = 0; l < 32; ++l) {
+    const Lane* mine = lane(l);
+    for (int i = 0; i < PerC; ++i) {
+      const int e = l * PerC + i;
+      mine->d[i] = dot<In, Acc, K>(a[e / N], bt[e % N], Acc(mine->c[i]), satf);
+    }
+  }
+}
+
+// mma_sync for the calling lane: d.x[i] for its own elements. The warp's product is computed
+// into each lane's `result` while every lane waits in the warp operation, so no lane's fragments
+// can change before all are read, and d may be c.
+template <Inputs In, int M, int N, int K, int PerA, int PerB, int PerC, class SA, class SB, class Acc, class AccC>
+void mma(Acc (&d)[PerC], const SA (&a)[PerA], const SB (&b)[PerB], const AccC (&c)[PerC], bool satf) {
+  Acc result[PerC];
+  const LaneOperands<SA, SB, Acc, AccC> mine{a, b, c, result, satf};
+  ::minicuda::gpu::isa::warp_compute("mma_sync", &mine, &mma_warp<In, M, N, K, PerA, PerB, PerC, SA, SB, Acc, AccC>);
   for (int i = 0; i < PerC; ++i) d[i] = result[i];
 }
 
