@@ -39,7 +39,7 @@ struct alignas(2) __nv_bfloat16 {
   __nv_bfloat16(unsigned long v) : __nv_bfloat16(::minicuda::fp::ull_to_double_odd(v)) {}
   __nv_bfloat16(long long v) : __nv_bfloat16(::minicuda::fp::ll_to_double_odd(v)) {}
   __nv_bfloat16(unsigned long long v) : __nv_bfloat16(::minicuda::fp::ull_to_double_odd(v)) {}
-  operator float() const { return static_cast<float>(::minicuda::fp::widen(__x, ::minicuda::fp::kBfloat16)); }
+  operator float() const { return ::minicuda::fp::widen_to_float(__x, ::minicuda::fp::kBfloat16); }
 
  // Protected in the toolkit; public here so that memcpy of the type (shuffles, atomics) is plain.
   unsigned short __x;

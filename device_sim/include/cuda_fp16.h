@@ -39,7 +39,7 @@ struct alignas(2) __half {
   __half(unsigned long v) : __half(::minicuda::fp::ull_to_double_odd(v)) {}
   __half(long long v) : __half(::minicuda::fp::ll_to_double_odd(v)) {}
   __half(unsigned long long v) : __half(::minicuda::fp::ull_to_double_odd(v)) {}
-  operator float() const { return static_cast<float>(::minicuda::fp::widen(__x, ::minicuda::fp::kBinary16)); }
+  operator float() const { return ::minicuda::fp::widen_to_float(__x, ::minicuda::fp::kBinary16); }
 
  // Protected in the toolkit; public here so that memcpy of the type (shuffles, atomics) is plain.
   unsigned short __x;

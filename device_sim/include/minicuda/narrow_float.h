@@ -104,6 +104,30 @@ inline double widen(uint16_t h, Format f) {
   return negative ? -magnitude : magnitude;
 }
 
+// The same value as a float (exact: both formats fit float), built from the bits where the
+// value is finite: a half's or a bfloat16's conversion in kernel code, widen's value otherwise.
+inline float widen_to_float(uint16_t h, Format f) {
+  const uint32_t sign = static_cast<uint32_t>(h >> 15) << 31;
+  const int exponent_field = (h >> f.mantissa_bits) & ((1 << f.exponent_bits) - 1);
+  const uint32_t mantissa = h & ((1u << f.mantissa_bits) - 1);
+  if (exponent_field == (1 << f.exponent_bits) - 1) return static_cast<float>(widen(h, f));
+  float magnitude;
+  if (exponent_field != 0) {
+    const uint32_t u = static_cast<uint32_t>(exponent_field - f.bias + 127) << 23 | mantissa << (23 - f.mantissa_bits);
+    std::memcpy(&magnitude, &u, 4);
+  } else {
+    // mantissa * 2^(1 - bias - mantissa bits), exact in float arithmetic (2^-24 for fp16; for
+    // bfloat16, 2^-133, and the product is a float subnormal).
+    magnitude = static_cast<float>(mantissa) * static_cast<float>(power_of_two(1 - f.bias - f.mantissa_bits));
+  }
+  uint32_t u;
+  std::memcpy(&u, &magnitude, 4);
+  u |= sign;
+  float result;
+  std::memcpy(&result, &u, 4);
+  return result;
+}
+
 inline bool is_nan_bits(uint16_t h, Format f) {
   const uint16_t inf = static_cast<uint16_t>(((1u << f.exponent_bits) - 1) << f.mantissa_bits);
   return (h & 0x7fff) > inf;
