@@ -467,7 +467,7 @@ void BlockRun::demote() {
     s.stack = stacks_.take();
     if (s.stack == nullptr) {
       KernelError e;
-  e.kind = KernelErrorKind::StackOverflow;
+      e.kind = KernelErrorKind::StackOverflow;
       e.message = "out of host memory for thread stacks";
       error_ = e;
       s.state = ThreadState::Done;
