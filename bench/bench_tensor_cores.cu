@@ -96,23 +96,17 @@ void count_macs(benchmark::State& state) {
                                                benchmark::Counter::kIsIterationInvariantRate);
 }
 
-void BM_NativeGemmHalf(benchmark::State& state) {
-  std::vector<float> d(static_cast<size_t>(kN) * kN);
+template <class T, class Acc>
+void native_benchmark(benchmark::State& state, const std::vector<T>& a, const std::vector<T>& b) {
+  std::vector<Acc> d(static_cast<size_t>(kN) * kN);
   for (auto _ : state) {
-    native_gemm(g.a_float, g.b_float, d, kN);
+    native_gemm(a, b, d, kN);
     benchmark::DoNotOptimize(d.data());
   }
   count_macs(state);
 }
-
-void BM_NativeGemmInt8(benchmark::State& state) {
-  std::vector<int> d(static_cast<size_t>(kN) * kN);
-  for (auto _ : state) {
-    native_gemm(g.a_int, g.b_int, d, kN);
-    benchmark::DoNotOptimize(d.data());
-  }
-  count_macs(state);
-}
+void BM_NativeGemmHalf(benchmark::State& state) { native_benchmark<float, float>(state, g.a_float, g.b_float); }
+void BM_NativeGemmInt8(benchmark::State& state) { native_benchmark<int, int>(state, g.a_int, g.b_int); }
 
 template <class In, class Acc>
 void run_wmma(const In* a, const In* b, Acc* d) {
