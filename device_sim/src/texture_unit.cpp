@@ -9,6 +9,8 @@
 #include <cmath>
 #include <cstring>
 
+#include <emmintrin.h>
+
 #include "minicuda/texture_unit.h"
 #include "nv_texture_header.h"
 
@@ -16,7 +18,8 @@ namespace minicuda::gpu {
 namespace {
 
 // One texel converted to the read's unit: 4 floats, or 4 integers (read as integer).
-struct Texel {
+// 16-byte aligned: decode stores each half with one vector store.
+struct alignas(16) Texel {
   float f[4] = {0, 0, 0, 0};
   uint32_t u[4] = {0, 0, 0, 0};
 };
@@ -33,6 +36,16 @@ float half_to_float(uint16_t h) {
 // Decodes the texel at `bytes` (nv_texel_bytes of h) into t.
 void decode(const NvTextureHeader& h, const uint8_t* bytes, Texel* t) {
   const bool as_integer = (h.flags & NV_TEX_FLAG_READ_AS_INTEGER) != 0;
+  if (h.kind == NV_TEXEL_KIND_FLOAT && h.channel_bits[0] == 32 && h.channel_bits[1] == 0 && !as_integer) {
+    // One float channel (the common image): what the loop below gives, in two 16-byte stores.
+    // The fetch runs under the kernel's alignment check when optimised, and g++ merges separate
+    // stores of neighbouring fields into 8-byte moves at 4-byte offsets, which would trap there.
+    int32_t bits;
+    std::memcpy(&bits, bytes, 4);
+    _mm_store_si128(reinterpret_cast<__m128i*>(t->f), _mm_setr_epi32(bits, 0, 0, 0x3f800000));  // 1.0f
+    _mm_store_si128(reinterpret_cast<__m128i*>(t->u), _mm_setr_epi32(bits, 0, 0, 0));
+    return;
+  }
   uint32_t offset = 0;
   for (int c = 0; c < 4; ++c) {
     const uint32_t bits = h.channel_bits[c];
@@ -69,6 +82,7 @@ void decode(const NvTextureHeader& h, const uint8_t* bytes, Texel* t) {
 
 // The texel index an address mode makes of index i on an axis of n texels; -1: the border.
 int64_t address(int64_t i, int64_t n, uint8_t mode) {
+  if (i >= 0 && i < n) return i;  // inside: every mode keeps it (and no division)
   switch (mode) {
     case NV_TEX_ADDRESS_WRAP: {
       int64_t r = i % n;
@@ -267,6 +281,15 @@ TexResult texture_sample(TexelMemory& memory, uint64_t handle, const TexRequest&
   for (int c = 0; c < 4; ++c) {
     if (!linear) {
       result[c] = corner[0].f[c];
+      continue;
+    }
+    // The weights are multiples of 2^-8 that sum to exactly one, so corners that all hold the
+    // same finite value (an absent channel's 0 or 1, a flat region) blend to that value exactly
+    // (zeros to +0, the sums starting from +0).
+    bool same = std::isfinite(corner[0].f[c]);
+    for (int k = 1; k < corners && same; ++k) same = corner[k].f[c] == corner[0].f[c];
+    if (same) {
+      result[c] = corner[0].f[c] == 0.0f ? 0.0f : corner[0].f[c];
       continue;
     }
     double plane[2] = {0, 0};

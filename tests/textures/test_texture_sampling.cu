@@ -5,6 +5,7 @@
 // are worked out by hand here; test_texture_h200.cu compares with the H200's own answers.
 #include <cuda_runtime.h>
 
+#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -105,6 +106,28 @@ TEST_F(TextureSampling, LinearWeightsHaveEightFractionalBits) {
   EXPECT_EQ(got[3], 1.0f + 2.0f / 256);  // 3/1024 rounds to 1/256
   EXPECT_EQ(got[4], 1.0f);               // left of the first centre: clamped to texel 0 twice
   EXPECT_EQ(got[5], 7.25f);
+  EXPECT_EQ(cudaFreeArray(a), cudaSuccess);
+}
+
+// The texture unit skips the weighted sum when a fetch's texels are equal (texture_unit.cpp): the
+// weights sum to exactly one, so the sum is their value. The plain sum starts from +0, so equal
+// zeros of either sign give +0.
+TEST_F(TextureSampling, LinearFilteringOfEqualTexelsGivesTheirValueAndZerosArePositive) {
+  const float texels[8] = {-0.0f, -0.0f, 5.0f, 5.0f, 5.0f, 0.1f, 0.1f, 1e30f};
+  cudaChannelFormatDesc d = cudaCreateChannelDesc<float>();
+  cudaArray_t a = nullptr;
+  ASSERT_EQ(cudaMallocArray(&a, &d, 8, 0), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy2DToArray(a, 0, 0, texels, 32, 32, 1, cudaMemcpyHostToDevice), cudaSuccess);
+  cudaTextureObject_t t = object(a, cudaAddressModeClamp, cudaFilterModeLinear, 0);
+  // Between the centres of texels 0 and 1, 2 and 3, 3 and 4, 5 and 6; then 6 and 7, which differ.
+  const std::vector<float> got = run_1d(t, {1.3f, 3.0f, 4.2f, 6.1f, 7.0f});
+  EXPECT_EQ(got[0], 0.0f);
+  EXPECT_FALSE(std::signbit(got[0]));
+  EXPECT_EQ(got[1], 5.0f);
+  EXPECT_EQ(got[2], 5.0f);
+  EXPECT_EQ(got[3], 0.1f);
+  EXPECT_EQ(got[4], static_cast<float>(0.5 * 0.1f + 0.5 * 1e30f));
+  EXPECT_EQ(cudaDestroyTextureObject(t), cudaSuccess);
   EXPECT_EQ(cudaFreeArray(a), cudaSuccess);
 }
 
