@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <random>
@@ -81,11 +82,20 @@ class PtxVsCxx : public ::testing::Test {
 
   // The kernel `entry` of ptx/NAME.ptx (the gate's own kernels), through cuModuleLoadData and
   // cuModuleGetFunction.
-  CUfunction load(const std::string& name, const char* entry) { return load_file(MINICUDA_XCHECK_PTX_DIR, name, entry); }
+  // MINICUDA_XCHECK_PTX_DIR in the environment names another folder with the same files (another
+  // compiler's PTX of the same sources: scripts/clang-ptx.sh).
+  CUfunction load(const std::string& name, const char* entry) {
+    return load_file(folder("MINICUDA_XCHECK_PTX_DIR", MINICUDA_XCHECK_PTX_DIR), name, entry);
+  }
   // The kernel `entry` of the PTX corpus (tests/data/ptx/corpus/NAME.ptx): kernels whose one source
-  // is tests/data/ptx/src/NAME.cu, which launchers/NAME.cu translates for the C++ path.
+  // is tests/data/ptx/src/NAME.cu, which launchers/NAME.cu translates for the C++ path. The
+  // environment's MINICUDA_XCHECK_CORPUS_DIR replaces the folder, as above.
   CUfunction load_corpus(const std::string& name, const char* entry) {
-    return load_file(MINICUDA_XCHECK_CORPUS_DIR, name, entry);
+    return load_file(folder("MINICUDA_XCHECK_CORPUS_DIR", MINICUDA_XCHECK_CORPUS_DIR), name, entry);
+  }
+  static std::string folder(const char* variable, const char* built_in) {
+    const char* dir = std::getenv(variable);
+    return dir != nullptr && *dir != '\0' ? dir : built_in;
   }
   CUfunction load_file(const std::string& dir, const std::string& name, const char* entry) {
     std::ifstream f(dir + "/" + name + ".ptx");
