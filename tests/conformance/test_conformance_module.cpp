@@ -127,6 +127,7 @@ TEST(ConformanceModule, EveryRecordedAnswer) {
   for (const auto& [key, value] : actual)
     if (!expected.count(key) && known_difference(key) == nullptr) ADD_FAILURE() << key << " = " << value << ": not recorded";
   EXPECT_GE(matched, 230);  // of the 286 recorded lines
+  std::printf("probe_module.txt: %d of %zu keys match the H200\n", matched, expected.size());
   fs::remove_all(cache);
 }
 
