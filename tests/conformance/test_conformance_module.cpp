@@ -66,8 +66,10 @@ constexpr KnownDifference kKnownDifferences[] = {
     {"ptx.bad_opcode", nullptr, "`ld.parm`: the JIT does not yet refuse an unknown state-space modifier"},
     {"ptx.small_log_buffer", nullptr, "the same `ld.parm` edit, loaded with a 16-byte log buffer"},
     {"link.add_bad_ptx", nullptr, "the same `ld.parm` edit, added to a link"},
+    {"link.complete_after_bad", "218 CUDA_ERROR_INVALID_PTX",
+     "follows from link.add_bad_ptx: the JIT took the `ld.parm` input, so the joined module defines "
+     "vadd twice, and its completion is refused as a duplicate definition"},
     {"ptx.version_1_0", nullptr, "the JIT does not yet check features against an old .version"},
-    {"ptx.duplicate_entry", nullptr, "the JIT does not yet refuse a second .entry of one name"},
     {"ptx.version_99.error", nullptr, kJitWording},
     {"ptx.version_9_2.error", nullptr, kJitWording},
     {"ptx.target_bogus.error", nullptr, kJitWording},

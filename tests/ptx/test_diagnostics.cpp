@@ -69,7 +69,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"unknown_target", ptx::Status::ParseError},
                       Case{"state_space_mismatch", ptx::Status::ParseError},
                       Case{"param_space", ptx::Status::ParseError},
-                      Case{"blank_lines", ptx::Status::InvalidImage}),
+                      Case{"blank_lines", ptx::Status::InvalidImage},
+                      Case{"duplicate_definition", ptx::Status::ParseError}),
     [](const ::testing::TestParamInfo<Case>& info) { return std::string(info.param.name); });
 
 }  // namespace

@@ -79,6 +79,8 @@ struct Function {
   uint32_t minnctapersm = 0;
   uint32_t reqnctapercluster[3] = {0, 0, 0};
   int line = 0;
+  int header_end_line = 0;               // the line of the header's last token (before { or ;)
+  int body_line = 0;                     // the line of the body's opening brace
   int end_line = 0;                      // the line of the body's closing brace
 };
 

@@ -236,7 +236,9 @@ class Parser {
       }
     }
     if (failed_) return;
+    f.header_end_line = t_[p_ - 1].line;
     if (accept(';')) { m_.functions.push_back(std::move(f)); return; }
+    f.body_line = peek().line;
     if (!expect('{')) return;
     f.has_body = true;
     f.end_line = body(f.body);

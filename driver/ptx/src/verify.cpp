@@ -79,7 +79,10 @@ class Verifier {
     }
     for (const auto& f : m_.functions) {
       module_symbols.insert(f.name);
-      if (f.has_body) defined.insert(f.name);
+      // ptxas: a second body for a name, reported at the end of an entry's header and at a
+      // function's opening brace (diag/duplicate_definition; probe_module.txt, ptx.duplicate_entry).
+      if (f.has_body && !defined.insert(f.name).second)
+        error(f.is_entry ? f.header_end_line : f.body_line, "Duplicate definition of function '" + f.name + "'");
     }
     std::string unresolved;
     for (const auto& f : m_.functions) {
