@@ -2,9 +2,9 @@
 // one, against the same N kernels as the kernel nodes of a chain graph instantiated once and
 // launched with cudaGraphLaunch, in one run. Each iteration submits the N kernels and synchronizes
 // the stream. The figure to read is the time per kernel of each, and their ratio (graph / stream).
-// minicuda's graph launch submits each step as a stream launch would (docs/graphs.md), so the
-// ratio shows what the step list costs over the plain calls, not the saving of prebuilt
-// pushbuffer segments. Release build: build-release/bin/bench_graphs.
+// The graph's kernels are prebuilt at its first launch (docs/graphs.md): every later launch is one
+// submission of GPFIFO entries pointing at them, where the stream writes a QMD, its methods and a
+// GPFIFO entry and rings the doorbell per kernel. Release build: build-release/bin/bench_graphs.
 #include <benchmark/benchmark.h>
 #include <cuda_runtime.h>
 

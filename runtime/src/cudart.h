@@ -34,6 +34,9 @@ cudaError_t done(trace::Scope& scope, cudaError_t e);
 // cudaFuncSetAttribute (tests/data/h200/probe_bad_input.txt, rt.lastError.*), not for
 // cudaMalloc or a launch.
 cudaError_t done_clearing_on_success(trace::Scope& scope, cudaError_t e);
+// Sets this thread's last-error slot to e; what it held (calls made on the program's behalf,
+// whose errors are not the program's, put the slot back).
+cudaError_t exchange_last_error(cudaError_t e);
 // The name of a cudaMemcpyKind for the trace ("invalid" for a value outside the enum).
 const char* memcpy_kind_name(int kind);
 // CUDA arrays (array.cpp): bytes of one element; the driver's format and channel count of a

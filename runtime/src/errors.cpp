@@ -53,6 +53,12 @@ cudaError_t done_clearing_on_success(trace::Scope& scope, cudaError_t e) {
   return done(scope, e);
 }
 
+cudaError_t exchange_last_error(cudaError_t e) {
+  cudaError_t old = t_last_error;
+  t_last_error = e;
+  return old;
+}
+
 }  // namespace minicuda::cudart
 
 using namespace minicuda;

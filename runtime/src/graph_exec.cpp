@@ -1,43 +1,17 @@
-// CUDA graphs, executable graphs (graph.h): cudaGraphInstantiate builds the work list once - the
+// CUDA graphs, executable graphs (graph_exec.h): cudaGraphInstantiate builds the work list once - the
 // nodes in a topological order, child graphs inlined, each with its own copy of the parameters -
-// and cudaGraphLaunch submits it to the stream in that order, through the same driver calls a
-// stream-ordered program makes (cuLaunchKernel, the copy and memset engines, host functions,
-// events). The stream's order keeps every edge. cudaGraphExecUpdate and the cudaGraphExec*
-// SetParams calls change the executable's copy only.
+// and cudaGraphLaunch submits it to the stream in that order (graph_prebuilt.cpp), the steps that
+// are not prebuilt through the same driver calls a stream-ordered program makes (cuLaunchKernel,
+// the copy and memset engines, host functions, events). cudaGraphExecUpdate and the
+// cudaGraphExec*SetParams calls change the executable's copy only, and drop its prebuilt work.
 #include <algorithm>
 #include <set>
 
-#include "graph.h"
+#include "graph_exec.h"
 
 using namespace minicuda;
 using namespace minicuda::cudart;
 using namespace minicuda::cudart::graph;
-
-namespace {
-struct Step;
-// A run of steps: a graph's, or a conditional body's. Each run first assigns the defaults of the
-// conditional variables made for its graph with cudaGraphCondAssignDefault.
-struct Sequence {
-  std::vector<std::shared_ptr<ConditionalHandle>> defaults;
-  std::vector<Step> steps;
-};
-struct Step {
-  size_t top = 0;  // index of the top-level graph node it comes from
-  Payload payload;
-  std::vector<Sequence> bodies;  // a conditional node's bodies
-};
-}  // namespace
-
-struct CUgraphExec_st {
-  Sequence main;                             // the steps in submission order
-  std::vector<const CUgraphNode_st*> nodes;  // the instantiated graph's nodes, creation order (compared, never read)
-  std::vector<cudaGraphNodeType> types;      // their types and dependencies (creation indices), for updates
-  std::vector<std::vector<size_t>> deps;
-  uint32_t graph_id = 0;
-  CUgraph_st* graph = nullptr;  // the graph, when it allows one instantiation only (then graph->single_exec)
-  bool auto_free = false;       // cudaGraphInstantiateFlagAutoFreeOnLaunch
-  std::vector<std::shared_ptr<GraphAllocation>> allocations;  // of its allocation and free nodes
-};
 
 namespace {
 std::set<const CUgraphExec_st*>& execs() {
@@ -176,8 +150,6 @@ cudaError_t submit(const Payload& p, cudaStream_t stream) {
   }
 }
 
-cudaError_t run(const CUgraphExec_st& exec, const Sequence& seq, cudaStream_t stream);
-
 // A conditional step: the variable's value once the work before it is done picks the body; a
 // While node runs its body again until the value reads 0.
 cudaError_t run_conditional(const CUgraphExec_st& exec, const Step& s, cudaStream_t stream) {
@@ -199,22 +171,6 @@ cudaError_t run_conditional(const CUgraphExec_st& exec, const Step& s, cudaStrea
   }
 }
 
-// One run of steps onto the stream: the variables' defaults, then each step.
-cudaError_t run(const CUgraphExec_st& exec, const Sequence& seq, cudaStream_t stream) {
-  for (auto& h : seq.defaults)
-    if (cudaError_t e = assign_default(*h, stream); e != cudaSuccess) return e;
-  for (auto& s : seq.steps) {
-    cudaError_t e = cudaSuccess;
-    switch (s.payload.type) {
-      case cudaGraphNodeTypeMemAlloc: e = launch_alloc(*s.payload.allocation, stream, exec.auto_free); break;
-      case cudaGraphNodeTypeMemFree: e = launch_free(*s.payload.allocation, stream); break;
-      case cudaGraphNodeTypeConditional: e = run_conditional(exec, s, stream); break;
-      default: e = submit(s.payload, stream);
-    }
-    if (e != cudaSuccess) return e;
-  }
-  return cudaSuccess;
-}
 
 Step* step_of(cudaGraphExec_t exec, cudaGraphNode_t node, cudaGraphNodeType type) {
   if (execs().count(exec) == 0 || !live_node(node)) return nullptr;
@@ -235,9 +191,31 @@ cudaError_t exec_set(const char* api, cudaGraphExec_t exec, cudaGraphNode_t node
   Payload p;
   if (cudaError_t e = check(params, &p); e != cudaSuccess) return done(scope, e);
   s->payload = std::move(p);
+  drop_prebuilt(*exec);
   return done(scope, cudaSuccess);
 }
 }  // namespace
+
+namespace minicuda::cudart::graph {
+
+cudaError_t run_step(const CUgraphExec_st& exec, const Step& s, cudaStream_t stream) {
+  switch (s.payload.type) {
+    case cudaGraphNodeTypeMemAlloc: return launch_alloc(*s.payload.allocation, stream, exec.auto_free);
+    case cudaGraphNodeTypeMemFree: return launch_free(*s.payload.allocation, stream);
+    case cudaGraphNodeTypeConditional: return run_conditional(exec, s, stream);
+    default: return submit(s.payload, stream);
+  }
+}
+
+cudaError_t run(const CUgraphExec_st& exec, const Sequence& seq, cudaStream_t stream) {
+  for (auto& h : seq.defaults)
+    if (cudaError_t e = assign_default(*h, stream); e != cudaSuccess) return e;
+  for (auto& s : seq.steps)
+    if (cudaError_t e = run_step(exec, s, stream); e != cudaSuccess) return e;
+  return cudaSuccess;
+}
+
+}  // namespace minicuda::cudart::graph
 
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, unsigned long long flags) {
   return instantiate("cudaGraphInstantiate", pGraphExec, graph, flags);
@@ -265,12 +243,10 @@ cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t* pGraphExec, cudaGrap
   return e;
 }
 
-// minicuda's executable graph is its step list, built by the instantiation in host memory, and a
-// launch submits each step (docs/graphs.md, "Prebuilt launches" under "Not built yet"), so an
-// upload has no device-side work to write: it checks what the H200 checks
-// (graph_upload/probe_graph_upload.txt) and says so in the trace. NULL or a destroyed executable
+// Records the executable graph's prebuilt pieces for stream's channel now, so that its first
+// launch there is as cheap as the later ones (graph_prebuilt.cpp). NULL or a destroyed executable
 // graph: cudaErrorInvalidValue; a capturing stream: cudaErrorStreamCaptureUnsupported, and the
-// capture is invalidated.
+// capture is invalidated (graph_upload/probe_graph_upload.txt).
 cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream) {
   trace::Scope scope(trace::Layer::Cudart, "cudaGraphUpload(graphExec={}, stream={})", static_cast<void*>(graphExec),
                      static_cast<void*>(stream));
@@ -278,9 +254,7 @@ cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream) {
   std::lock_guard lock(mutex());
   if (execs().count(graphExec) == 0) return done(scope, cudaErrorInvalidValue);
   if (auto e = capture_stream_call(stream, "cudaGraphUpload", false)) return done(scope, *e);
-  trace::note(trace::Layer::Cudart, "graph {}: {} steps, built at instantiation; nothing to upload",
-              graphExec->graph_id, graphExec->main.steps.size());
-  return done(scope, cudaSuccess);
+  return done(scope, upload(*graphExec, stream));
 }
 
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec) {
@@ -290,12 +264,13 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec) {
   if (graphExec->graph != nullptr && live_graph(graphExec->graph) && graphExec->graph->single_exec == graphExec)
     graphExec->graph->single_exec = nullptr;
   release_exec_allocations(graphExec->allocations);
+  drop_prebuilt(*graphExec);
   delete graphExec;
   return done(scope, cudaSuccess);
 }
 
 // NULL or a destroyed executable graph: cudaErrorInvalidValue (recorded). The first step that
-// fails stops the launch with its error.
+// fails stops the launch with its error. The work goes as graph_prebuilt.cpp says.
 cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
   trace::Scope scope(trace::Layer::Cudart, "cudaGraphLaunch(graphExec={}, stream={})", static_cast<void*>(graphExec),
                      static_cast<void*>(stream));
@@ -304,9 +279,7 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
   if (execs().count(graphExec) == 0) return done(scope, cudaErrorInvalidValue);
   // Recorded: a launch into a capturing stream is refused and invalidates the capture.
   if (auto e = capture_stream_call(stream, "cudaGraphLaunch", false)) return done(scope, *e);
-  trace::note(trace::Layer::Cudart, "graph {}: {} steps onto stream {}", graphExec->graph_id,
-              graphExec->main.steps.size(), static_cast<void*>(stream));
-  return done(scope, run(*graphExec, graphExec->main, stream));
+  return done(scope, launch(*graphExec, stream));
 }
 
 // The update keeps the executable's topology: hGraph must have as many nodes, of the same types,
@@ -343,6 +316,7 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph, 
       return fail(cudaGraphExecUpdateErrorNotSupported, n, nullptr);
   }
   for (auto& s : hGraphExec->main.steps) s.payload = hGraph->nodes[s.top]->payload;
+  drop_prebuilt(*hGraphExec);
   if (resultInfo != nullptr) *resultInfo = {cudaGraphExecUpdateSuccess, nullptr, nullptr};
   return done(scope, cudaSuccess);
 }

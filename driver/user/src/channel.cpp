@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "host_clock.h"
+#include "prebuilt.h"
 #include "class/clc86f.h"
 #include "class/clc8b5.h"
 
@@ -49,6 +50,35 @@ void* map_for_cpu(NvHandle hParent, NvHandle hMemory, uint64_t length, bool gpu_
 
 }  // namespace
 
+uint8_t* map_system_memory(CUctx_st& ctx, uint64_t bytes, NvHandle* memory) {
+  Driver& d = driver();
+  const DeviceInfo& dev = *device_info(ctx.device);
+  NV_MEMORY_ALLOCATION_PARAMS mem{};
+  mem.type = NVOS32_TYPE_IMAGE;
+  mem.attr = nv_field_num(NVOS32_ATTR_LOCATION_SHIFT, NVOS32_ATTR_LOCATION_MASK, NVOS32_ATTR_LOCATION_PCI);
+  mem.size = bytes;
+  *memory = next_handle();
+  if (rm_alloc(d.hClient, dev.hDevice, memory, NV01_MEMORY_SYSTEM, &mem, sizeof mem) != NV_OK) {
+    *memory = 0;
+    return nullptr;
+  }
+  auto* cpu = static_cast<uint8_t*>(map_for_cpu(dev.hDevice, *memory, bytes, /*gpu_node=*/false));
+  if (cpu == nullptr) return nullptr;
+  if (uvm_map_memory(ctx.uvm_fd, reinterpret_cast<uint64_t>(cpu), bytes, dev.uuid, *memory) != NV_OK) {
+    kernel::sys_munmap(cpu, bytes);
+    return nullptr;
+  }
+  return cpu;
+}
+
+void free_mapped_system_memory(CUctx_st& ctx, uint8_t* cpu, uint64_t bytes, NvHandle memory) {
+  if (cpu != nullptr) {
+    uvm_free_range(ctx.uvm_fd, reinterpret_cast<uint64_t>(cpu));
+    kernel::sys_munmap(cpu, bytes);
+  }
+  if (memory != 0) rm_free(driver().hClient, device_info(ctx.device)->hDevice, memory);
+}
+
 void* map_usermode(NvHandle hSubdevice, NvHandle hUsermode) {
   return map_for_cpu(hSubdevice, hUsermode, NVC361_NV_USERMODE__SIZE, /*gpu_node=*/true);
 }
@@ -74,19 +104,10 @@ CUresult Channel::create(CUctx_st& ctx, volatile uint32_t* doorbell) {
 
   // The ring, USERD, semaphores and pushbuffer: system memory, mapped for the CPU and, at the
   // same address, for the GPU.
-  NV_MEMORY_ALLOCATION_PARAMS mem{};
-  mem.type = NVOS32_TYPE_IMAGE;
-  mem.attr = nv_field_num(NVOS32_ATTR_LOCATION_SHIFT, NVOS32_ATTR_LOCATION_MASK, NVOS32_ATTR_LOCATION_PCI);
-  mem.size = kBytes;
-  memory_ = next_handle();
-  if ((s = rm_alloc(d.hClient, dev.hDevice, &memory_, NV01_MEMORY_SYSTEM, &mem, sizeof mem)) != NV_OK) {
-    return to_cu_result(s);
-  }
-  base_ = static_cast<uint8_t*>(map_for_cpu(dev.hDevice, memory_, kBytes, /*gpu_node=*/false));
+  base_ = map_system_memory(ctx, kBytes, &memory_);
   if (base_ == nullptr) return CUDA_ERROR_OUT_OF_MEMORY;
-  if ((s = uvm_map_memory(ctx.uvm_fd, reinterpret_cast<uint64_t>(base_), kBytes, dev.uuid, memory_)) != NV_OK) {
-    return to_cu_result(s);
-  }
+  static uint64_t serials = 0;
+  serial_ = ++serials;
 
   // The error notifier: a page of system memory RM writes when the channel faults.
   NV_MEMORY_ALLOCATION_PARAMS notifier{};
@@ -139,11 +160,7 @@ void Channel::destroy(CUctx_st& ctx) {
   Driver& d = driver();
   if (base_ != nullptr && fence_ != 0) (void)wait(fence_);
   if (group_ != 0) rm_free(d.hClient, device_info(ctx.device)->hDevice, group_);  // channel and objects with it
-  if (base_ != nullptr) {
-    uvm_free_range(ctx.uvm_fd, reinterpret_cast<uint64_t>(base_));
-    kernel::sys_munmap(base_, kBytes);
-  }
-  if (memory_ != 0) rm_free(d.hClient, device_info(ctx.device)->hDevice, memory_);
+  free_mapped_system_memory(ctx, base_, kBytes, memory_);
   if (notifier_ != nullptr) kernel::sys_munmap(notifier_, kernel::kPageSize);
   if (notifier_memory_ != 0) rm_free(d.hClient, device_info(ctx.device)->hDevice, notifier_memory_);
   group_ = share_ = memory_ = channel_ = compute_ = copy_ = notifier_memory_ = 0;
@@ -167,12 +184,15 @@ void append(uint8_t* base, uint64_t* write, uint32_t subchannel, uint32_t method
   *write += 4 * (data.size() + 1);
 }
 constexpr uint64_t kReleaseBytes = 2 * 4 * 6;  // submit()'s two releases: each a header and 5 words
-constexpr uint64_t kReserve = 64;              // kept free after every method, for them
-static_assert(kReleaseBytes <= kReserve);
 constexpr uint64_t kStampBytes = 4 * 5;        // a segment's host-timeline methods: a header and 4 words
+// Kept free after every method: for the releases, in a segment of their own when prebuilt
+// segments come between (submit()).
+constexpr uint64_t kReserve = 128;
+static_assert(kStampBytes + kReleaseBytes <= kReserve);
 }  // namespace
 
 void Channel::method(uint32_t subchannel, uint32_t method, std::initializer_list<uint32_t> data) {
+  if (CUprebuilt_st* r = prebuilt::recording_for(*this)) return prebuilt::record_method(*r, subchannel, method, data);
   make_room(kStampBytes + 4 * (data.size() + 1));
   if (pb_write_ == pb_segment_) begin_segment();
   append(base_, &pb_write_, subchannel, method, data);
@@ -193,19 +213,67 @@ void Channel::make_room(uint64_t bytes) {
 void Channel::write_entry(uint64_t entry) {
   auto* ring = reinterpret_cast<volatile uint64_t*>(base_);
   uint32_t next = (gp_put_ + 1) % kEntries;
-  // A full ring: wait for the GPU to consume an entry (GPGet is in USERD).
+  // A full ring: publish what is written (a submission of many prebuilt segments may fill it
+  // alone), then wait for the GPU to consume an entry (GPGet is in USERD).
+  if (next == __atomic_load_n(userd32(NVC56F_USERD_GP_GET), __ATOMIC_ACQUIRE)) publish();
   while (next == __atomic_load_n(userd32(NVC56F_USERD_GP_GET), __ATOMIC_ACQUIRE)) sched_yield();
   ring[gp_put_] = entry;
   gp_put_ = next;
 }
 
-uint64_t Channel::submit() {
+void Channel::close_segment() {
+  uint64_t stamp = pb_segment_;
+  const uint64_t origin = trace::current_root(), host_time = host_clock::now();
+  append(base_, &stamp, NV_SUBCHANNEL_HOST, NVC56F_MINICUDA_SET_ORIGIN_LO,
+         {static_cast<uint32_t>(origin), static_cast<uint32_t>(origin >> 32), static_cast<uint32_t>(host_time),
+          static_cast<uint32_t>(host_time >> 32)});
+  write_segment_entry(reinterpret_cast<uint64_t>(base_) + pb_segment_,
+                      static_cast<uint32_t>((pb_write_ - pb_segment_) / 4));
+  pb_segment_ = pb_write_;
+}
+
+void Channel::write_segment_entry(uint64_t va, uint32_t dwords) {
+  // Pushbuffers above 1 TiB need the upper address bits first (a GPFIFO control entry).
+  if ((va >> 40) != extended_base_) {
+    write_entry(nv_gp_entry_pb_extended_base(va));
+    extended_base_ = va >> 40;
+  }
+  write_entry(nv_gp_entry(va, dwords));
+}
+
+void Channel::publish() {
+  // GPPut, then the doorbell (release ordering: the entries are visible first). The doorbell
+  // store is what makes the GPU look at this channel at all.
+  __atomic_store_n(userd32(NVC56F_USERD_GP_PUT), gp_put_, __ATOMIC_RELEASE);
+  doorbell_[NVC361_NOTIFY_CHANNEL_PENDING / 4] = token_;
+}
+
+uint64_t Channel::submit(std::span<const PushSegment> prebuilt) {
+  if (prebuilt::recording_for(*this) != nullptr) return fence_;
   uint64_t fence_va = reinterpret_cast<uint64_t>(fence_word());
   uint64_t value = fence_ + 1;
+  uint64_t first = 0, dwords = 0;
+  if (!prebuilt.empty()) {
+    // The pending methods, or the host-timeline methods alone, go first: they set the origin and
+    // host time the prebuilt work runs with. The releases' segment must then fit without
+    // make_room(), which could start the pushbuffer over beneath this unpublished entry: the
+    // reserve every method leaves holds it, and so does the room asked for here.
+    if (pb_write_ == pb_segment_) {
+      make_room(2 * kStampBytes + kReleaseBytes);
+      begin_segment();
+    }
+    first = reinterpret_cast<uint64_t>(base_) + pb_segment_;
+    dwords += (pb_write_ - pb_segment_) / 4;
+    close_segment();
+    for (const PushSegment& s : prebuilt) {
+      write_segment_entry(s.va, s.dwords);
+      dwords += s.dwords;
+    }
+  }
   // Not method(): its make_room() would submit again. With methods pending, the reserve they
   // left holds the releases; with none, make_room() may start the pushbuffer over (no submit).
   if (pb_write_ == pb_segment_) {
-    make_room(kStampBytes + kReleaseBytes);
+    if (prebuilt.empty()) make_room(kStampBytes + kReleaseBytes);
     begin_segment();
   }
   // The fence-time slot first, with the timestamp: the same channel time as the fence's release
@@ -222,28 +290,20 @@ uint64_t Channel::submit() {
           static_cast<uint32_t>(value), static_cast<uint32_t>(value >> 32),
           nv_sem_execute(NVC56F_SEM_EXECUTE_OPERATION_RELEASE, NVC56F_SEM_EXECUTE_PAYLOAD_SIZE_64BIT,
                          /*release_wfi=*/true)});
-  // The segment's first methods: which call submitted it and when, on this thread's host clock.
-  uint64_t stamp = pb_segment_;
-  const uint64_t origin = trace::current_root(), host_time = host_clock::now();
-  append(base_, &stamp, NV_SUBCHANNEL_HOST, NVC56F_MINICUDA_SET_ORIGIN_LO,
-         {static_cast<uint32_t>(origin), static_cast<uint32_t>(origin >> 32), static_cast<uint32_t>(host_time),
-          static_cast<uint32_t>(host_time >> 32)});
-  uint64_t segment_va = reinterpret_cast<uint64_t>(base_) + pb_segment_;
-  uint32_t dwords = static_cast<uint32_t>((pb_write_ - pb_segment_) / 4);
-  // Pushbuffers above 1 TiB need the upper address bits first (a GPFIFO control entry).
-  if ((segment_va >> 40) != extended_base_) {
-    write_entry(nv_gp_entry_pb_extended_base(segment_va));
-    extended_base_ = segment_va >> 40;
-  }
-  write_entry(nv_gp_entry(segment_va, dwords));
-  pb_segment_ = pb_write_;
+  const uint64_t last = reinterpret_cast<uint64_t>(base_) + pb_segment_;
+  dwords += (pb_write_ - pb_segment_) / 4;
+  close_segment();
   fence_ = value;
-  // Publish: GPPut, then the doorbell (release ordering: the entries are visible first). The
-  // doorbell store is what makes the GPU look at this channel at all.
-  __atomic_store_n(userd32(NVC56F_USERD_GP_PUT), gp_put_, __ATOMIC_RELEASE);
-  trace::note(trace::Layer::Libcuda, "channel: submit {} dwords at {:#x}, GPPut {}, doorbell token {}", dwords,
-              segment_va, gp_put_, token_);
-  doorbell_[NVC361_NOTIFY_CHANNEL_PENDING / 4] = token_;
+  if (prebuilt.empty()) {
+    trace::note(trace::Layer::Libcuda, "channel: submit {} dwords at {:#x}, GPPut {}, doorbell token {}", dwords,
+                last, gp_put_, token_);
+  } else {
+    trace::note(trace::Layer::Libcuda,
+                "channel: submit {} prebuilt segment(s) between the entries at {:#x} and {:#x} ({} dwords in all), "
+                "GPPut {}, doorbell token {}",
+                prebuilt.size(), first, last, dwords, gp_put_, token_);
+  }
+  publish();
   if (inline_) {
     // CUDA_LAUNCH_BLOCKING=1: sleep in poll() on the control device; nvidia.ko runs the channel's
     // work in this thread meanwhile (a debugger steps from here into the kernel body).
@@ -367,6 +427,7 @@ uint64_t Channel::fence_time(uint64_t fence) const {
 }
 
 Channel::LaunchData Channel::launch_data(uint64_t bytes) {
+  if (CUprebuilt_st* r = prebuilt::recording_for(*this)) return prebuilt::record_launch_data(*r, bytes);
   bytes = (bytes + NVCBC0_QMD_ALIGNMENT - 1) / NVCBC0_QMD_ALIGNMENT * NVCBC0_QMD_ALIGNMENT;
   if (launch_write_ + bytes > kLaunchDataEnd) {
     // The ring is full: publish what is pending, let the GPU finish every launch, start over.

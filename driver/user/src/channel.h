@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <span>
 
 #include "libcuda.h"
 #include "minicuda/bus.h"
@@ -35,6 +36,13 @@
 #include "nv_uapi.h"
 
 namespace minicuda::libcuda {
+
+// A run of methods kept outside the channel's pushbuffer (prebuilt.h): the GPU address and
+// length of one GPFIFO entry's worth.
+struct PushSegment {
+  uint64_t va = 0;
+  uint32_t dwords = 0;
+};
 
 class Channel {
  public:
@@ -60,13 +68,19 @@ class Channel {
   void destroy(CUctx_st& ctx);
   bool ready() const { return base_ != nullptr; }
 
-  // Appends one method with its data to the pushbuffer (an incrementing method header).
+  // Appends one method with its data to the pushbuffer (an incrementing method header). While
+  // this thread records prebuilt work for the channel (prebuilt.h), the method goes into the
+  // recording instead.
   void method(uint32_t subchannel, uint32_t method, std::initializer_list<uint32_t> data);
   // Appends the releases of the next fence value (its fence-time slot with the GPU's
   // timestamp, then the fence semaphore), fills in the segment's host-timeline methods (this
   // thread's host time, the current trace root) and publishes everything pushed since the last
   // submit: one GPFIFO entry, GPPut, the doorbell. Returns the fence to wait for.
-  uint64_t submit();
+  // With prebuilt segments: the pending methods (at least the host-timeline ones) get their
+  // entry first, then one entry per prebuilt segment, then the releases in an entry of their
+  // own; so the prebuilt work runs with this submission's origin and host time.
+  // While this thread records for the channel: nothing is published; the last fence.
+  uint64_t submit(std::span<const PushSegment> prebuilt = {});
   // Waits until the GPU has released `fence` (polling the semaphore: no system call), moves
   // this thread's host clock on to the fence's completion time (fence_time), then prints what
   // kernels wrote to the printf FIFO. If the channel faulted instead (its error notifier was
@@ -90,6 +104,7 @@ class Channel {
 
   // Room for one launch's QMD and constant bank in the launch-data ring, 256-byte aligned: its
   // CPU pointer and GPU address. Wrapping around waits for the GPU to finish earlier launches.
+  // While this thread records for the channel: room in the recording's memory instead.
   struct LaunchData {
     uint8_t* cpu;
     uint64_t va;
@@ -102,6 +117,9 @@ class Channel {
   uint64_t add_code(const NvMinicudaKernelCode& code);
   // The last fence submitted.
   uint64_t last_fence() const { return fence_; }
+  // This channel's number among all channels the process made (never reused): what prebuilt
+  // work records as the channel it was built for.
+  uint64_t serial() const { return serial_; }
   // Has the GPU released `fence` yet? (One load; never waits.)
   bool reached(uint64_t fence) const { return __atomic_load_n(fence_word(), __ATOMIC_ACQUIRE) >= fence; }
   // reached(), for a query the program made (cuStreamQuery, cuEventQuery): a query that finds
@@ -143,6 +161,14 @@ class Channel {
   void make_room(uint64_t bytes);
   // Before the first method of a segment: leaves room for its host-timeline methods.
   void begin_segment();
+  // Fills in the host-timeline methods of the segment [pb_segment_, pb_write_) and writes its
+  // GPFIFO entry; the next segment starts at pb_write_.
+  void close_segment();
+  // One GPFIFO entry for dwords at va (after the extended-base entry when va's bits 56:40 are
+  // not the ones the GPU was told).
+  void write_segment_entry(uint64_t va, uint32_t dwords);
+  // GPPut and the doorbell: the GPU sees every entry written so far.
+  void publish();
   void flush_printf();
   void write_entry(uint64_t entry);
 
@@ -159,6 +185,13 @@ class Channel {
   uint64_t launch_write_ = kLaunchDataOffset;  // where the next launch's data goes
   bool inline_ = false;                        // CUDA_LAUNCH_BLOCKING=1: submit() runs the work
   uint32_t code_slots_used_ = 0;
+  uint64_t serial_ = 0;
 };
+
+// System memory for the GPU's use, as a channel's own: an NV01_MEMORY_SYSTEM object of bytes,
+// mapped for the CPU (RM_MAP_MEMORY + mmap) and for the GPU at the same address (UVM). Its
+// address, or null (then *memory is 0 or what free_mapped_system_memory must free).
+uint8_t* map_system_memory(CUctx_st& ctx, uint64_t bytes, NvHandle* memory);
+void free_mapped_system_memory(CUctx_st& ctx, uint8_t* cpu, uint64_t bytes, NvHandle memory);
 
 }  // namespace minicuda::libcuda

@@ -17,6 +17,7 @@
 
 #include "channel.h"
 #include "libcuda.h"
+#include "prebuilt.h"
 
 namespace minicuda::libcuda {
 
@@ -57,6 +58,8 @@ CUresult assign_channel(CUctx_st& ctx, CUstream_st& s) {
 
 void order_with_null_stream(CUctx_st& ctx, CUstream_st* s) {
   if (s != nullptr && (s->flags & CU_STREAM_NON_BLOCKING)) return;
+  // Recorded work is ordered when it is launched, with the fences of that time.
+  if (prebuilt::recording_for(channel_of(ctx, s)) != nullptr) return;
   if (s != nullptr) {
     // A blocking stream waits for what the NULL stream has queued.
     if (s->channel == ctx.channel) return;  // one channel: in order already
@@ -83,7 +86,7 @@ void order_with_null_stream(CUctx_st& ctx, CUstream_st* s) {
 }
 
 void submitted(CUstream_st* s, uint64_t fence) {
-  if (s != nullptr) s->last_fence = fence;
+  if (s != nullptr && prebuilt::recording_for(*s->channel) == nullptr) s->last_fence = fence;
 }
 
 CUresult wait_all(CUctx_st& ctx) {

@@ -17,6 +17,7 @@
 
 #include "array.h"
 #include "libcuda.h"
+#include "prebuilt.h"
 #include "channel.h"
 #include "context_memory.h"
 #include "class/clc86f.h"
@@ -121,6 +122,7 @@ void teardown(CUctx_st& ctx) {
     delete ctx.channel;
     ctx.channel = nullptr;
   }
+  prebuilt::context_torn_down(ctx);  // the channels are idle: the GPU reads none of it any more
   if (ctx.staging) unpin_host_memory(ctx, ctx.staging, ctx.staging_alloc);
   ctx.staging = nullptr;
   if (ctx.doorbell) kernel::sys_munmap(const_cast<uint32_t*>(ctx.doorbell), NVC361_NV_USERMODE__SIZE);
@@ -464,16 +466,20 @@ const CUetblMinicudaRuntime kRuntimeTable = {sizeof(CUetblMinicudaRuntime), prim
 }  // namespace
 
 extern "C" const CUuuid CU_ETID_MinicudaRuntime = {{'m', 'i', 'n', 'i', 'c', 'u', 'd', 'a', '-', 'c', 'u', 'd', 'a', 'r', 't', 0}};
+extern "C" const CUuuid CU_ETID_MinicudaPrebuilt = {{'m', 'i', 'n', 'i', 'c', 'u', 'd', 'a', '-', 'p', 'r', 'e', 'b', 'l', 't', 0}};
 
-// Contract: *ppExportTable = the private table with this id (only CU_ETID_MinicudaRuntime).
-// NULL arguments or an unknown id: CUDA_ERROR_INVALID_VALUE.
+// Contract: *ppExportTable = the private table with this id (CU_ETID_MinicudaRuntime,
+// CU_ETID_MinicudaPrebuilt). NULL arguments or an unknown id: CUDA_ERROR_INVALID_VALUE.
 CUresult cuGetExportTable(const void** ppExportTable, const CUuuid* pExportTableId) {
   trace::Scope scope(trace::Layer::Libcuda, "cuGetExportTable(ppExportTable={}, pExportTableId={})",
                      static_cast<void*>(ppExportTable), static_cast<const void*>(pExportTableId));
-  if (ppExportTable == nullptr || pExportTableId == nullptr ||
-      std::memcmp(pExportTableId, &CU_ETID_MinicudaRuntime, sizeof(CUuuid)) != 0) {
+  if (ppExportTable == nullptr || pExportTableId == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  if (std::memcmp(pExportTableId, &CU_ETID_MinicudaRuntime, sizeof(CUuuid)) == 0) {
+    *ppExportTable = &kRuntimeTable;
+  } else if (std::memcmp(pExportTableId, &CU_ETID_MinicudaPrebuilt, sizeof(CUuuid)) == 0) {
+    *ppExportTable = &prebuilt::table();
+  } else {
     return done(scope, CUDA_ERROR_INVALID_VALUE);
   }
-  *ppExportTable = &kRuntimeTable;
   return done(scope, CUDA_SUCCESS);
 }

@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "channel.h"
+#include "prebuilt.h"
 #include "copy.h"
 #include "host_clock.h"
 #include "class/clc86f.h"
@@ -88,10 +89,17 @@ void push_copy(Channel& ch, uint64_t dst, uint64_t src, uint64_t n) {
 // waited for; pageable memory is staged, and so waited for, either way (as on the real stack).
 CUresult copy(CUctx_st& ctx, uint64_t dst, uint64_t src, uint64_t n, CUstream_st* stream, bool async) {
   if (n == 0) return CUDA_SUCCESS;
-  if (is_managed(dst, n) || is_managed(src, n)) return managed_copy(ctx, dst, src, n);
+  Channel& ch = channel_of(ctx, stream);
+  if (is_managed(dst, n) || is_managed(src, n)) {
+    if (CUresult r = prebuilt::refuse_if_recording(ch, "a copy of managed memory"); r != CUDA_SUCCESS) return r;
+    return managed_copy(ctx, dst, src, n);
+  }
   Where to, from;
   if (!classify(ctx, dst, n, &to) || !classify(ctx, src, n, &from)) return CUDA_ERROR_INVALID_VALUE;
-  Channel& ch = channel_of(ctx, stream);
+  if (from == Where::Pageable || to == Where::Pageable) {
+    if (CUresult r = prebuilt::refuse_if_recording(ch, "a copy through the staging buffer"); r != CUDA_SUCCESS)
+      return r;
+  }
   host_clock::spend(host_clock::kCopyNs);
   order_with_null_stream(ctx, stream);
   if (from != Where::Pageable && to != Where::Pageable) {
@@ -137,10 +145,13 @@ CUresult memset(CUctx_st& ctx, uint64_t dst, uint32_t value, uint32_t bytes, uin
                 bool async) {
   if (n == 0) return CUDA_SUCCESS;
   if (dst % bytes != 0 || n > UINT64_MAX / bytes) return CUDA_ERROR_INVALID_VALUE;
-  if (is_managed(dst, n * bytes)) return managed_memset(ctx, dst, value, bytes, n);
+  Channel& ch = channel_of(ctx, stream);
+  if (is_managed(dst, n * bytes)) {
+    if (CUresult r = prebuilt::refuse_if_recording(ch, "a memset of managed memory"); r != CUDA_SUCCESS) return r;
+    return managed_memset(ctx, dst, value, bytes, n);
+  }
   Where to;
   if (!classify(ctx, dst, n * bytes, &to) || to == Where::Pageable) return CUDA_ERROR_INVALID_VALUE;
-  Channel& ch = channel_of(ctx, stream);
   host_clock::spend(host_clock::kCopyNs);  // submitted as a copy is
   order_with_null_stream(ctx, stream);
   for (uint64_t done_elems = 0; done_elems < n;) {

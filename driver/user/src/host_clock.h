@@ -22,6 +22,8 @@ namespace minicuda::libcuda::host_clock {
 inline constexpr uint64_t kLaunchNs = 4300;
 inline constexpr uint64_t kEventRecordNs = 1400;
 inline constexpr uint64_t kCopyNs = 2300;
+// A launch of prebuilt work (an executable graph's piece): one submission, whatever it holds.
+inline constexpr uint64_t kPrebuiltLaunchNs = 2500;
 
 // This thread's simulated host time (0 when the thread starts).
 uint64_t now();

@@ -18,6 +18,7 @@
 #include "channel.h"
 #include "host_clock.h"
 #include "libcuda.h"
+#include "prebuilt.h"
 
 namespace minicuda::libcuda {
 
@@ -112,8 +113,9 @@ CUresult queue_host_work(trace::Scope& scope, CUstream hStream, DefaultStream mo
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   CUstream_st* s = nullptr;
   if (CUresult r = resolve_stream(*ctx, hStream, &s, mode); r != CUDA_SUCCESS) return done(scope, r);
-  if (ctx->host_functions == nullptr) ctx->host_functions = new HostFunctions;
   Channel& ch = channel_of(*ctx, s);
+  if (CUresult r = prebuilt::refuse_if_recording(ch, "a host function"); r != CUDA_SUCCESS) return done(scope, r);
+  if (ctx->host_functions == nullptr) ctx->host_functions = new HostFunctions;
   order_with_null_stream(*ctx, s);
   job.channel = &ch;
   job.after = ch.submit();  // the stream's earlier work, and the NULL stream's rule's acquires

@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "channel.h"
+#include "prebuilt.h"
 #include "host_clock.h"
 #include "jit.h"
 #include "libcuda.h"
@@ -282,13 +283,16 @@ CUresult launch_kernel(const char* api, DefaultStream mode, CUfunction f, const 
   if (CUresult r = function_code(*ctx, *fn, &code_va); r != CUDA_SUCCESS) return done(scope, r);
   if (CUresult r = device_heap_for_launch(*ctx, *fn, &heap_va, &heap_bytes); r != CUDA_SUCCESS) return done(scope, r);
   Channel& ch = channel_of(*ctx, stream);
+  if (cooperative) {  // its grid workspace is written by the GPU: fresh for every launch
+    if (CUresult r = prebuilt::refuse_if_recording(ch, "a cooperative launch"); r != CUDA_SUCCESS) return done(scope, r);
+  }
   host_clock::spend(host_clock::kLaunchNs);  // what the call costs the host; the launch is stamped after it
   order_with_null_stream(*ctx, stream);
   uint64_t fence = push_launch(ch, *fn, code_va, grid, block, sharedMemBytes, kernelParams, buffer, cooperative,
                                ctx->limits[CU_LIMIT_STACK_SIZE], ctx->limits[CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT],
                                heap_va, cluster, explicit_cluster);
   submitted(stream, fence);
-  if (driver().launch_blocking) {
+  if (driver().launch_blocking && prebuilt::recording_for(ch) == nullptr) {
     if (CUresult r = ch.wait(fence); r != CUDA_SUCCESS) return done(scope, *ctx, r);
   }
   return done(scope, CUDA_SUCCESS);

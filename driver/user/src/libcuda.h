@@ -139,6 +139,8 @@ struct Driver {
   std::set<CUlib_st*> libraries;      // loaded libraries (module.cpp); owned
   std::set<CUlinkState_st*> links;    // links in progress (link.cpp); owned
   std::set<CUcontext> created;        // contexts of cuCtxCreate (context.cpp); owned
+  // Prebuilt work (prebuilt.cpp), owned: live recordings, and destroyed ones the GPU may still read.
+  std::set<CUprebuilt_st*> prebuilt, prebuilt_retired;
   std::shared_ptr<struct VmmState> vmm;  // virtual memory management (vmm.h), made at first use
 };
 // The driver state of the calling thread's simulated process (libcuda is per process).

@@ -13,6 +13,7 @@
 
 #include "copy.h"
 #include "libcuda.h"
+#include "prebuilt.h"
 
 namespace minicuda::libcuda {
 
@@ -43,6 +44,8 @@ bool copy_across_devices(CUctx_st& ctx, uint64_t dst, uint64_t src, uint64_t n, 
   CUctx_st* src_owner = owner_context(src, n);
   if ((dst_owner == nullptr || dst_owner == &ctx) && (src_owner == nullptr || src_owner == &ctx)) return false;
   if (dst_owner == src_owner) return false;  // both on one other context: the current one cannot reach them
+  if ((*r = prebuilt::refuse_if_recording(channel_of(ctx, stream), "a copy between two devices")) != CUDA_SUCCESS)
+    return true;
   CUctx_st& dst_ctx = dst_owner ? *dst_owner : ctx;
   *r = copy_between(dst_ctx, dst, src_owner ? *src_owner : ctx, src, n, &dst_ctx == &ctx ? stream : nullptr);
   return true;
@@ -60,6 +63,8 @@ CUresult copy_uva(CUctx_st& ctx, uint64_t dst, CUctx_st* dst_owner, uint64_t src
   // Another device's memory: the copy runs on the contexts that own the sides, after the work
   // queued in ctx's stream so far, and is complete when this returns.
   Channel& ch = channel_of(ctx, stream);
+  if (CUresult r = prebuilt::refuse_if_recording(ch, "a copy with another device's memory"); r != CUDA_SUCCESS)
+    return r;
   if (CUresult r = ch.wait(ch.last_fence()); r != CUDA_SUCCESS) return r;
   CUctx_st& to = dst_owner != nullptr ? *dst_owner : *src_owner;
   CUctx_st& from = src_owner != nullptr ? *src_owner : *dst_owner;

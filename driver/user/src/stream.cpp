@@ -16,6 +16,7 @@
 #include "mempool.h"
 #include "host_clock.h"
 #include "libcuda.h"
+#include "prebuilt.h"
 
 namespace minicuda::libcuda {
 
@@ -283,6 +284,7 @@ CUresult stream_wait_event(const char* api, DefaultStream mode, CUstream hStream
   if (Flags > CU_EVENT_WAIT_EXTERNAL) return done(scope, CUDA_ERROR_INVALID_VALUE);
   if (Flags == CU_EVENT_WAIT_EXTERNAL) return done(scope, CUDA_ERROR_ILLEGAL_STATE);
   Channel& ch = channel_of(*ctx, s);
+  if (CUresult r = prebuilt::refuse_if_recording(ch, "an event wait"); r != CUDA_SUCCESS) return done(scope, r);
   if (e->fence == 0 || e->channel == &ch) {
     trace::note(trace::Layer::Libcuda, "stream wait: nothing to do ({})",
                 e->fence == 0 ? "the event was never recorded" : "the record is on the same channel, ahead of it");
@@ -380,9 +382,10 @@ CUresult event_record(const char* api, DefaultStream mode, CUevent hEvent, CUstr
   // CU_EVENT_RECORD_EXTERNAL, like CU_EVENT_WAIT_EXTERNAL, is for a stream being captured.
   if (flags && *flags > CU_EVENT_RECORD_EXTERNAL) return done(scope, CUDA_ERROR_INVALID_VALUE);
   if (flags && *flags == CU_EVENT_RECORD_EXTERNAL) return done(scope, CUDA_ERROR_ILLEGAL_STATE);
+  Channel& ch = channel_of(*ctx, s);
+  if (CUresult r = prebuilt::refuse_if_recording(ch, "an event record"); r != CUDA_SUCCESS) return done(scope, r);
   trace::note(trace::Layer::Libcuda,
               "event: semaphore release with the GPU's timestamp, after all earlier work (slot {})", e->slot);
-  Channel& ch = channel_of(*ctx, s);
   host_clock::spend(host_clock::kEventRecordNs);
   order_with_null_stream(*ctx, s);
   ch.release_timestamped(ctx->channel->event_va(e->slot), ch.last_fence() + 1);
