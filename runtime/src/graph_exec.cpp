@@ -123,12 +123,12 @@ cudaError_t instantiate(const char* api, cudaGraphExec_t* pGraphExec, cudaGraph_
 }
 
 // One step onto the stream, through the calls a stream-ordered program makes.
-cudaError_t submit(const Payload& p, cudaStream_t stream) {
+cudaError_t submit(const Payload& p, cudaStream_t stream, const char* api) {
   switch (p.type) {
     case cudaGraphNodeTypeKernel: {
       std::vector<void*> args;
       for (auto& a : p.args) args.push_back(const_cast<unsigned char*>(a.data()));
-      return launch_kernel("cudaGraphLaunch", DefaultStream::Legacy, p.func, p.grid, p.block, args.data(), p.shared,
+      return launch_kernel(api, DefaultStream::Legacy, p.func, p.grid, p.block, args.data(), p.shared,
                            stream);
     }
     case cudaGraphNodeTypeMemcpy:
@@ -198,12 +198,12 @@ cudaError_t exec_set(const char* api, cudaGraphExec_t exec, cudaGraphNode_t node
 
 namespace minicuda::cudart::graph {
 
-cudaError_t run_step(const CUgraphExec_st& exec, const Step& s, cudaStream_t stream) {
+cudaError_t run_step(const CUgraphExec_st& exec, const Step& s, cudaStream_t stream, const char* api) {
   switch (s.payload.type) {
     case cudaGraphNodeTypeMemAlloc: return launch_alloc(*s.payload.allocation, stream, exec.auto_free);
     case cudaGraphNodeTypeMemFree: return launch_free(*s.payload.allocation, stream);
     case cudaGraphNodeTypeConditional: return run_conditional(exec, s, stream);
-    default: return submit(s.payload, stream);
+    default: return submit(s.payload, stream, api);
   }
 }
 

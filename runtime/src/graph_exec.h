@@ -58,9 +58,10 @@ struct CUgraphExec_st {
 namespace minicuda::cudart::graph {
 
 // graph_exec.cpp: a run of steps onto the stream (the defaults, then each step), and one step,
-// through the calls a stream-ordered program makes.
+// through the calls a stream-ordered program makes; a kernel's launch is named api in the trace.
 cudaError_t run(const CUgraphExec_st& exec, const Sequence& seq, cudaStream_t stream);
-cudaError_t run_step(const CUgraphExec_st& exec, const Step& s, cudaStream_t stream);
+cudaError_t run_step(const CUgraphExec_st& exec, const Step& s, cudaStream_t stream,
+                     const char* api = "cudaGraphLaunch");
 
 // graph_prebuilt.cpp.
 // cudaGraphLaunch's work: the pieces prebuilt for stream's channel (recorded now if they were not)

@@ -40,9 +40,11 @@ void release(const Prebuilt& p) {
   if (p.handle != nullptr) (void)table()->Destroy(p.handle);
 }
 
-// Records exec's main sequence for stream's channel into *out. False when the work cannot be
+// Records exec's main sequence for stream's channel into *out; api (the call that records) names
+// the kernels' launches in the trace. False when the work cannot be
 // prebuilt (out of memory, or a step failed: the launch then submits step by step and reports it).
-bool record(const CUgraphExec_st& exec, cudaStream_t stream, unsigned long long channel, Prebuilt* out) {
+bool record(const CUgraphExec_st& exec, cudaStream_t stream, unsigned long long channel, const char* api,
+            Prebuilt* out) {
   const CUetblMinicudaPrebuilt& t = *table();
   Prebuilt p;
   p.channel = channel;
@@ -59,7 +61,7 @@ bool record(const CUgraphExec_st& exec, cudaStream_t stream, unsigned long long 
   };
   for (const Step& s : exec.main.steps) {
     if (may_prebuild(s)) {
-      const cudaError_t e = run_step(exec, s, stream);
+      const cudaError_t e = run_step(exec, s, stream, api);
       if (e == cudaSuccess) {
         pending = true;
         continue;
@@ -91,14 +93,14 @@ bool record(const CUgraphExec_st& exec, cudaStream_t stream, unsigned long long 
 }
 
 // The prebuilt work of exec for stream's channel: found, or recorded now; null when it cannot be had.
-const Prebuilt* prebuilt_for(CUgraphExec_st& exec, cudaStream_t stream) {
+const Prebuilt* prebuilt_for(CUgraphExec_st& exec, cudaStream_t stream, const char* api) {
   if (table() == nullptr) return nullptr;
   unsigned long long channel = 0;
   if (table()->StreamChannel(stream, &channel) != CUDA_SUCCESS) return nullptr;
   for (const Prebuilt& p : exec.prebuilt)
     if (p.channel == channel) return &p;
   Prebuilt p;
-  if (!record(exec, stream, channel, &p)) return nullptr;
+  if (!record(exec, stream, channel, api, &p)) return nullptr;
   exec.prebuilt.push_back(std::move(p));
   return &exec.prebuilt.back();
 }
@@ -108,7 +110,7 @@ const Prebuilt* prebuilt_for(CUgraphExec_st& exec, cudaStream_t stream) {
 namespace minicuda::cudart::graph {
 
 cudaError_t launch(CUgraphExec_st& exec, cudaStream_t stream) {
-  const Prebuilt* p = prebuilt_for(exec, stream);
+  const Prebuilt* p = prebuilt_for(exec, stream, "cudaGraphLaunch");
   if (p == nullptr) {
     trace::note(trace::Layer::Cudart, "graph {}: {} steps onto stream {}", exec.graph_id, exec.main.steps.size(),
                 static_cast<void*>(stream));
@@ -127,7 +129,7 @@ cudaError_t launch(CUgraphExec_st& exec, cudaStream_t stream) {
 }
 
 cudaError_t upload(CUgraphExec_st& exec, cudaStream_t stream) {
-  if (prebuilt_for(exec, stream) == nullptr)
+  if (prebuilt_for(exec, stream, "cudaGraphUpload") == nullptr)
     trace::note(trace::Layer::Cudart, "graph {}: nothing prebuilt; its launches submit it step by step",
                 exec.graph_id);
   return cudaSuccess;

@@ -130,6 +130,23 @@ LABS = {
             ("order", [r"launch: cudaSuccess, cudaDeviceSynchronize: cudaErrorIllegalAddress \(700\)"]),
             ("order", [r"========= Leaked 1000 bytes at 0x5800001ffc18"])]),
     ]),
+    "graph_or_stream_launch": ("graph-or-stream-launch.md", [
+        ("./build/bin/lab_graph", [
+            ("order", [r"^\[stream\] 8 kernels: 36\.5 us$", r"^\[graph, launch 1\] 8 kernels: 27\.1 us$",
+                       r"^\[graph, launch 2\] 8 kernels: 18\.3 us$", r"PASS$"])]),
+        (f"{T}=libcuda ./build/bin/lab_graph", [
+            ("order", [r"channel: submit 23 dwords"] * 8 + [
+                r"prebuilt: this thread's work for channel 2 is recorded, not submitted",
+                r"prebuilt: chunk 0 of 128 KiB at 0x590fffbce000, mapped for the GPU",
+                r"prebuilt: piece 0: 8 step\(s\) in 1 segment\(s\), 48 dwords",
+                r"channel: submit 1 prebuilt segment\(s\) between the entries at 0x[0-9a-f]+ and 0x[0-9a-f]+ \(70 dwords in all\)",
+                r"channel: submit 1 prebuilt segment\(s\)"]),
+            ("section", r"libcuda +prebuilt Launch\(piece=0", r"libcuda +└─ = ", [r"channel: submit 1 prebuilt segment"],
+             [r"QMD at", r"cuLaunchKernel"])]),
+        (f"{T}=gpu ./build/bin/lab_graph", [
+            ("order", [r"pbdma: ch 2 GPFIFO\[19\] 48 dwords at 0x590fffbce000", r"compute: ch 2 step ran t=72473\.\.74473 ns",
+                       r"compute: ch 2 step ran t=74473\.\.76473 ns", r"compute: ch 2 step ran t=76473\.\.78473 ns"])]),
+    ]),
     "sticky_error_and_reset": ("sticky-error-and-reset.md", [
         ("./build/bin/illegal_address", [
             ("order", [r"\[step 1\] cudaGetLastError\(\) after the launch +  = cudaSuccess \(0\)",

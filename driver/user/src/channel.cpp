@@ -249,7 +249,10 @@ void Channel::publish() {
 }
 
 uint64_t Channel::submit(std::span<const PushSegment> prebuilt) {
-  if (prebuilt::recording_for(*this) != nullptr) return fence_;
+  if (CUprebuilt_st* r = prebuilt::recording_for(*this)) {
+    prebuilt::record_submit(*r);
+    return fence_;
+  }
   uint64_t fence_va = reinterpret_cast<uint64_t>(fence_word());
   uint64_t value = fence_ + 1;
   uint64_t first = 0, dwords = 0;

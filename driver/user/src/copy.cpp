@@ -100,7 +100,7 @@ CUresult copy(CUctx_st& ctx, uint64_t dst, uint64_t src, uint64_t n, CUstream_st
     if (CUresult r = prebuilt::refuse_if_recording(ch, "a copy through the staging buffer"); r != CUDA_SUCCESS)
       return r;
   }
-  host_clock::spend(host_clock::kCopyNs);
+  host_clock::spend(prebuilt::host_cost(ch, host_clock::kCopyNs));
   order_with_null_stream(ctx, stream);
   if (from != Where::Pageable && to != Where::Pageable) {
     trace::note(trace::Layer::Libcuda, "copy: {} B by the copy engine, {:#x} -> {:#x}", n, src, dst);
@@ -152,7 +152,7 @@ CUresult memset(CUctx_st& ctx, uint64_t dst, uint32_t value, uint32_t bytes, uin
   }
   Where to;
   if (!classify(ctx, dst, n * bytes, &to) || to == Where::Pageable) return CUDA_ERROR_INVALID_VALUE;
-  host_clock::spend(host_clock::kCopyNs);  // submitted as a copy is
+  host_clock::spend(prebuilt::host_cost(ch, host_clock::kCopyNs));  // submitted as a copy is
   order_with_null_stream(ctx, stream);
   for (uint64_t done_elems = 0; done_elems < n;) {
     uint64_t piece = std::min<uint64_t>(n - done_elems, kMaxLine / bytes);

@@ -9,6 +9,7 @@
 // (tests/data/h200/probe_api_families.txt): rows are padded to 512 bytes.
 #include "class/clc8b5.h"
 #include "copy.h"
+#include "prebuilt.h"
 #include "host_clock.h"
 #include "array.h"
 #include "pool.h"
@@ -51,7 +52,7 @@ CUresult copy_rect(CUctx_st& ctx, Side dst, Side src, uint64_t width, uint64_t h
   trace::note(trace::Layer::Libcuda, "copy 2-D: {} lines of {} B by the copy engine, pitch {} -> {}", height, width,
               src.pitch, dst.pitch);
   Channel& ch = channel_of(ctx, stream);
-  host_clock::spend(host_clock::kCopyNs);
+  host_clock::spend(prebuilt::host_cost(ch, host_clock::kCopyNs));
   order_with_null_stream(ctx, stream);
   ch.method(NV_SUBCHANNEL_COPY, NVC8B5_OFFSET_IN_UPPER,
             {static_cast<uint32_t>(src.base >> 32), static_cast<uint32_t>(src.base),
@@ -75,7 +76,7 @@ CUresult memset_rect(CUctx_st& ctx, uint64_t dst, uint64_t pitch, uint32_t value
     return CUDA_ERROR_INVALID_VALUE;
   if (!is_device(ctx, dst, span(pitch, width * bytes, height))) return CUDA_ERROR_INVALID_VALUE;
   Channel& ch = channel_of(ctx, stream);
-  host_clock::spend(host_clock::kCopyNs);
+  host_clock::spend(prebuilt::host_cost(ch, host_clock::kCopyNs));
   order_with_null_stream(ctx, stream);
   ch.method(NV_SUBCHANNEL_COPY, NVC8B5_SET_REMAP_CONST_A, {value});
   ch.method(NV_SUBCHANNEL_COPY, NVC8B5_SET_REMAP_COMPONENTS, {nv_remap_memset(bytes)});

@@ -22,8 +22,14 @@ namespace minicuda::libcuda::host_clock {
 inline constexpr uint64_t kLaunchNs = 4300;
 inline constexpr uint64_t kEventRecordNs = 1400;
 inline constexpr uint64_t kCopyNs = 2300;
-// A launch of prebuilt work (an executable graph's piece): one submission, whatever it holds.
-inline constexpr uint64_t kPrebuiltLaunchNs = 2500;
+// Prebuilt work (an executable graph's, prebuilt.h), as the H200 costs a graph of N empty
+// kernels (tests/data/h200/graph_launch/probe_graph_launch.txt): cudaGraphLaunch 2.06 us for
+// N = 1, 1.98 for 10, 2.07 for 100, 6.48 for 1000, so a launch costs 2 us and 4.5 ns a step
+// (kPrebuiltLaunchNs + steps * kPrebuiltLaunchPerTwoStepsNs / 2); cudaGraphUpload 144 us for 100,
+// 1141 for 1000, so recording a step costs 1.1 us instead of the call's own cost.
+inline constexpr uint64_t kPrebuiltLaunchNs = 2000;
+inline constexpr uint64_t kPrebuiltLaunchPerTwoStepsNs = 9;
+inline constexpr uint64_t kPrebuiltRecordNs = 1100;
 
 // This thread's simulated host time (0 when the thread starts).
 uint64_t now();

@@ -286,7 +286,8 @@ CUresult launch_kernel(const char* api, DefaultStream mode, CUfunction f, const 
   if (cooperative) {  // its grid workspace is written by the GPU: fresh for every launch
     if (CUresult r = prebuilt::refuse_if_recording(ch, "a cooperative launch"); r != CUDA_SUCCESS) return done(scope, r);
   }
-  host_clock::spend(host_clock::kLaunchNs);  // what the call costs the host; the launch is stamped after it
+  // What the call costs the host; the launch is stamped after it.
+  host_clock::spend(prebuilt::host_cost(ch, host_clock::kLaunchNs));
   order_with_null_stream(*ctx, stream);
   uint64_t fence = push_launch(ch, *fn, code_va, grid, block, sharedMemBytes, kernelParams, buffer, cooperative,
                                ctx->limits[CU_LIMIT_STACK_SIZE], ctx->limits[CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT],

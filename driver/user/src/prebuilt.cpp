@@ -41,8 +41,8 @@ void close_segment(CUprebuilt_st& r) {
   if (r.chunks.empty()) return;
   const auto& c = r.chunks.back();
   if (c.methods_end > r.segment_start) {
-    r.open.push_back({reinterpret_cast<uint64_t>(c.cpu) + r.segment_start,
-                      static_cast<uint32_t>((c.methods_end - r.segment_start) / 4)});
+    r.open.segments.push_back({reinterpret_cast<uint64_t>(c.cpu) + r.segment_start,
+                               static_cast<uint32_t>((c.methods_end - r.segment_start) / 4)});
   }
   r.segment_start = c.methods_end;
 }
@@ -108,6 +108,12 @@ Channel::LaunchData record_launch_data(CUprebuilt_st& r, uint64_t bytes) {
   return {c.cpu + c.data_begin, reinterpret_cast<uint64_t>(c.cpu) + c.data_begin};
 }
 
+void record_submit(CUprebuilt_st& r) { ++r.open.steps; }
+
+uint64_t host_cost(const Channel& ch, uint64_t ns) {
+  return recording_for(ch) != nullptr ? host_clock::kPrebuiltRecordNs : ns;
+}
+
 CUresult refuse_if_recording(const Channel& ch, const char* what) {
   if (recording_for(ch) == nullptr) return CUDA_SUCCESS;
   trace::note(trace::Layer::Libcuda, "prebuilt: {} needs the host when it runs: not recorded", what);
@@ -161,11 +167,11 @@ CUresult record_piece(CUprebuilt prebuilt, unsigned* pPiece) {
   close_segment(*prebuilt);
   *pPiece = static_cast<unsigned>(prebuilt->pieces.size());
   uint64_t dwords = 0;
-  for (auto& s : prebuilt->open) dwords += s.dwords;
-  trace::note(trace::Layer::Libcuda, "prebuilt: piece {}: {} segment(s), {} dwords", *pPiece, prebuilt->open.size(),
-              dwords);
+  for (auto& s : prebuilt->open.segments) dwords += s.dwords;
+  trace::note(trace::Layer::Libcuda, "prebuilt: piece {}: {} step(s) in {} segment(s), {} dwords", *pPiece,
+              prebuilt->open.steps, prebuilt->open.segments.size(), dwords);
   prebuilt->pieces.push_back(std::move(prebuilt->open));
-  prebuilt->open.clear();
+  prebuilt->open = {};
   return CUDA_SUCCESS;
 }
 
@@ -196,11 +202,11 @@ CUresult launch(CUprebuilt prebuilt, unsigned piece, CUstream hStream) {
   if (CUresult r = resolve_stream(*ctx, hStream, &stream); r != CUDA_SUCCESS) return done(scope, r);
   Channel& ch = channel_of(*ctx, stream);
   if (prebuilt->ctx != ctx || prebuilt->channel != &ch) return done(scope, CUDA_ERROR_INVALID_HANDLE);
-  const auto& segments = prebuilt->pieces[piece];
-  if (segments.empty()) return done(scope, CUDA_SUCCESS);
-  host_clock::spend(host_clock::kPrebuiltLaunchNs);
+  const CUprebuilt_st::Piece& p = prebuilt->pieces[piece];
+  if (p.segments.empty()) return done(scope, CUDA_SUCCESS);
+  host_clock::spend(host_clock::kPrebuiltLaunchNs + p.steps * host_clock::kPrebuiltLaunchPerTwoStepsNs / 2);
   order_with_null_stream(*ctx, stream);
-  const uint64_t fence = ch.submit(segments);
+  const uint64_t fence = ch.submit(p.segments);
   prebuilt->last_fence = fence;
   submitted(stream, fence);
   if (driver().launch_blocking) {

@@ -28,8 +28,12 @@ struct CUprebuilt_st {
   };
   std::vector<Chunk> chunks;
   uint64_t segment_start = 0;  // offset in the last chunk of the segment being recorded
-  std::vector<minicuda::libcuda::PushSegment> open;  // the piece being recorded
-  std::vector<std::vector<minicuda::libcuda::PushSegment>> pieces;
+  struct Piece {
+    std::vector<minicuda::libcuda::PushSegment> segments;
+    uint64_t steps = 0;  // the calls recorded into it (each ended with a Channel::submit)
+  };
+  Piece open;  // the piece being recorded
+  std::vector<Piece> pieces;
   bool out_of_memory = false;            // a chunk could not be had: the recording is void
   std::vector<uint8_t> scratch;          // where writes go once it is void
   uint64_t last_fence = 0;               // the channel's fence of the last launch of a piece
@@ -46,6 +50,11 @@ CUprebuilt_st* recording_for(const Channel& ch);
 // Channel::method() and launch_data() while recording.
 void record_method(CUprebuilt_st& r, uint32_t subchannel, uint32_t method, std::initializer_list<uint32_t> data);
 Channel::LaunchData record_launch_data(CUprebuilt_st& r, uint64_t bytes);
+// Channel::submit() while recording: one more step in the open piece.
+void record_submit(CUprebuilt_st& r);
+// What a call that submits work costs the host (host_clock.h): ns, or recording's cost when the
+// calling thread records for ch.
+uint64_t host_cost(const Channel& ch, uint64_t ns);
 // For a call whose work cannot be prebuilt: CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED with what in
 // the trace when the calling thread records for ch, else CUDA_SUCCESS. Called before the call
 // does anything.
