@@ -181,3 +181,53 @@ TEST(ConformanceModule, TheJitCacheAcrossProcesses) {
 }
 
 }  // namespace
+
+// The JIT's options (tests/data/h200/jit_options/probe_jit_options.cu, kept as it ran on the H200,
+// loading heavy.ptx, which nvcc made there): every load's result code, whether the kernel still
+// computes what it computes without options, the error logs, and the register counts that the
+// options decide (a limit below what the kernel needs, raised to 24; 64 by default, for 1024
+// threads a block). Not compared: the counts that are the JIT's own register allocation (ptxas
+// needs 110 registers for heavy, minicuda's allocator 151; at 64, ptxas spills nothing),
+// hence the local memory of spills and the block size the registers allow; the info logs.
+TEST(ConformanceModule, EveryJitOptionAnswer) {
+  const fs::path cache = fresh_cache("jit_options");
+  const std::string command = "CUDA_CACHE_PATH=" + cache.string() + " " + MINICUDA_PROBE_JIT_OPTIONS_EXE + " " +
+                              MINICUDA_H200_DATA + "/jit_options/heavy.ptx";
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string out;
+  std::array<char, 4096> buffer{};
+  while (std::fgets(buffer.data(), buffer.size(), pipe) != nullptr) out += buffer.data();
+  EXPECT_EQ(pclose(pipe), 0) << out;
+  std::istringstream in(out);
+  const Answers actual = parse(in);
+  std::ifstream file(std::string(MINICUDA_H200_DATA) + "/jit_options/probe_jit_options.txt");
+  ASSERT_TRUE(file.good());
+  const Answers expected = parse(file);
+  // The loads whose register count is the allocator's, not the option's.
+  const std::set<std::string> own_count = {"default",          "verbose",          "max_registers_255",
+                                           "max_registers_128", "max_registers_-1", "max_registers_256",
+                                           "max_registers_1000", "optimization_level_0", "target_90",
+                                           "target_from_context", "threads_per_block_128"};
+  int matched = 0, compared = 0;
+  for (const auto& [key, value] : expected) {
+    const std::string load = key.substr(0, key.find('.'));
+    const std::string field = key.size() > load.size() ? key.substr(load.size() + 1) : "";
+    if (field == "info.log" || field == "local_size_bytes") continue;
+    if ((field == "num_regs" || field == "max_threads_per_block") && own_count.count(load) != 0) continue;
+    if (load.starts_with("optimization_level_") && field == "num_regs" && own_count.count(load) == 0) {
+      EXPECT_EQ(actual.count(key), 1u) << key;  // the default limit applies at every level: 64
+    }
+    const auto it = actual.find(key);
+    ++compared;
+    if (it == actual.end()) {
+      ADD_FAILURE() << key << ": recorded on the H200 (" << value << ") but minicuda did not answer it";
+      continue;
+    }
+    EXPECT_EQ(it->second, value) << key;
+    matched += it->second == value;
+  }
+  std::printf("probe_jit_options.txt: %d of %d compared keys match the H200 (%zu recorded)\n", matched, compared,
+              expected.size());
+  fs::remove_all(cache);
+}

@@ -2,6 +2,7 @@
 // lowering, and turns their diagnostics into the ptxas-style logs the driver hands back.
 #include "minicuda/ptx/ptx.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -15,6 +16,44 @@ namespace minicuda::ptx {
 
 namespace {
 constexpr uint32_t kMaxRegistersPerThread = 255;  // an SM's limit per thread
+constexpr uint32_t kMinRegisterLimit = 24;        // ptxas raises a lower CU_JIT_MAX_REGISTERS to it (sm_90)
+constexpr uint32_t kRegistersPerSm = 65536;
+
+// The register limit of CompileOptions (ptx.h) for kernel k. A kernel that needs more is charged
+// the limit, and 4 bytes of local memory per register over it, rounded up to 16 (ptxas spills
+// them: 288 bytes for a kernel of 110 registers limited to 40, jit_options/); the executor keeps
+// every register. The info log says so, with ptxas' own lines for the option.
+void charge_registers(const CompileOptions& options, CompiledKernel& k, std::string& info_log) {
+  uint32_t limit = kMaxRegistersPerThread;
+  const std::string profile = "sm_" + std::to_string(options.target_sm) + (options.target_sm == 90 ? "a" : "");
+  if (options.max_registers != 0) {
+    const auto asked = static_cast<uint32_t>(options.max_registers);
+    limit = std::clamp(asked, kMinRegisterLimit, kMaxRegistersPerThread);
+    if (asked < kMinRegisterLimit)
+      info_log += "ptxas warning : For profile " + profile + " adjusting per thread register count of " +
+                  std::to_string(asked) + " to lower bound of " + std::to_string(kMinRegisterLimit) + "\n";
+    info_log += "ptxas info    : Overriding maximum register limit 256 for '" + k.name + "' with  " +
+                std::to_string(limit) + " of maxrregcount option\n";
+  } else {
+    uint32_t threads = 1024;
+    if (options.threads_per_block > 0) {
+      threads = static_cast<uint32_t>(options.threads_per_block);
+    } else if (k.max_ntid != 0) {
+      threads = k.max_ntid;
+    } else if (k.req_ntid[0] != 0) {
+      threads = k.req_ntid[0] * std::max(1u, k.req_ntid[1]) * std::max(1u, k.req_ntid[2]);
+    }
+    limit = std::min(kMaxRegistersPerThread, kRegistersPerSm / std::max(threads, 1u) / 8 * 8);
+    limit = std::max(limit, kMinRegisterLimit);
+  }
+  if (k.num_regs <= limit) return;
+  const uint32_t spilled = k.num_regs - limit;
+  info_log += "ptxas info    : Entry function '" + k.name + "' needs " + std::to_string(k.num_regs) +
+              " registers; charged " + std::to_string(limit) + ", the other " + std::to_string(spilled) +
+              " spill to local memory\n";
+  k.num_regs = limit;
+  k.local_bytes += (spilled * 4 + 15) / 16 * 16;
+}
 }  // namespace
 
 const char* status_name(Status status) {
@@ -156,21 +195,7 @@ CompileResult compile(std::string_view ptx_text, const CompileOptions& options) 
       result.status = Status::NotSupported;
       return result;
     }
-    if (options.max_registers > 0 && k.num_regs > static_cast<uint32_t>(options.max_registers)) {
-      // minicuda does not spill: a kernel over the limit is refused, naming both counts.
-      result.error_log += "ptxas error   : Entry function '" + k.name + "' uses " + std::to_string(k.num_regs) +
-                          " registers, more than the limit of " + std::to_string(options.max_registers) +
-                          " (minicuda's JIT does not spill)\n";
-      result.status = Status::OutOfResources;
-      return result;
-    }
-    if (k.num_regs > kMaxRegistersPerThread) {
-      // ptxas spills what does not fit in the SM's 255 registers a thread to local memory; the
-      // executor keeps every register, but occupancy is charged what a GPU would use.
-      result.info_log += "ptxas info    : Entry function '" + k.name + "' needs " + std::to_string(k.num_regs) +
-                         " registers; charged " + std::to_string(kMaxRegistersPerThread) + " (the rest spill)\n";
-      k.num_regs = kMaxRegistersPerThread;
-    }
+    charge_registers(options, k, result.info_log);
     result.info_log += "ptxas info    : Compiling entry function '" + k.name + "' for 'sm_" +
                        std::to_string(options.target_sm) + "'\n";
     result.info_log += "ptxas info    : Used " + std::to_string(k.num_regs) + " registers, " +

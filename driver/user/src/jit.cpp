@@ -42,6 +42,16 @@ CUresult result_of(ptx::Status status) {
 
 uintptr_t value_of(void* const* values, unsigned i) { return reinterpret_cast<uintptr_t>(values[i]); }
 
+// A value of CUjit_target (cuda_modules.h).
+bool known_target(uintptr_t t) {
+  constexpr int kTargets[] = {30, 32, 35, 37, 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 89, 90, 100, 103, 110, 120, 121};
+  const uintptr_t base = t & ~uintptr_t{0xFFFF};
+  const auto sm = static_cast<int>(t & 0xFFFF);
+  if (base == CU_COMPUTE_ACCELERATED_TARGET_BASE) return sm == 90 || sm == 100 || sm == 103 || sm == 110 || sm >= 120;
+  if (base == CU_COMPUTE_FAMILY_TARGET_BASE) return sm == 100 || sm == 103 || sm == 110 || sm >= 120;
+  return base == 0 && std::find(std::begin(kTargets), std::end(kTargets), sm) != std::end(kTargets);
+}
+
 }  // namespace
 
 CUresult read_jit_options(unsigned n, const CUjit_option* options, void* const* values, int context_sm,
@@ -63,23 +73,44 @@ CUresult read_jit_options(unsigned n, const CUjit_option* options, void* const* 
         break;
       case CU_JIT_LOG_VERBOSE: out->verbose = value_of(values, i) != 0; break;
       case CU_JIT_WALL_TIME: out->wall_time_index = static_cast<int>(i); break;
-      case CU_JIT_OPTIMIZATION_LEVEL:
-        if (value_of(values, i) > 4) return CUDA_ERROR_INVALID_VALUE;
-        out->compile.opt_level = static_cast<int>(value_of(values, i));
+      case CU_JIT_OPTIMIZATION_LEVEL: {
+        // An unsigned int: ptxas takes 0..4 (and accepts a higher level as its highest, measured:
+        // 5); one that is negative as a 32-bit int is its fatal error (jit_options/).
+        const auto level = static_cast<uint32_t>(value_of(values, i));
+        if (level > static_cast<uint32_t>(INT32_MAX)) {
+          out->option_error_log = fmt::format("ptxas fatal   : 32-bit integer value ({}) out of range", level);
+          break;  // the log buffers may come after it
+        }
+        out->compile.opt_level = static_cast<int>(std::min<uint32_t>(level, 4));
         break;
-      case CU_JIT_MAX_REGISTERS: out->compile.max_registers = static_cast<int>(value_of(values, i)); break;
+      }
+      case CU_JIT_MAX_REGISTERS: {  // 0: CUDA_ERROR_INVALID_VALUE; the rest as ptx.h says
+        const auto regs = static_cast<uint32_t>(value_of(values, i));
+        if (regs == 0) return CUDA_ERROR_INVALID_VALUE;
+        out->compile.max_registers = static_cast<int>(std::min<uint32_t>(regs, 256));
+        break;
+      }
+      case CU_JIT_THREADS_PER_BLOCK:
+        out->compile.threads_per_block = static_cast<int>(std::min<uintptr_t>(value_of(values, i), 1024));
+        break;
       case CU_JIT_GENERATE_LINE_INFO: out->compile.generate_line_info = value_of(values, i) != 0; break;
       case CU_JIT_TARGET_FROM_CUCONTEXT: out->target_from_context = true; out->compile.target_sm = context_sm; break;
-      case CU_JIT_TARGET:  // a CUjit_target: CU_TARGET_COMPUTE_90 is 90
+      case CU_JIT_TARGET: {  // a CUjit_target: CU_TARGET_COMPUTE_90 is 90
+        const uintptr_t target = value_of(values, i);
+        if (target == 0) return CUDA_ERROR_INVALID_IMAGE;  // measured (jit_options/ target_0)
+        if (!known_target(target)) return CUDA_ERROR_INVALID_VALUE;
+        const int sm = static_cast<int>(target & 0xFFFF);  // 90a and 100f name the capability in their low bits
+        if (sm > context_sm) return CUDA_ERROR_INVALID_SOURCE;  // above the device (target_100: 300)
         out->target_from_context = false;
-        out->compile.target_sm = static_cast<int>(value_of(values, i));
+        out->compile.target_sm = sm;
         break;
+      }
       default:
         if (options[i] < 0 || options[i] >= CU_JIT_NUM_OPTIONS) return CUDA_ERROR_INVALID_VALUE;
         break;  // a real option with no effect on the simulator
     }
   }
-  return CUDA_SUCCESS;
+  return out->option_error_log.empty() ? CUDA_SUCCESS : CUDA_ERROR_INVALID_PTX;
 }
 
 void write_jit_logs(const JitOptions& o, void** values, const std::string& error_log, const std::string& info_log,

@@ -27,10 +27,17 @@ struct JitOptions {
   bool verbose = false;        // CU_JIT_LOG_VERBOSE: the info log gets the JIT's resource lines
   bool target_from_context = true;  // CU_JIT_TARGET_FROM_CUCONTEXT (the default) or CU_JIT_TARGET
   ptx::CompileOptions compile;      // target, optimisation level, max registers, line info
+  // A value ptxas refuses as a fatal error (read_jit_options returned CUDA_ERROR_INVALID_PTX):
+  // its error log, which the load writes back as a failed compilation's.
+  std::string option_error_log;
 };
 
 // Reads numOptions options. A NULL array with numOptions > 0, or an option outside CUjit_option:
 // CUDA_ERROR_INVALID_VALUE. `context_sm` is the compute capability a target from the context means.
+// As the H200 answers (jit_options/probe_jit_options.txt): CU_JIT_MAX_REGISTERS 0 and a CU_JIT_TARGET
+// outside CUjit_target: CUDA_ERROR_INVALID_VALUE; CU_JIT_TARGET 0: CUDA_ERROR_INVALID_IMAGE; a target
+// above the device: CUDA_ERROR_INVALID_SOURCE; an optimisation level negative as an int:
+// CUDA_ERROR_INVALID_PTX with option_error_log.
 CUresult read_jit_options(unsigned numOptions, const CUjit_option* options, void* const* values, int context_sm,
                           JitOptions* out);
 // Writes the logs into the caller's buffers (truncated to fit, NUL-terminated) and, into the size

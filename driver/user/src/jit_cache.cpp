@@ -22,7 +22,7 @@ namespace minicuda::libcuda::jit_cache {
 namespace {
 
 constexpr uint32_t kPayloadMagic = 0x544A434Du;  // "MCJT"
-constexpr uint32_t kPayloadVersion = 3;           // bump when the payload's layout or the JIT's output changes
+constexpr uint32_t kPayloadVersion = 4;           // bump when the payload's layout or the JIT's output changes
 constexpr uint32_t kIndexVersion = 0x4D;          // minicuda's index: the real one's layout, its own version
 constexpr uint32_t kMaxCount = 1u << 24;          // no list in a payload is longer
 
@@ -212,8 +212,8 @@ Settings settings() {
 
 uint64_t key_of(const std::string& ptx, const ptx::CompileOptions& o) {
   uint64_t h = fnv1a(ptx.data(), ptx.size());
-  const int32_t words[5] = {o.target_sm, o.opt_level, o.max_registers, o.generate_line_info ? 1 : 0,
-                            static_cast<int32_t>(kPayloadVersion)};
+  const int32_t words[6] = {o.target_sm, o.opt_level, o.max_registers, o.generate_line_info ? 1 : 0,
+                            static_cast<int32_t>(kPayloadVersion), o.threads_per_block};
   return fnv1a(words, sizeof words, h);
 }
 

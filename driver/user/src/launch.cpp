@@ -45,7 +45,15 @@ CUresult ptx_attribute(const CUfunc_st& f, CUfunction_attribute attrib, int* pi)
   const ptx::CompiledKernel& k = *f.ptx;
   const ptx::CompileResult& m = f.library->jit->result;
   switch (attrib) {
-    case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *pi = k.max_ntid != 0 ? static_cast<int>(k.max_ntid) : 1024; break;
+    case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: {
+      // The most threads whose registers fit: each of the SM's four partitions holds a quarter of
+      // its registers, a warp's rounded up to 256 (nv_occupancy.h); 110 registers -> 512 threads,
+      // as on the H200 (jit_options/).
+      const uint64_t per_warp = (uint64_t{std::max<uint32_t>(k.num_regs, 1)} * 32 + 255) / 256 * 256;
+      const uint64_t fit = 4 * (65536 / 4 / per_warp) * 32;
+      *pi = static_cast<int>(std::min<uint64_t>(k.max_ntid != 0 ? k.max_ntid : 1024, fit));
+      break;
+    }
     case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *pi = static_cast<int>(k.static_shared_bytes); break;
     case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: {
       uint64_t bytes = 0;

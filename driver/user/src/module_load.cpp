@@ -38,8 +38,10 @@ CUresult load_module(trace::Scope& scope, CUmodule* module, const void* image, u
   CUcontext ctx = nullptr;
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   JitOptions jit;
-  if (CUresult r = read_jit_options(n, options, values, device_sm(ctx->device), &jit); r != CUDA_SUCCESS)
+  if (CUresult r = read_jit_options(n, options, values, device_sm(ctx->device), &jit); r != CUDA_SUCCESS) {
+    if (!jit.option_error_log.empty()) write_jit_logs(jit, values, jit.option_error_log, "", 0);
     return done(scope, r);
+  }
   auto start = std::chrono::steady_clock::now();
   auto mod = std::make_unique<CUlib_st>();
   mod->is_module = true;

@@ -155,9 +155,11 @@ TEST(PtxCooperativeGrid, GridSyncWithoutAWorkspaceTraps) {
 
 namespace {
 
-// A kernel needing more than an SM's 255 registers a thread (one per PTX register, as in programs
-// with calls at -O0) is charged 255 for occupancy, as ptxas would spill the rest.
-TEST(PtxRegisterCharge, MoreThan255RegistersAreCharged255) {
+// A kernel needing more registers than its limit (one per PTX register, as in programs with calls
+// at -O0: 600 here) is charged the limit for occupancy, and 4 bytes of local memory per register
+// over it, as ptxas spills them (ptx.h). The limit: 64 by default (a block of 1024 threads), 255 at
+// most, CU_JIT_MAX_REGISTERS when given (tests/data/h200/jit_options/).
+TEST(PtxRegisterCharge, AKernelOverItsLimitIsChargedTheLimitAndSpills) {
   std::string text = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
                      ".reg .f64 %fd<400>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\n";
   for (int i = 0; i < 300; ++i) text += "ld.global.f64 %fd" + std::to_string(i) + ", [%rd1+" + std::to_string(8 * i) + "];\n";
@@ -167,8 +169,21 @@ TEST(PtxRegisterCharge, MoreThan255RegistersAreCharged255) {
   o.opt_level = 0;
   ptx::CompileResult r = ptx::compile(text, o);
   ASSERT_EQ(r.status, ptx::Status::Ok) << r.error_log;
+  const uint32_t needs = 300 * 2 + 2;  // the f64 registers it names, and %rd1
+  EXPECT_EQ(r.kernels.at(0).num_regs, 64u);
+  EXPECT_NE(r.info_log.find("charged 64"), std::string::npos) << r.info_log;
+  o.threads_per_block = 128;  // 65536 / 128 = 512: the architecture's 255 binds
+  r = ptx::compile(text, o);
+  ASSERT_EQ(r.status, ptx::Status::Ok) << r.error_log;
   EXPECT_EQ(r.kernels.at(0).num_regs, 255u);
-  EXPECT_NE(r.info_log.find("charged 255"), std::string::npos) << r.info_log;
+  o.threads_per_block = 0;
+  o.max_registers = 40;
+  r = ptx::compile(text, o);
+  ASSERT_EQ(r.status, ptx::Status::Ok) << r.error_log;
+  EXPECT_EQ(r.kernels.at(0).num_regs, 40u);
+  EXPECT_NE(r.info_log.find("needs " + std::to_string(needs) + " registers; charged 40"), std::string::npos)
+      << r.info_log;
+  EXPECT_EQ(r.kernels.at(0).local_bytes, ((needs - 40) * 4 + 15) / 16 * 16);
 }
 
 }  // namespace

@@ -34,8 +34,8 @@ enum class Status : int {
   // Well-formed PTX that uses something the simulator's SASS cannot express yet (an instruction
   // or modifier parsed but not lowered): CUDA_ERROR_NOT_SUPPORTED (801). error_log names it.
   NotSupported = 5,
-  // A kernel needs more registers than max_registers allows after allocation, or more shared
-  // memory than the target has: CUDA_ERROR_INVALID_PTX (218), as ptxas reports it as an error.
+  // A kernel needs more shared memory than the target has, or a variable is too large for the
+  // JIT: CUDA_ERROR_INVALID_PTX (218), as ptxas reports it as an error.
   OutOfResources = 6,
 };
 
@@ -45,7 +45,13 @@ struct CompileOptions {
   int target_sm = 90;              // the device's compute capability, major*10+minor
   int opt_level = 4;               // 0: one register per PTX register; 1..4: registers whose
                                    // live ranges never meet share one (no other optimisation)
-  int max_registers = 0;           // 0: no limit below the architecture's 255
+  // The registers a thread may be charged (as ptxas allocates within them, spilling the rest to
+  // local memory): max_registers when given (CU_JIT_MAX_REGISTERS, raised to 24 and at most 255);
+  // else what lets a block of threads_per_block threads (CU_JIT_THREADS_PER_BLOCK), of the
+  // kernel's .maxntid or .reqntid, or of 1024 threads fit the SM's 65536 registers: 64 for 1024
+  // (tests/data/h200/jit_options/probe_jit_options.txt).
+  int max_registers = 0;           // 0: not given
+  int threads_per_block = 0;       // 0: not given
   bool generate_line_info = true;  // keep .loc lines per instruction
 };
 
