@@ -3,6 +3,7 @@
 // (tests/data/h200/module/probe_module.txt link.*).
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "driver_fixtures.h"
 #include "image.h"
@@ -78,6 +79,102 @@ TEST_F(Link, PtxInputsLinkAndLoad) {
   EXPECT_EQ(static_cast<int>(cuModuleGetFunction(&f, m, "vadd")), recorded_code("link.load_result.get_function"));
   EXPECT_EQ(cuModuleUnload(m), CUDA_SUCCESS);
   EXPECT_EQ(cuLinkDestroy(ls), CUDA_SUCCESS);
+}
+
+// Separately compiled PTX: one input calls a function it only declares (.extern .func), another
+// defines it. Each input is checked when it is added, its unresolved call left for the link;
+// cuLinkComplete compiles the joined module, which resolves the call, in either order. Alone, the
+// declaring input's link fails with the linker's error, and a load of it without a link with
+// ptxas' (tests/data/h200/link_extern/probe_link_extern.txt).
+const char* kCaller = R"(.version 8.0
+.target sm_90
+.address_size 64
+.extern .func (.param .b32 ret) add_ten(.param .b32 x);
+.visible .entry call_it(.param .u64 out)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  {
+  .param .b32 param0;
+  st.param.b32 [param0], %r1;
+  .param .b32 retval0;
+  call.uni (retval0), add_ten, (param0);
+  ld.param.b32 %r2, [retval0];
+  }
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd3, %rd2, %rd3;
+  st.global.u32 [%rd3], %r2;
+  ret;
+}
+)";
+const char* kCallee = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .func (.param .b32 ret) add_ten(.param .b32 x)
+{
+  .reg .b32 %r<3>;
+  ld.param.b32 %r1, [x];
+  add.s32 %r2, %r1, 10;
+  st.param.b32 [ret], %r2;
+  ret;
+}
+)";
+
+// Links the inputs in order: the completion's result, and (when it completes) the kernel's values.
+CUresult link_and_run(std::initializer_list<const char*> inputs, std::vector<int>* values, std::string* log = nullptr) {
+  char error[1024] = {};
+  CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* option_values[] = {error, reinterpret_cast<void*>(sizeof error)};
+  CUlinkState ls = nullptr;
+  EXPECT_EQ(cuLinkCreate(2, opts, option_values, &ls), CUDA_SUCCESS);
+  for (const char* in : inputs)
+    EXPECT_EQ(cuLinkAddData(ls, CU_JIT_INPUT_PTX, const_cast<char*>(in), std::strlen(in) + 1,
+                            in == kCaller ? "caller.ptx" : "callee.ptx", 0, nullptr, nullptr),
+              CUDA_SUCCESS);
+  void* cubin = nullptr;
+  size_t size = 0;
+  CUresult r = cuLinkComplete(ls, &cubin, &size);
+  if (r == CUDA_SUCCESS) {
+    CUmodule m = nullptr;
+    EXPECT_EQ(cuModuleLoadData(&m, cubin), CUDA_SUCCESS);
+    CUfunction f = nullptr;
+    EXPECT_EQ(cuModuleGetFunction(&f, m, "call_it"), CUDA_SUCCESS);
+    CUdeviceptr out = 0;
+    EXPECT_EQ(cuMemAlloc_v2(&out, 32 * sizeof(int)), CUDA_SUCCESS);
+    void* args[] = {&out};
+    EXPECT_EQ(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr), CUDA_SUCCESS);
+    EXPECT_EQ(cuCtxSynchronize(), CUDA_SUCCESS);
+    values->assign(32, 0);
+    EXPECT_EQ(cuMemcpyDtoH_v2(values->data(), out, 32 * sizeof(int)), CUDA_SUCCESS);
+    EXPECT_EQ(cuMemFree_v2(out), CUDA_SUCCESS);
+    EXPECT_EQ(cuModuleUnload(m), CUDA_SUCCESS);
+  }
+  EXPECT_EQ(cuLinkDestroy(ls), CUDA_SUCCESS);
+  if (log != nullptr) *log = error;
+  return r;
+}
+
+TEST_F(Link, AnExternFunctionIsResolvedByAnotherInput) {
+  std::vector<int> expected(32);
+  for (int i = 0; i < 32; ++i) expected[i] = i + 10;
+  std::vector<int> values;
+  ASSERT_EQ(link_and_run({kCaller, kCallee}, &values), CUDA_SUCCESS);
+  EXPECT_EQ(values, expected);
+  values.clear();
+  ASSERT_EQ(link_and_run({kCallee, kCaller}, &values), CUDA_SUCCESS);
+  EXPECT_EQ(values, expected);
+  std::string log;
+  EXPECT_EQ(link_and_run({kCaller}, &values, &log), CUDA_ERROR_INVALID_SOURCE);  // caller_alone.complete
+  EXPECT_EQ(log, "error   : Undefined reference to 'add_ten' in 'caller.ptx'");
+  char error[1024] = {};
+  CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* option_values[] = {error, reinterpret_cast<void*>(sizeof error)};
+  CUmodule m = nullptr;
+  EXPECT_EQ(cuModuleLoadDataEx(&m, kCaller, 2, opts, option_values), CUDA_ERROR_INVALID_PTX);  // load_caller_alone
+  EXPECT_EQ(std::string(error), "ptxas fatal   : Unresolved extern function 'add_ten'");
 }
 
 }  // namespace

@@ -152,7 +152,7 @@ CompileResult compile(std::string_view ptx_text, const CompileOptions& options) 
       result.status = Status::UnsupportedTarget;
       return result;
     }
-    verify(m, diags);
+    verify(m, diags, !options.relocatable);
   }
   if (!diags.empty()) {
     write_log(diags, result.error_log);
@@ -166,6 +166,10 @@ CompileResult compile(std::string_view ptx_text, const CompileOptions& options) 
     if (g.linkage == "extern" || decl_size(g) <= (uint64_t{1} << 32)) continue;
     result.error_log = "ptxas error   : the variable '" + g.name + "' is larger than minicuda's JIT places (4 GiB)\n";
     result.status = Status::OutOfResources;
+    return result;
+  }
+  if (options.relocatable) {  // checked; the link lowers the joined module
+    result.status = Status::Ok;
     return result;
   }
   auto lines = std::make_shared<std::vector<std::string>>();

@@ -68,7 +68,8 @@ namespace {
 
 class Verifier {
  public:
-  Verifier(const Module& m, std::vector<Diagnostic>& d) : m_(m), d_(d) {}
+  Verifier(const Module& m, std::vector<Diagnostic>& d, bool whole_program)
+      : m_(m), d_(d), whole_program_(whole_program) {}
 
   void run() {
     std::set<std::string> module_symbols, defined;
@@ -101,7 +102,7 @@ class Verifier {
         instruction(s, st.instr);
         // ptxas links the module as a whole program: a called function needs a body.
         const Instruction& in = st.instr;
-        if (in.opcode != "call" || !unresolved.empty()) continue;
+        if (in.opcode != "call" || !unresolved.empty() || !whole_program_) continue;
         for (const auto& o : in.operands) {
           if (o.kind == Operand::Kind::Vector) continue;
           if (o.kind == Operand::Kind::Symbol && module_symbols.count(o.name) && !defined.count(o.name) &&
@@ -224,6 +225,7 @@ class Verifier {
 
   const Module& m_;
   std::vector<Diagnostic>& d_;
+  const bool whole_program_;
 };
 
 }  // namespace
@@ -235,8 +237,8 @@ bool is_special_register(const std::string& name) {
   return false;
 }
 
-void verify(const Module& module, std::vector<Diagnostic>& diags) {
-  Verifier(module, diags).run();
+void verify(const Module& module, std::vector<Diagnostic>& diags, bool whole_program) {
+  Verifier(module, diags, whole_program).run();
 }
 
 }  // namespace minicuda::ptx

@@ -11,7 +11,9 @@
 
 namespace minicuda::ptx {
 
-void verify(const Module& module, std::vector<Diagnostic>& diags);
+// whole_program: a call of a function the module only declares is ptxas' "Unresolved extern
+// function" (false for a link input, whose calls another input may resolve).
+void verify(const Module& module, std::vector<Diagnostic>& diags, bool whole_program = true);
 
 // True for %tid, %ctaid, %laneid, %clock64, ... (the special registers the front end knows).
 bool is_special_register(const std::string& name);

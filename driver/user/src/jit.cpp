@@ -177,6 +177,12 @@ void add_kernels(CUlib_st& lib, const fatbin::ModuleImage* module) {
 
 CUresult jit_compile(const std::string& ptx_text, const JitOptions& options, ptx::CompileResult* result, bool* hit) {
   if (hit != nullptr) *hit = false;
+  if (options.compile.relocatable) {  // a link input: checked, no code made, so nothing to cache
+    *result = ptx::compile(ptx_text, options.compile);
+    trace::note(trace::Layer::Libcuda, "JIT: link input of {} bytes checked: {}", ptx_text.size(),
+                ptx::status_name(result->status));
+    return result_of(result->status);
+  }
   const jit_cache::Settings cache = jit_cache::settings();
   const uint64_t key = jit_cache::key_of(ptx_text, options.compile);
   const std::string entry = jit_cache::entry_path(key);

@@ -64,7 +64,8 @@ struct JitModule {
 CUresult load_image(const void* image, const JitOptions& options, CUlib_st& lib, std::string* error_log,
                     std::string* info_log);
 // Compiles PTX text: the JIT, through the JIT cache (jit_cache.h): a hit loads the entry (*hit
-// set), a miss compiles and stores it. The CUresult of the JIT's status.
+// set), a miss compiles and stores it; a link input (compile.relocatable) is only checked, never
+// cached. The CUresult of the JIT's status.
 CUresult jit_compile(const std::string& ptx, const JitOptions& options, ptx::CompileResult* result,
                      bool* hit = nullptr);
 // A copy of kernel's program (an NvSassProgram, nv_sass.h, from the JIT or the cache) whose symbol

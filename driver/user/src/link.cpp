@@ -6,6 +6,8 @@
 // cuModuleLoadData accepts back. NVIDIA cubins are SASS the simulator cannot run:
 // CUDA_ERROR_NO_BINARY_FOR_GPU, as the H200 answers for the sm_90 cubin of a whole program.
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "image.h"
 #include "jit.h"
@@ -20,6 +22,7 @@ struct CUlinkState_st {
   void** values = nullptr;  // the option values of cuLinkCreate (the logs are written back there)
   unsigned num_options = 0;
   std::string ptx;          // the joined PTX so far
+  std::vector<std::pair<std::string, std::string>> inputs;  // each PTX input's name and text
   bool has_header = false;  // the joined text has its .version / .target / .address_size
   CUresult failed = CUDA_SUCCESS;  // an input refused as SASS: cuLinkComplete fails with it too
   std::string elf;          // cuLinkComplete's output, owned until cuLinkDestroy
@@ -61,14 +64,38 @@ CUresult add_input(CUlinkState_st& link, CUjitInputType type, const char* data, 
     }
     if (code.host != nullptr) return CUDA_ERROR_INVALID_IMAGE;  // minicuda's fatbinary holds host code, not PTX
     ptx::CompileResult result;
-    if (CUresult r = jit_compile(code.ptx, link.options, &result); r != CUDA_SUCCESS) return r;
+    JitOptions input = link.options;
+    input.compile.relocatable = true;  // its .extern functions may be another input's
+    if (CUresult r = jit_compile(code.ptx, input, &result); r != CUDA_SUCCESS) return r;
     link.ptx += link.has_header ? body_of(code.ptx) : code.ptx;
+    link.inputs.emplace_back(name != nullptr ? name : "", code.ptx);
     link.has_header = true;
     return CUDA_SUCCESS;
   }
   trace::note(trace::Layer::Libcuda, "link: inputs of type {} (objects, libraries, NVVM IR) are not supported",
               static_cast<int>(type));
   return type >= 0 && type < CU_JIT_NUM_INPUT_TYPES ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_INVALID_VALUE;
+}
+
+// A call that no input defines: the joined module's "Unresolved extern function 'f'" is, for a
+// link, nvlink's "Undefined reference to 'f' in 'input'" (the first input that declares f) and
+// CUDA_ERROR_INVALID_SOURCE, as on the H200 (link_extern/probe_link_extern.txt caller_alone).
+void unresolved_as_linker(const CUlinkState_st& link, CUresult* r, std::string* error_log) {
+  const std::string marker = "Unresolved extern function '";
+  const size_t at = error_log->find(marker);
+  if (*r == CUDA_SUCCESS || at == std::string::npos) return;
+  const size_t start = at + marker.size(), end = error_log->find('\'', start);
+  const std::string function = error_log->substr(start, end - start);
+  std::string input;
+  for (const auto& [name, text] : link.inputs) {
+    const size_t decl = text.find(".extern .func");
+    if (decl != std::string::npos && text.find(function, decl) != std::string::npos) {
+      input = name;
+      break;
+    }
+  }
+  *error_log = "error   : Undefined reference to '" + function + "' in '" + input + "'";
+  *r = CUDA_ERROR_INVALID_SOURCE;
 }
 
 }  // namespace
@@ -142,6 +169,7 @@ CUresult cuLinkComplete(CUlinkState state, void** cubinOut, size_t* sizeOut) {
     ptx::CompileResult result;
     CUresult r = jit_compile(link->ptx, link->options, &result);
     error_log = result.error_log;
+    unresolved_as_linker(*link, &r, &error_log);
     if (link->options.verbose) info_log = result.info_log;
     if (link->num_options != 0) write_jit_logs(link->options, link->values, error_log, info_log, 0.0f);
     if (r != CUDA_SUCCESS) return done(scope, r);

@@ -53,6 +53,10 @@ struct CompileOptions {
   int max_registers = 0;           // 0: not given
   int threads_per_block = 0;       // 0: not given
   bool generate_line_info = true;  // keep .loc lines per instruction
+  // A link input (cuLinkAddData): parsed and verified only, and a call of a function it only
+  // declares (.extern .func) is left for another input to resolve; cuLinkComplete compiles the
+  // joined module as a whole program.
+  bool relocatable = false;
 };
 
 // One lowered .entry.
