@@ -2,6 +2,8 @@
 // ELF, NVIDIA cubins refused, and the handle and file errors - as the H200 recorded them
 // (tests/data/h200/module/probe_module.txt link.*).
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -86,53 +88,36 @@ TEST_F(Link, PtxInputsLinkAndLoad) {
 // cuLinkComplete compiles the joined module, which resolves the call, in either order. Alone, the
 // declaring input's link fails with the linker's error, and a load of it without a link with
 // ptxas' (tests/data/h200/link_extern/probe_link_extern.txt).
-const char* kCaller = R"(.version 8.0
-.target sm_90
-.address_size 64
-.extern .func (.param .b32 ret) add_ten(.param .b32 x);
-.visible .entry call_it(.param .u64 out)
-{
-  .reg .b32 %r<4>;
-  .reg .b64 %rd<4>;
-  ld.param.u64 %rd1, [out];
-  cvta.to.global.u64 %rd2, %rd1;
-  mov.u32 %r1, %tid.x;
-  {
-  .param .b32 param0;
-  st.param.b32 [param0], %r1;
-  .param .b32 retval0;
-  call.uni (retval0), add_ten, (param0);
-  ld.param.b32 %r2, [retval0];
-  }
-  mul.wide.u32 %rd3, %r1, 4;
-  add.s64 %rd3, %rd2, %rd3;
-  st.global.u32 [%rd3], %r2;
-  ret;
+// The probe's two inputs, read from its source so that the test links the very text the H200 linked.
+std::string probe_ptx(const std::string& variable) {
+  std::ifstream in(std::string(MINICUDA_H200_DATA) + "/link_extern/probe_link_extern.cu");
+  const std::string source((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string open = "static const char* " + variable + " = R\"(";
+  const size_t at = source.find(open);
+  if (at == std::string::npos) return "";
+  const size_t from = at + open.size();
+  return source.substr(from, source.find(")\";", from) - from);
 }
-)";
-const char* kCallee = R"(.version 8.0
-.target sm_90
-.address_size 64
-.visible .func (.param .b32 ret) add_ten(.param .b32 x)
-{
-  .reg .b32 %r<3>;
-  ld.param.b32 %r1, [x];
-  add.s32 %r2, %r1, 10;
-  st.param.b32 [ret], %r2;
-  ret;
+const std::string& caller() {
+  static const std::string text = probe_ptx("kCaller");
+  return text;
 }
-)";
+const std::string& callee() {
+  static const std::string text = probe_ptx("kCallee");
+  return text;
+}
 
 // Links the inputs in order: the completion's result, and (when it completes) the kernel's values.
-CUresult link_and_run(std::initializer_list<const char*> inputs, std::vector<int>* values, std::string* log = nullptr) {
+CUresult link_and_run(std::initializer_list<const std::string*> inputs, std::vector<int>* values,
+                      std::string* log = nullptr) {
   char error[1024] = {};
   CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
   void* option_values[] = {error, reinterpret_cast<void*>(sizeof error)};
   CUlinkState ls = nullptr;
   EXPECT_EQ(cuLinkCreate(2, opts, option_values, &ls), CUDA_SUCCESS);
-  for (const char* in : inputs)
-    EXPECT_EQ(cuLinkAddData(ls, CU_JIT_INPUT_PTX, const_cast<char*>(in), std::strlen(in) + 1,
-                            in == kCaller ? "caller.ptx" : "callee.ptx", 0, nullptr, nullptr),
+  for (const std::string* in : inputs)
+    EXPECT_EQ(cuLinkAddData(ls, CU_JIT_INPUT_PTX, const_cast<char*>(in->c_str()), in->size() + 1,
+                            in == &caller() ? "caller.ptx" : "callee.ptx", 0, nullptr, nullptr),
               CUDA_SUCCESS);
   void* cubin = nullptr;
   size_t size = 0;
@@ -161,19 +146,21 @@ TEST_F(Link, AnExternFunctionIsResolvedByAnotherInput) {
   std::vector<int> expected(32);
   for (int i = 0; i < 32; ++i) expected[i] = i + 10;
   std::vector<int> values;
-  ASSERT_EQ(link_and_run({kCaller, kCallee}, &values), CUDA_SUCCESS);
+  ASSERT_FALSE(caller().empty());
+  ASSERT_FALSE(callee().empty());
+  ASSERT_EQ(link_and_run({&caller(), &callee()}, &values), CUDA_SUCCESS);
   EXPECT_EQ(values, expected);
   values.clear();
-  ASSERT_EQ(link_and_run({kCallee, kCaller}, &values), CUDA_SUCCESS);
+  ASSERT_EQ(link_and_run({&callee(), &caller()}, &values), CUDA_SUCCESS);
   EXPECT_EQ(values, expected);
   std::string log;
-  EXPECT_EQ(link_and_run({kCaller}, &values, &log), CUDA_ERROR_INVALID_SOURCE);  // caller_alone.complete
+  EXPECT_EQ(link_and_run({&caller()}, &values, &log), CUDA_ERROR_INVALID_SOURCE);  // caller_alone.complete
   EXPECT_EQ(log, "error   : Undefined reference to 'add_ten' in 'caller.ptx'");
   char error[1024] = {};
   CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
   void* option_values[] = {error, reinterpret_cast<void*>(sizeof error)};
   CUmodule m = nullptr;
-  EXPECT_EQ(cuModuleLoadDataEx(&m, kCaller, 2, opts, option_values), CUDA_ERROR_INVALID_PTX);  // load_caller_alone
+  EXPECT_EQ(cuModuleLoadDataEx(&m, caller().c_str(), 2, opts, option_values), CUDA_ERROR_INVALID_PTX);  // load_caller_alone
   EXPECT_EQ(std::string(error), "ptxas fatal   : Unresolved extern function 'add_ten'");
 }
 
