@@ -8,6 +8,7 @@
 //   graph_memory.cpp   memory allocation and free nodes, the graph allocator's physical memory
 //   graph_conditional.cpp  conditional handles and nodes, and their evaluation at launch
 //   graph_add_node.cpp cudaGraphAddNode (every node type through cudaGraphNodeParams)
+//   graph_prebuilt.cpp prebuilt launches: the work recorded per channel, submitted as GPFIFO entries
 //
 // A graph owns its nodes; a node owns a copy of its parameters (a kernel's argument values
 // included), so a caller's structs may go away after the call. An executable graph owns another
