@@ -146,7 +146,7 @@ void BlockExec::start_block() {
     const uint32_t present = present_lanes(w.index, threads_);
     w.ready = present;
     w.exited = ~present;
-    w.barrier = w.waiting = 0;
+    w.barrier = w.waiting = w.yielded = 0;
     w.group = present;
     w.group_pc = 0;
     w.last_group = 0;
@@ -192,15 +192,20 @@ void BlockExec::run_block() {
 }
 
 // Forms the next group: the ready lanes at the lowest PC, with the lanes waiting there at a warp
-// operation. Writes the old group's PC back to its lanes first.
+// operation. Lanes that yielded are passed over while other lanes are ready, and rejoin when the
+// group reaches their PC. Writes the old group's PC back to its lanes first.
 void BlockExec::regroup(Warp& w) {
   for_lanes(w.group, [&](unsigned l) { w.pc[l] = w.group_pc; });
+  w.yielded &= w.ready;
+  uint32_t candidates = w.ready & ~w.yielded;
+  if (candidates == 0) candidates = w.ready, w.yielded = 0;
   uint32_t lowest = UINT32_MAX;
-  for_lanes(w.ready, [&](unsigned l) { lowest = std::min(lowest, w.pc[l]); });
+  for_lanes(candidates, [&](unsigned l) { lowest = std::min(lowest, w.pc[l]); });
   uint32_t group = 0;
   for_lanes(w.ready | w.waiting, [&](unsigned l) {
     if (w.pc[l] == lowest) group |= 1u << l;
   });
+  w.yielded &= ~group;
   w.waiting &= ~group;
   w.ready |= group;
   if (tracing_ && w.last_group != 0 && (group & w.last_group) == w.last_group && group != w.last_group)
@@ -294,6 +299,11 @@ void BlockExec::step(Warp& w) {
       if (in.opcode == NV_SASS_OP_CALL) {
         for_lanes(mask, [&](unsigned l) { w.call_stack[l].push_back(pc + 1); });
         if ((in.flags & NV_SASS_FLAG_SAVE_FRAME) != 0 && mask != 0) push_frames(w, in, pc, mask);
+      }
+      // A yield point taken while other lanes of the warp are ready: those run next.
+      if ((in.flags & NV_SASS_FLAG_YIELD) != 0 && mask != 0 && (w.ready & ~mask) != 0) {
+        if (tracing_) trace_line(w, pc, group, fmt::format("yield: {:08x} wait", mask));
+        w.yielded |= mask;
       }
       if (mask == group) {
         w.group_pc = in.target;

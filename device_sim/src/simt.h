@@ -43,9 +43,12 @@ constexpr uint32_t kFullMask = 0xFFFFFFFFu;
 //   waiting: at a warp-synchronous instruction, until the rest of its membermask is there too
 //   exited:  has exited (lanes past the block's last thread count as exited from the start)
 // The lanes of `group` run together at `group_pc`; pc[] holds every other lane's PC.
+// `yielded` (a subset of ready) took a yield point (NV_SASS_FLAG_YIELD) while other lanes were
+// ready: they run again when no other ready lane is left, or when those lanes reach their PC.
 struct Warp {
   unsigned index = 0;       // the warp's index in its block
   uint32_t ready = 0, barrier = 0, waiting = 0, exited = 0;
+  uint32_t yielded = 0;
   uint32_t group = 0, group_pc = 0;
   uint32_t last_group = 0;  // the lanes of the previous warp-instruction (the trace)
   uint32_t pc[kLanes] = {};

@@ -340,6 +340,9 @@ inline constexpr NvU16 NV_SASS_FLAG_NC = 1u << 11;      // ld.global.nc
 inline constexpr NvU16 NV_SASS_FLAG_ALIGNED = 1u << 12; // bar.sync.aligned and the like
 inline constexpr NvU16 NV_SASS_FLAG_NOINC = 1u << 13;   // cp.async.mbarrier.arrive.noinc
 inline constexpr NvU16 NV_SASS_FLAG_SAVE_FRAME = 1u << 14;  // call: a recursive call (see CALL)
+// bra: a yield point, the back edge of a loop that spins on another thread (ptxas' YIELD). When
+// the lanes that take it leave other lanes of their warp ready, those run first.
+inline constexpr NvU16 NV_SASS_FLAG_YIELD = 1u << 15;
 
 // No register / the always-true guard.
 inline constexpr NvU32 NV_SASS_REG_NONE = 0xFFFFFFFFu;

@@ -13,21 +13,26 @@
 
 namespace minicuda::testing {
 
-// The recorded value of `key` ("200 CUDA_ERROR_INVALID_IMAGE", a quoted log, a number); "" if absent.
-inline std::string recorded(const std::string& key) {
-  static const std::map<std::string, std::string> lines = [] {
-    std::map<std::string, std::string> m;
-    std::ifstream in(std::string(MINICUDA_MODULE_DATA) + "/probe_module.txt");
+// The value of `key` in a recording of "key = value" lines at `path`; "" if absent.
+inline std::string recorded_in(const std::string& path, const std::string& key) {
+  static std::map<std::string, std::map<std::string, std::string>> files;
+  auto [at, fresh] = files.try_emplace(path);
+  if (fresh) {
+    std::ifstream in(path);
     std::string line;
     while (std::getline(in, line)) {
       size_t eq = line.find(" = ");
       if (line.empty() || line[0] == '#' || eq == std::string::npos) continue;
-      m.emplace(line.substr(0, eq), line.substr(eq + 3));
+      at->second.emplace(line.substr(0, eq), line.substr(eq + 3));
     }
-    return m;
-  }();
-  auto it = lines.find(key);
-  return it == lines.end() ? std::string() : it->second;
+  }
+  auto it = at->second.find(key);
+  return it == at->second.end() ? std::string() : it->second;
+}
+
+// The recorded value of `key` in probe_module.txt ("200 CUDA_ERROR_INVALID_IMAGE", a quoted log, a number).
+inline std::string recorded(const std::string& key) {
+  return recorded_in(std::string(MINICUDA_MODULE_DATA) + "/probe_module.txt", key);
 }
 
 // The recorded CUresult of `key` (the number before its name).
@@ -50,9 +55,9 @@ inline std::string recorded_log(const std::string& key) {
   return out;
 }
 
-// A file of the recorded images (img/vadd.ptx, ...), with a NUL after it.
-inline std::string image_file(const std::string& name) {
-  std::ifstream in(std::string(MINICUDA_MODULE_DATA) + "/img/" + name, std::ios::binary);
+// A file of the recorded images (img/vadd.ptx, ...) of `dir`, with a NUL after it.
+inline std::string image_file(const std::string& name, const std::string& dir = MINICUDA_MODULE_DATA) {
+  std::ifstream in(dir + "/img/" + name, std::ios::binary);
   std::stringstream s;
   s << in.rdbuf();
   return s.str() + std::string(1, '\0');

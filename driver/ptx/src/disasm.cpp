@@ -127,6 +127,7 @@ std::string modifiers(const NvSassInstruction& i) {
   if (i.flags & NV_SASS_FLAG_VOLATILE) add("volatile");
   if (i.flags & NV_SASS_FLAG_WRAP) add("wrap");
   if (i.flags & NV_SASS_FLAG_CLAMP) add("clamp");
+  if (i.flags & NV_SASS_FLAG_YIELD) add("yield");
   static const char* const sem[] = {"", "relaxed", "acquire", "release", "acq_rel", "sc", "weak"};
   static const char* const scope[] = {"", "cta", "cluster", "gpu", "sys"};
   if (i.sem && i.sem < 7) add(sem[i.sem]);

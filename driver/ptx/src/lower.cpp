@@ -10,6 +10,7 @@
 #include "lowerer.h"
 #include "minicuda/round_up.h"
 #include "regalloc.h"
+#include "yield_points.h"
 #include "support.h"
 #include "verify.h"
 
@@ -404,6 +405,7 @@ bool Lowerer::run(const Function& entry, std::shared_ptr<const std::vector<std::
     block_->data.code[at].target = it->second;
   }
   for (const auto& [at, callee] : call_fixups_) block_->data.code[at].target = function_start_.at(callee);
+  mark_yield_points(block_->data.code);
 
   // -O0 (CU_JIT_OPTIMIZATION_LEVEL 0) keeps one register per PTX register, for reading the
   // listing beside the PTX; above it, registers whose live ranges never meet are folded.

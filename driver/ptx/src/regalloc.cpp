@@ -19,7 +19,12 @@ bool writes_nothing(NvU16 op) {
   }
 }
 
-// How many leading operands an instruction writes.
+bool ends_flow(NvU16 op) {
+  return op == NV_SASS_OP_EXIT || op == NV_SASS_OP_RET || op == NV_SASS_OP_TRAP || op == NV_SASS_OP_BRKPT;
+}
+
+}  // namespace
+
 int defs_of(const NvSassInstruction& i) {
   if (writes_nothing(i.opcode)) return 0;
   if (i.opcode == NV_SASS_OP_LD || i.opcode == NV_SASS_OP_LDU) return i.vec > 1 ? i.vec : 1;
@@ -27,12 +32,6 @@ int defs_of(const NvSassInstruction& i) {
   if (i.opcode == NV_SASS_OP_TEX || i.opcode == NV_SASS_OP_SULD) return 2;  // two register pairs
   return 1;
 }
-
-bool ends_flow(NvU16 op) {
-  return op == NV_SASS_OP_EXIT || op == NV_SASS_OP_RET || op == NV_SASS_OP_TRAP || op == NV_SASS_OP_BRKPT;
-}
-
-}  // namespace
 
 std::vector<uint32_t> allocate_registers(std::vector<NvSassInstruction>& code, const std::vector<uint32_t>& slot_bytes) {
   const size_t n = code.size(), v = slot_bytes.size();

@@ -10,6 +10,10 @@
 
 namespace minicuda::ptx {
 
+// How many leading operands of `i` it writes (registers or predicates); a second predicate
+// destination (pred_dst) is not counted.
+int defs_of(const NvSassInstruction& i);
+
 // Renumbers the REG operands and address bases of `code` (which uses `slot_bytes.size()` slots)
 // onto as few registers as the live ranges allow; returns the new width of each register.
 // Programs with CALL are left as they are (a callee's registers would need the caller's live

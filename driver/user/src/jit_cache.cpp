@@ -22,7 +22,7 @@ namespace minicuda::libcuda::jit_cache {
 namespace {
 
 constexpr uint32_t kPayloadMagic = 0x544A434Du;  // "MCJT"
-constexpr uint32_t kPayloadVersion = 4;           // bump when the payload's layout or the JIT's output changes
+constexpr uint32_t kPayloadVersion = 5;           // bump when the payload's layout or the JIT's output changes
 constexpr uint32_t kIndexVersion = 0x4D;          // minicuda's index: the real one's layout, its own version
 constexpr uint32_t kMaxCount = 1u << 24;          // no list in a payload is longer
 
