@@ -19,7 +19,8 @@ packages=(
   libbenchmark-dev  # Google Benchmark: bench/ (MINICUDA_BUILD_BENCHMARKS)
   libboost-context-dev  # fibers for CUDA threads that wait at barriers
   libcli11-dev      # CLI11 (header-only): the minicuda command's options (tools/minicuda_cli/)
-  libzstd-dev       # zstd: the compressed PTX and ELF entries of real fatbins (driver/user/src/fatbin_container.cpp)
+  libzstd-dev       # zstd: the compressed PTX and ELF entries of real fatbins (driver/user/src/image.cpp)
+  liblz4-dev        # LZ4: the same, from nvcc -compress-mode=speed (driver/user/src/image.cpp)
   gdb               # the gdb backtrace test, and stepping through the layers
   clang             # the fuzz preset: libFuzzer targets (fuzz/)
   libclang-rt-14-dev  # clang's libFuzzer, ASan, UBSan and LeakSanitizer runtimes

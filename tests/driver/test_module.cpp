@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "crt/kernel_image.h"
 #include "driver_fixtures.h"
 #include "fatbinary.h"
@@ -187,18 +189,77 @@ TEST_F(ModuleLoad, FatbinarySizesThatDoNotFitAreRefused) {
   EXPECT_EQ(image::select_fatbin(reinterpret_cast<const uint8_t*>(bad.data()), size, 90).error, CUDA_ERROR_INVALID_IMAGE);
 }
 
+// nvcc -compress-mode=speed writes LZ4 blocks (flag 0x2000) instead of zstd frames. What the H200
+// answered for the same images: tests/data/h200/fatbin_lz4/probe_fatbin_lz4.txt.
+TEST_F(ModuleLoad, Lz4CompressedFatbinariesLoadAndRunAsTheH200s) {
+  const std::string dir = std::string(MINICUDA_H200_DATA) + "/fatbin_lz4";
+  const std::string probe = dir + "/probe_fatbin_lz4.txt";
+  const std::string zstd_ptx = image::select(image_file("vadd.fatbin").data(), 90).ptx;
+  for (const std::string name : {"vadd_lz4_ptxonly.fatbin", "vadd_lz4.fatbin"}) {
+    SCOPED_TRACE(name);
+    const std::string key = "img/" + name, fat = image_file(name, dir);
+    image::Code code = image::select(fat.data(), 90);
+    ASSERT_EQ(code.error, CUDA_SUCCESS) << code.why;
+    EXPECT_EQ(code.ptx, zstd_ptx);  // the PTX the zstd image of the same source holds
+    EXPECT_EQ(code.why.rfind("the fatbinary's compute_90 PTX (lz4, decompressed)", 0), 0u) << code.why;
+    CUmodule m = nullptr;
+    ASSERT_EQ(std::to_string(cuModuleLoadData(&m, fat.data())) + " CUDA_SUCCESS", recorded_in(probe, key + ".load"));
+    CUfunction vadd = nullptr;
+    ASSERT_EQ(cuModuleGetFunction(&vadd, m, "vadd"), CUDA_SUCCESS);
+    const int n = 1000;
+    std::vector<float> ha(n), hb(n), hc(n);
+    for (int i = 0; i < n; ++i) ha[i] = static_cast<float>(i), hb[i] = static_cast<float>(2 * i);
+    CUdeviceptr a = 0, b = 0, c = 0;
+    ASSERT_EQ(cuMemAlloc(&a, n * 4), CUDA_SUCCESS);
+    ASSERT_EQ(cuMemAlloc(&b, n * 4), CUDA_SUCCESS);
+    ASSERT_EQ(cuMemAlloc(&c, n * 4), CUDA_SUCCESS);
+    ASSERT_EQ(cuMemcpyHtoD(a, ha.data(), n * 4), CUDA_SUCCESS);
+    ASSERT_EQ(cuMemcpyHtoD(b, hb.data(), n * 4), CUDA_SUCCESS);
+    int count = n;
+    void* args[] = {&a, &b, &c, &count};
+    CUresult launched = cuLaunchKernel(vadd, 4, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr);
+    CUresult synced = cuCtxSynchronize();
+    ASSERT_EQ(cuMemcpyDtoH(hc.data(), c, n * 4), CUDA_SUCCESS);
+    int wrong = 0;
+    for (int i = 0; i < n; ++i) wrong += hc[i] != ha[i] + hb[i];
+    EXPECT_EQ(fmt::format("{} {} wrong {} c[999] {}", static_cast<int>(launched), static_cast<int>(synced), wrong,
+                          fmt_float(hc[999])),
+              recorded_in(probe, key + ".run"));
+    cuMemFree(a), cuMemFree(b), cuMemFree(c);
+    EXPECT_EQ(cuModuleUnload(m), CUDA_SUCCESS);
+  }
+  // A byte of the PTX-only image's LZ4 block changed: the block still decodes, to PTX whose
+  // ".version" reads ".ve(sion", and the JIT refuses it as the H200's does.
+  std::string corrupt = image_file("vadd_lz4_ptxonly.fatbin", dir);
+  corrupt[16 + 80 + 9] ^= 0x5a;
+  EXPECT_EQ(std::to_string(load_ex(corrupt.data()).result) + " CUDA_ERROR_INVALID_PTX",
+            recorded_in(probe, "img/vadd_lz4_ptxonly.fatbin.corrupt.load"));
+  // The entry's uncompressed size halved: the H200's driver crashes in the decoder (signal 11);
+  // here the decoder stops at the smaller buffer and the image is refused.
+  std::string halved = image_file("vadd_lz4_ptxonly.fatbin", dir);
+  uint64_t size = 0;
+  std::memcpy(&size, halved.data() + 16 + 56, 8);
+  size /= 2;
+  std::memcpy(halved.data() + 16 + 56, &size, 8);
+  EXPECT_EQ(recorded_in(probe, "img/vadd_lz4_ptxonly.fatbin.half_size"), "crashed (signal 11)");
+  image::Code refused = image::select(halved.data(), 90);
+  EXPECT_EQ(refused.error, CUDA_ERROR_INVALID_IMAGE);
+  EXPECT_EQ(refused.why, "a compressed PTX entry does not decompress (lz4: a malformed LZ4 block)");
+}
+
 TEST_F(ModuleLoad, MutatedFatbinariesAreReadWithinTheirBounds) {
   // Random bytes of the recorded containers changed, 3000 times: every answer is one of the three
   // the parser gives, and nothing past the container is read (ASan checks that in the asan preset).
-  const std::string images[2] = {image_file("vadd.fatbin"), image_file("vadd_ptxonly.fatbin")};
+  const std::string images[3] = {image_file("vadd.fatbin"), image_file("vadd_ptxonly.fatbin"),
+                                  image_file("vadd_lz4_ptxonly.fatbin", std::string(MINICUDA_H200_DATA) + "/fatbin_lz4")};
   uint64_t state = 0x9E3779B97F4A7C15ull;
   auto next = [&state] { return state = state * 6364136223846793005ull + 1442695040888963407ull; };
   for (int i = 0; i < 3000; ++i) {
-    const std::string& original = images[i % 2];
+    const std::string& original = images[i % 3];
     const size_t size = original.size() - 1;
     std::vector<uint8_t> bytes(original.begin(), original.begin() + static_cast<long>(size));
     for (int flips = 1 + static_cast<int>(next() >> 61); flips > 0; --flips)
-      bytes[(next() >> 33) % (i % 3 == 0 ? 112 : size)] = static_cast<uint8_t>(next() >> 56);  // often the headers
+      bytes[(next() >> 33) % (i % 4 == 0 ? 112 : size)] = static_cast<uint8_t>(next() >> 56);  // often the headers
     const CUresult r = image::select_fatbin(bytes.data(), bytes.size(), 90).error;
     EXPECT_TRUE(r == CUDA_SUCCESS || r == CUDA_ERROR_INVALID_IMAGE || r == CUDA_ERROR_NO_BINARY_FOR_GPU) << i;
   }

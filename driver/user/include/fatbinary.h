@@ -111,6 +111,7 @@ inline constexpr uint16_t kFatbinKindElf = 2;
 inline constexpr uint16_t kFatbinKindHostCode = 0x4D43;  // minicuda's: a ModuleImage
 inline constexpr uint64_t kFatbinFlag64Bit = 0x1;             // 64-bit addresses
 inline constexpr uint64_t kFatbinFlagLinux = 0x10;            // built for a Linux host
+inline constexpr uint64_t kFatbinFlagCompressedLz4 = 0x2000;  // the payload is an LZ4 block
 inline constexpr uint64_t kFatbinFlagCompressedZstd = 0x8000; // the payload is a zstd frame
 // One translation unit's fatbinary, as crt/host_runtime.h lays it out.
 struct MinicudaFatbin {

@@ -1,7 +1,8 @@
 // Module images: which kind an image is and which of a fatbinary's entries the driver uses.
 //
 // A real fatbinary (fatbinary.h) holds entries of SASS (ELF, per sm_XY) and PTX (per compute_XY),
-// their payloads often zstd-compressed (kFatbinFlagCompressedZstd). The real driver runs the SASS
+// their payloads often compressed: a zstd frame (kFatbinFlagCompressedZstd, nvcc's default) or an
+// LZ4 block (kFatbinFlagCompressedLz4, -compress-mode=speed). The real driver runs the SASS
 // for its GPU when there is one and JIT-compiles PTX otherwise. NVIDIA's SASS is machine code for
 // a real SM, which the simulator cannot run, so minicuda always takes the PTX: the newest entry
 // not above the device's compute capability. An image with SASS alone gets
@@ -9,6 +10,7 @@
 #include "image.h"
 
 #include <elf.h>
+#include <lz4.h>
 #include <zstd.h>
 
 #include <cstring>
@@ -40,10 +42,44 @@ std::string text_of(const uint8_t* p, size_t n) {
   return std::string(reinterpret_cast<const char*>(p), nul ? static_cast<const uint8_t*>(nul) - p : n);
 }
 
-// The PTX text of one entry: its payload, decompressed when it is a zstd frame.
+// Is s made of printable characters and the whitespace PTX allows?
+bool is_text(const std::string& s) {
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c < 0x20 && std::strchr("\t\n\v\f\r", c) == nullptr) return false;
+  }
+  return true;
+}
+
+// The compression of an entry's payload: "zstd", "lz4", or nullptr when it is stored as it is.
+const char* compression_of(const fatbin::FatbinEntry& e) {
+  if (e.flags & fatbin::kFatbinFlagCompressedZstd) return "zstd";
+  if (e.flags & fatbin::kFatbinFlagCompressedLz4) return "lz4";
+  return nullptr;
+}
+
+// Decompresses payload into text (sized to the entry's uncompressed size): the number of bytes
+// written, or the decoder's complaint in *why. Neither decoder writes or reads past its buffers.
+bool decompress(const char* kind, const uint8_t* payload, size_t size, std::string& text, std::string* why) {
+  size_t n = 0;
+  if (std::strcmp(kind, "zstd") == 0) {
+    n = ZSTD_decompress(text.data(), text.size(), payload, size);
+    if (ZSTD_isError(n)) return *why = ZSTD_getErrorName(n), false;
+  } else {
+    const int got = LZ4_decompress_safe(reinterpret_cast<const char*>(payload), text.data(), static_cast<int>(size),
+                                        static_cast<int>(text.size()));
+    if (got < 0) return *why = "a malformed LZ4 block", false;
+    n = static_cast<size_t>(got);
+  }
+  if (n != text.size()) return *why = "wrong size", false;
+  return true;
+}
+
+// The PTX text of one entry: its payload, decompressed when it is compressed.
 bool entry_ptx(const fatbin::FatbinEntry& e, const uint8_t* payload, uint64_t extent, std::string* out,
                std::string* why) {
-  if ((e.flags & fatbin::kFatbinFlagCompressedZstd) == 0) {
+  const char* kind = compression_of(e);
+  if (kind == nullptr) {
     *out = text_of(payload, extent);
     return true;
   }
@@ -52,10 +88,9 @@ bool entry_ptx(const fatbin::FatbinEntry& e, const uint8_t* payload, uint64_t ex
     return false;
   }
   std::string text(e.uncompressed_size, '\0');
-  size_t n = ZSTD_decompress(text.data(), text.size(), payload, e.payload_size);
-  if (ZSTD_isError(n) || n != e.uncompressed_size) {
-    *why = fmt::format("a compressed PTX entry does not decompress ({})",
-                       ZSTD_isError(n) ? ZSTD_getErrorName(n) : "wrong size");
+  std::string complaint;
+  if (!decompress(kind, payload, e.payload_size, text, &complaint)) {
+    *why = fmt::format("a compressed PTX entry does not decompress ({}: {})", kind, complaint);
     return false;
   }
   *out = text_of(reinterpret_cast<const uint8_t*>(text.data()), text.size());
@@ -95,6 +130,7 @@ Code select_fatbin(const uint8_t* data, size_t size, int sm) {
   const uint8_t* at = data + h.header_size;
   const uint8_t* end = at + h.fat_size;
   const uint8_t* best_ptx = nullptr;
+  const fatbin::ModuleImage* host = nullptr;
   int best_sm = -1, elf_sm = -1, newer_ptx = -1;
   while (static_cast<size_t>(end - at) >= sizeof(fatbin::FatbinEntry)) {
     fatbin::FatbinEntry e;
@@ -114,10 +150,9 @@ Code select_fatbin(const uint8_t* data, size_t size, int sm) {
       if (magic_version[0] != fatbin::kModuleMagic || magic_version[1] != 1 ||
           reinterpret_cast<uintptr_t>(payload) % alignof(fatbin::ModuleImage) != 0)
         return refuse(CUDA_ERROR_INVALID_IMAGE, "a minicuda entry of an unknown version");
-      Code c;
-      c.host = reinterpret_cast<const fatbin::ModuleImage*>(payload);
-      c.why = "minicuda's fatbinary entry (C++ kernels)";
-      return c;
+      host = reinterpret_cast<const fatbin::ModuleImage*>(payload);
+      at = payload + extent;
+      continue;
     }
     const int entry_sm = static_cast<int>(e.sm_version);
     if (e.kind == fatbin::kFatbinKindPtx) {
@@ -127,6 +162,12 @@ Code select_fatbin(const uint8_t* data, size_t size, int sm) {
       elf_sm = entry_sm;
     }
     at = payload + extent;
+  }
+  if (host != nullptr && best_ptx == nullptr) {
+    Code c;
+    c.host = host;
+    c.why = "minicuda's fatbinary entry (C++ kernels)";
+    return c;
   }
   if (best_ptx == nullptr) {
     if (newer_ptx >= 0)
@@ -146,10 +187,14 @@ Code select_fatbin(const uint8_t* data, size_t size, int sm) {
     c.error = CUDA_ERROR_INVALID_IMAGE;
     return c;
   }
-  if (c.ptx.find(".version") == std::string::npos)
+  // An entry that holds text goes to the JIT, which reports what is wrong with it (the H200 answers
+  // CUDA_ERROR_INVALID_PTX for a corrupted LZ4 block whose text no longer reads ".version").
+  if (c.ptx.empty() || !is_text(c.ptx))
     return refuse(CUDA_ERROR_INVALID_IMAGE, "a fatbinary PTX entry that is not PTX text");
-  c.why = fmt::format("the fatbinary's compute_{} PTX{}{}", best_sm,
-                      (e.flags & fatbin::kFatbinFlagCompressedZstd) ? " (zstd, decompressed)" : "",
+  c.from_entry = true;
+  c.host = host;
+  c.why = fmt::format("{}the fatbinary's compute_{} PTX{}{}", host ? "minicuda's entry (C++ kernels) and " : "", best_sm,
+                      compression_of(e) ? fmt::format(" ({}, decompressed)", compression_of(e)) : "",
                       elf_sm >= 0 ? fmt::format("; its sm_{} SASS skipped: NVIDIA SASS cannot run on the simulator", elf_sm)
                                   : std::string());
   return c;

@@ -17,15 +17,17 @@ namespace minicuda::libcuda::image {
 struct Code {
   CUresult error = CUDA_SUCCESS;                // CUDA_SUCCESS, or why the image cannot load
   std::string why;                              // for the trace: what was chosen or refused, and why
-  const fatbin::ModuleImage* host = nullptr;    // minicuda's own fatbinary entry (C++ kernels), or
+  const fatbin::ModuleImage* host = nullptr;    // minicuda's own fatbinary entry (C++ kernels), and/or
   std::string ptx;                              // the PTX text to compile (its entry decompressed)
+  bool from_entry = false;                      // ptx is a fatbinary's PTX entry: PTX whatever it holds
 };
 
 // Reads the image at `data` for a device of compute capability `sm` (major*10+minor). Every size
 // read from the image is checked against the container's own bounds; an image that is neither a
 // fatbinary nor an ELF nor PTX (empty, zero-filled, garbage, text without a .version):
 // CUDA_ERROR_INVALID_IMAGE; a fatbinary or cubin with no code the simulator can run for sm (only
-// SASS, or PTX for a newer GPU): CUDA_ERROR_NO_BINARY_FOR_GPU.
+// SASS, or PTX for a newer GPU): CUDA_ERROR_NO_BINARY_FOR_GPU. A fatbinary that holds minicuda's
+// entry beside PTX gives both: a module of C++ kernels and PTX kernels (jit.h, load_image).
 Code select(const void* data, int sm);
 
 // As select(), for a fatbinary header of `size` bytes at most (the fuzz target's entry point:

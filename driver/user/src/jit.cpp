@@ -164,8 +164,8 @@ void add_kernels(CUlib_st& lib, const fatbin::ModuleImage* module) {
     auto k = std::make_unique<CUkern_st>();
     k->image = &module->kernels[i];
     k->library = &lib;
-    if (lib.jit) {
-      k->ptx = &lib.jit->result.kernels[i];
+    if (lib.jit) k->ptx = lib.jit->code_of[i];
+    if (k->ptx != nullptr) {
       // What a block may add dynamically by default: the 48 KiB a block has without opting in,
       // less its static __shared__ (measured: 4 KiB static -> 45056, probe_api_families.txt
       // rt.funcGetAttributes.k_smem).
@@ -222,13 +222,16 @@ CUresult load_image(const void* data, const JitOptions& options, CUlib_st& lib, 
     if (code.error == CUDA_ERROR_INVALID_IMAGE) *error_log = image::kUnrecognizedImageLog;
     return code.error;
   }
-  if (code.host != nullptr) {
+  if (code.host != nullptr && code.ptx.empty()) {
     add_kernels(lib, code.host);
     return CUDA_SUCCESS;
   }
   auto jit = std::make_shared<JitModule>();
   bool hit = false;
   CUresult r = jit_compile(code.ptx, options, &jit->result, &hit);
+  // Text without a .version is not an image, unless a fatbinary's PTX entry holds it: the H200
+  // answers CUDA_ERROR_INVALID_PTX then (fatbin_lz4/probe_fatbin_lz4.txt, ".corrupt").
+  if (r == CUDA_ERROR_INVALID_IMAGE && code.from_entry) r = CUDA_ERROR_INVALID_PTX;
   if (r == CUDA_ERROR_INVALID_IMAGE) {
     *error_log = image::kUnrecognizedImageLog;
     return r;
@@ -239,7 +242,23 @@ CUresult load_image(const void* data, const JitOptions& options, CUlib_st& lib, 
   if (r != CUDA_SUCCESS) return r;
   JitModule& m = *jit;
   m.target_sm = options.compile.target_sm;
+  const bool force_ptx = jit_cache::settings().force_jit;
+  auto in_ptx = [&m](const char* name) {
+    return std::any_of(m.result.kernels.begin(), m.result.kernels.end(),
+                       [name](const ptx::CompiledKernel& k) { return k.name == name; });
+  };
+  auto in_host = [&code](const std::string& name) {
+    for (uint32_t i = 0; code.host != nullptr && i < code.host->kernel_count; ++i)
+      if (name == code.host->kernels[i].name) return true;
+    return false;
+  };
+  for (uint32_t i = 0; code.host != nullptr && i < code.host->kernel_count; ++i) {
+    if (force_ptx && in_ptx(code.host->kernels[i].name)) continue;
+    m.kernels.push_back(code.host->kernels[i]);
+    m.code_of.push_back(nullptr);
+  }
   for (const ptx::CompiledKernel& k : m.result.kernels) {
+    if (!force_ptx && in_host(k.name)) continue;
     fatbin::KernelImage img{};
     img.name = k.name.c_str();
     img.param_count = static_cast<uint32_t>(k.param_offsets.size());
@@ -249,6 +268,7 @@ CUresult load_image(const void* data, const JitOptions& options, CUlib_st& lib, 
     img.num_regs = k.num_regs;
     for (int i = 0; i < 3; ++i) img.cluster_dims[i] = k.req_cluster[i];  // .reqnctapercluster
     m.kernels.push_back(img);
+    m.code_of.push_back(&k);
   }
   m.slots.assign(m.result.globals.size(), nullptr);
   for (size_t i = 0; i < m.result.globals.size(); ++i) {
@@ -257,18 +277,28 @@ CUresult load_image(const void* data, const JitOptions& options, CUlib_st& lib, 
     m.variables.push_back(fatbin::VariableImage{g.name.c_str(), g.size, g.constant ? 1u : 0u,
                                                 g.initializer.data(), &m.slots[i]});
   }
+  // The C++ entry's variables after the PTX ones (whose indices are the JIT result's).
+  for (uint32_t i = 0; code.host != nullptr && i < code.host->variable_count; ++i)
+    m.variables.push_back(code.host->variables[i]);
   // A module whose code calls malloc/free (the JIT's HEAP instructions) gives the context its heap.
-  uint32_t flags = 0;
+  uint32_t flags = code.host != nullptr ? code.host->flags : 0;
   for (const ptx::CompiledKernel& k : m.result.kernels) {
     const auto* p = static_cast<const NvSassProgram*>(k.sass.get());
     for (NvU32 i = 0; p != nullptr && i < p->instruction_count; ++i)
       if (nv_sass_instructions(*p)[i].opcode == NV_SASS_OP_HEAP) flags |= fatbin::kModuleUsesDeviceHeap;
   }
-  m.module = fatbin::ModuleImage{fatbin::kModuleMagic, 1, "PTX module", static_cast<uint32_t>(m.kernels.size()),
+  m.module = fatbin::ModuleImage{fatbin::kModuleMagic, 1, code.host != nullptr ? code.host->source : "PTX module",
+                                 static_cast<uint32_t>(m.kernels.size()),
                                  m.kernels.data(), static_cast<uint32_t>(m.variables.size()), m.variables.data(), flags};
   lib.jit = std::move(jit);
   add_kernels(lib, &lib.jit->module);
-  trace::note(trace::Layer::Libcuda, "module: {} PTX kernel(s), {} variable(s)", m.kernels.size(), m.variables.size());
+  const size_t cxx = static_cast<size_t>(std::count(m.code_of.begin(), m.code_of.end(), nullptr));
+  if (code.host != nullptr)
+    trace::note(trace::Layer::Libcuda, "module: {} C++ kernel(s) and {} PTX kernel(s){}, {} variable(s)", cxx,
+                m.kernels.size() - cxx, force_ptx ? " (CUDA_FORCE_PTX_JIT=1: the PTX where both have one)" : "",
+                m.variables.size());
+  else
+    trace::note(trace::Layer::Libcuda, "module: {} PTX kernel(s), {} variable(s)", m.kernels.size(), m.variables.size());
   return CUDA_SUCCESS;
 }
 

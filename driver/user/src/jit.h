@@ -50,6 +50,7 @@ void write_jit_logs(const JitOptions& options, void** values, const std::string&
 struct JitModule {
   ptx::CompileResult result;
   std::vector<fatbin::KernelImage> kernels;
+  std::vector<const ptx::CompiledKernel*> code_of;  // per kernel: its PTX, or nullptr for a C++ kernel
   std::vector<fatbin::VariableImage> variables;
   std::vector<void*> slots;  // each variable's device address in the context it is loaded in
   fatbin::ModuleImage module{};
@@ -61,6 +62,10 @@ struct JitModule {
 // log line in *error_log), CUDA_ERROR_NO_BINARY_FOR_GPU, CUDA_ERROR_INVALID_PTX (218),
 // CUDA_ERROR_UNSUPPORTED_PTX_VERSION (222), CUDA_ERROR_NOT_SUPPORTED (PTX the JIT cannot lower
 // yet). *error_log and *info_log get the JIT's logs (ptxas' words) either way.
+// A fatbinary with minicuda's entry beside PTX makes one module of both. A kernel both have runs
+// from the C++ entry, minicuda's code for this machine as SASS is the real driver's, unless
+// CUDA_FORCE_PTX_JIT=1 asks for the PTX; a kernel one of them has runs from that one. Its variables
+// are both entries' (a name in both: cuModuleGetGlobal finds the PTX one).
 CUresult load_image(const void* image, const JitOptions& options, CUlib_st& lib, std::string* error_log,
                     std::string* info_log);
 // Compiles PTX text: the JIT, through the JIT cache (jit_cache.h): a hit loads the entry (*hit
