@@ -42,7 +42,13 @@ class PtxasDiagnostics : public ::testing::TestWithParam<Case> {};
 TEST_P(PtxasDiagnostics, LogMatchesPtxasAndStatusIsTheDriversKind) {
   const Case& c = GetParam();
   ptx::CompileResult r = compile_fixture(c.name);
-  EXPECT_EQ(r.error_log, recorded_log(c.name));
+  std::string expected = recorded_log(c.name);
+  // The driver's JIT writes nothing after an unsupported .version, where the ptxas command adds
+  // its "aborted" line (the H200's driver: probe_module.txt ptx.version_99 and ptx.version_9_2).
+  const std::string aborted = "ptxas fatal   : Ptx assembly aborted due to errors\n";
+  if (std::string(c.name) == "unsupported_version" && expected.ends_with(aborted))
+    expected.resize(expected.size() - aborted.size());
+  EXPECT_EQ(r.error_log, expected);
   EXPECT_EQ(r.status, c.status) << ptx::status_name(r.status);
   EXPECT_TRUE(r.kernels.empty());
 }
@@ -70,7 +76,10 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"state_space_mismatch", ptx::Status::ParseError},
                       Case{"param_space", ptx::Status::ParseError},
                       Case{"blank_lines", ptx::Status::InvalidImage},
-                      Case{"duplicate_definition", ptx::Status::ParseError}),
+                      Case{"duplicate_definition", ptx::Status::ParseError},
+                      Case{"old_version", ptx::Status::ParseError},
+                      Case{"unknown_modifier", ptx::Status::ParseError},
+                      Case{"unsupported_target", ptx::Status::ParseError}),
     [](const ::testing::TestParamInfo<Case>& info) { return std::string(info.param.name); });
 
 }  // namespace

@@ -89,6 +89,7 @@ struct Module {
   std::string target;                    // "sm_90"
   int target_line = 0;
   int address_size = 64;
+  int address_size_line = 0;             // 0: no .address_size directive
   std::vector<std::pair<int, std::string>> files;  // .file index, name
   std::vector<VarDecl> globals;          // module-scope .global/.const/.shared
   std::vector<Function> functions;

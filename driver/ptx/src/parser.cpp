@@ -37,6 +37,7 @@ class Parser {
       fatal(version_line_, "Unsupported .version " + std::to_string(m_.version_major) + "." +
                                std::to_string(m_.version_minor) + "; current version is '" +
                                std::to_string(kPtxIsaMajor) + "." + std::to_string(kPtxIsaMinor) + "'");
+      d_.back().last_word = true;
       return ParseOutcome::UnsupportedVersion;
     }
     if (!dir("target")) {
@@ -95,7 +96,7 @@ class Parser {
       m_.target = ident();
       while (accept(',')) ident();
     } else if (d == "address_size") {
-      next();
+      m_.address_size_line = next().line;
       m_.address_size = static_cast<int>(integer());
     } else if (d == "file") {
       next();

@@ -17,6 +17,7 @@ struct Diagnostic {
   Severity severity = Severity::Error;
   int line = 0;           // 0: no line ("ptxas fatal   : message")
   std::string message;
+  bool last_word = false;  // ptxas writes nothing after it (no "aborted" line): an unsupported .version
 };
 
 enum class ParseOutcome { Ok, SyntaxError, MissingVersion, UnsupportedVersion, MissingTarget };

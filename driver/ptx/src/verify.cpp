@@ -185,15 +185,18 @@ class Verifier {
       return;
     }
     if (in.opcode == "ld" || in.opcode == "ldu" || in.opcode == "st" || in.opcode == "atom" || in.opcode == "red") {
+      const bool plain = in.opcode == "ld" || in.opcode == "ldu" || in.opcode == "st";
       std::string space;
       for (const auto& m : in.modifiers) {
         std::string b = m.substr(0, m.find("::"));
         if (b == "global" || b == "shared" || b == "local" || b == "const" || b == "param") space = b;
+        else if (plain && !is_memory_modifier(m)) error(in.line, "Unknown modifier '." + m + "'");
       }
       for (const auto& o : in.operands) {
-        if (o.kind != Operand::Kind::Address || o.name.empty() || o.name[0] == '%' || space.empty()) continue;
+        if (o.kind != Operand::Kind::Address || o.name.empty() || o.name[0] == '%') continue;
         auto it = s.spaces.find(o.name);
-        if (it != s.spaces.end() && it->second != space) {
+        // A generic access may name a variable, never a parameter (ptxas, ld.parm in probe_module).
+        if (it != s.spaces.end() && (space.empty() ? it->second == "param" : it->second != space)) {
           error(in.line, "State space mismatch between instruction and address in instruction '" + in.opcode + "'");
           return;
         }
@@ -235,6 +238,18 @@ bool is_special_register(const std::string& name) {
     if (name == s) return true;
   if (name.rfind("%envreg", 0) == 0 || name.rfind("%pm", 0) == 0 || name.rfind("%reserved_smem", 0) == 0) return true;
   return false;
+}
+
+bool is_memory_modifier(const std::string& m) {
+  static const char* const kKnown[] = {
+      "weak", "volatile", "relaxed", "acquire", "release", "mmio", "cta", "cluster", "gpu", "sys", "ca", "cg", "cs",
+      "lu", "cv", "wb", "wt", "nc", "unified", "v2", "v4", "v8", "L1::evict_normal", "L1::evict_unchanged",
+      "L1::evict_first", "L1::evict_last", "L1::no_allocate", "L2::evict_normal", "L2::evict_first",
+      "L2::evict_last", "L2::cache_hint", "L2::64B", "L2::128B", "L2::256B", "f16", "f16x2", "bf16", "bf16x2",
+      "e4m3", "e5m2", "e4m3x2", "e5m2x2", "pred", "async", "bulk", "mbarrier::complete_tx::bytes"};
+  for (const char* k : kKnown)
+    if (m == k) return true;
+  return type_size(m) != 0;
 }
 
 void verify(const Module& module, std::vector<Diagnostic>& diags, bool whole_program) {

@@ -17,6 +17,9 @@ void verify(const Module& module, std::vector<Diagnostic>& diags, bool whole_pro
 
 // True for %tid, %ctaid, %laneid, %clock64, ... (the special registers the front end knows).
 bool is_special_register(const std::string& name);
+// True for a modifier of ld, ldu or st other than its state space (a type, .volatile, .v4,
+// .L2::cache_hint...): ptxas refuses any other as "Unknown modifier '.X'".
+bool is_memory_modifier(const std::string& m);
 
 // The device heap's functions a module may call without defining them, which the JIT resolves
 // to the driver's heap (nv_sass.h HEAP): the NvSassHeapMode of `name` (malloc, free, and the
