@@ -1,6 +1,7 @@
 // The linker at the Driver API (driver/user/src/link.cpp): links of PTX inputs into minicuda's
 // ELF, NVIDIA cubins refused, and the handle and file errors - as the H200 recorded them
 // (tests/data/h200/module/probe_module.txt link.*).
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -162,6 +163,112 @@ TEST_F(Link, AnExternFunctionIsResolvedByAnotherInput) {
   CUmodule m = nullptr;
   EXPECT_EQ(cuModuleLoadDataEx(&m, caller().c_str(), 2, opts, option_values), CUDA_ERROR_INVALID_PTX);  // load_caller_alone
   EXPECT_EQ(std::string(error), "ptxas fatal   : Unresolved extern function 'add_ten'");
+}
+
+// An input's own options and a file input, as tests/data/h200/link_options/probe_link_options.cu
+// asked the H200 (its kernel and its answers).
+namespace link_options {
+
+const char* kGood = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry fill(.param .u64 out)
+{
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd3, %rd2, %rd3;
+  add.u32 %r2, %r1, 100;
+  st.global.u32 [%rd3], %r2;
+  ret;
+}
+)";
+
+std::string recorded_answer(const std::string& key) {
+  return recorded_in(std::string(MINICUDA_H200_DATA) + "/link_options/probe_link_options.txt", key);
+}
+std::string answer(CUresult r) {
+  const char* name = nullptr;
+  cuGetErrorName(r, &name);
+  return std::to_string(static_cast<int>(r)) + " " + (name ? name : "?");
+}
+
+}  // namespace link_options
+
+TEST_F(Link, AnInputsOwnOptionsAreCheckedAsTheH200ChecksThem) {
+  using namespace link_options;
+  std::string bad = kGood;
+  bad.replace(bad.find("ld.param.u64"), 12, "ld.parm.u64");
+  static char create_err[4096], input_err[4096];
+  CUjit_option co[2] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* cv[2] = {create_err, reinterpret_cast<void*>(uintptr_t{sizeof create_err})};
+  CUlinkState ls = nullptr;
+  ASSERT_EQ(answer(cuLinkCreate(2, co, cv, &ls)), recorded_answer("per_input_log.create"));
+  CUjit_option io[2] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* iv[2] = {input_err, reinterpret_cast<void*>(uintptr_t{sizeof input_err})};
+  EXPECT_EQ(answer(cuLinkAddData(ls, CU_JIT_INPUT_PTX, bad.data(), bad.size() + 1, "bad.ptx", 2, io, iv)),
+            recorded_answer("per_input_log.add_bad"));
+  EXPECT_EQ(std::string(create_err), "");  // refused before anything was compiled
+  EXPECT_EQ(std::string(input_err), "");
+  EXPECT_EQ(std::to_string(reinterpret_cast<uintptr_t>(iv[1])), recorded_answer("per_input_log.input_size_back"));
+  EXPECT_EQ(cuLinkDestroy(ls), CUDA_SUCCESS);
+  struct Case {
+    const char* key;
+    unsigned n;
+    CUjit_option option;
+    uintptr_t value;
+    bool null_arrays;
+  };
+  const Case cases[] = {
+      {"opt_level_2", 1, CU_JIT_OPTIMIZATION_LEVEL, 2, false},
+      {"option_9999", 1, static_cast<CUjit_option>(9999), 0, false},
+      {"null_arrays", 1, CU_JIT_OPTIMIZATION_LEVEL, 0, true},
+      {"max_registers_0", 1, CU_JIT_MAX_REGISTERS, 0, false},
+      {"target_sm_100", 1, CU_JIT_TARGET, CU_TARGET_COMPUTE_100, false},
+      {"zero_options_null_arrays", 0, CU_JIT_OPTIMIZATION_LEVEL, 0, true},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.key);
+    ASSERT_EQ(cuLinkCreate(0, nullptr, nullptr, &ls), CUDA_SUCCESS);
+    CUjit_option o[1] = {c.option};
+    void* v[1] = {reinterpret_cast<void*>(c.value)};
+    EXPECT_EQ(answer(cuLinkAddData(ls, CU_JIT_INPUT_PTX, const_cast<char*>(kGood), std::strlen(kGood) + 1, "good.ptx",
+                                   c.n, c.null_arrays ? nullptr : o, c.null_arrays ? nullptr : v)),
+              recorded_answer(std::string("add.") + c.key));
+    void* cubin = nullptr;
+    size_t size = 0;
+    EXPECT_EQ(answer(cuLinkComplete(ls, &cubin, &size)), recorded_answer(std::string("add.") + c.key + ".complete"));
+    EXPECT_EQ(cuLinkDestroy(ls), CUDA_SUCCESS);
+  }
+}
+
+TEST_F(Link, AFileInputIsLinkedLoadedAndRun) {
+  using namespace link_options;
+  const std::string path = ::testing::TempDir() + "/link_file_input.ptx";
+  std::ofstream(path) << kGood;
+  CUlinkState ls = nullptr;
+  ASSERT_EQ(cuLinkCreate(0, nullptr, nullptr, &ls), CUDA_SUCCESS);
+  EXPECT_EQ(answer(cuLinkAddFile(ls, CU_JIT_INPUT_PTX, path.c_str(), 0, nullptr, nullptr)), recorded_answer("file.add"));
+  void* cubin = nullptr;
+  size_t size = 0;
+  EXPECT_EQ(answer(cuLinkComplete(ls, &cubin, &size)), recorded_answer("file.complete"));
+  CUmodule m = nullptr;
+  ASSERT_EQ(answer(cuModuleLoadData(&m, cubin)), recorded_answer("file.load"));
+  CUfunction f = nullptr;
+  ASSERT_EQ(answer(cuModuleGetFunction(&f, m, "fill")), recorded_answer("file.get_function"));
+  CUdeviceptr out = 0;
+  ASSERT_EQ(cuMemAlloc(&out, 128), CUDA_SUCCESS);
+  void* args[] = {&out};
+  EXPECT_EQ(answer(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr)), recorded_answer("file.launch"));
+  EXPECT_EQ(answer(cuCtxSynchronize()), recorded_answer("file.sync"));
+  unsigned h[32] = {};
+  ASSERT_EQ(cuMemcpyDtoH(h, out, 128), CUDA_SUCCESS);
+  EXPECT_EQ(std::to_string(h[31]), recorded_answer("file.out[31]"));
+  EXPECT_EQ(cuLinkDestroy(ls), CUDA_SUCCESS);
+  std::remove(path.c_str());
 }
 
 }  // namespace

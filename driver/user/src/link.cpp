@@ -77,6 +77,29 @@ CUresult add_input(CUlinkState_st& link, CUjitInputType type, const char* data, 
   return type >= 0 && type < CU_JIT_NUM_INPUT_TYPES ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_INVALID_VALUE;
 }
 
+// The options of one input ("applied to this input only"), as the H200 answers them
+// (link_options/probe_link_options.txt): any option cuModuleLoadDataEx would refuse, a target above
+// the device among them, and the log buffers, which only cuLinkCreate takes, are
+// CUDA_ERROR_INVALID_VALUE; so is a NULL array with numOptions > 0. The rest change nothing: each
+// input is only checked, and cuLinkComplete compiles the joined PTX with the link's options.
+CUresult check_input_options(const CUlinkState_st& link, unsigned n, CUjit_option* options, void** values) {
+  if (n == 0) return CUDA_SUCCESS;
+  if (options == nullptr || values == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  for (unsigned i = 0; i < n; ++i) {
+    const CUjit_option o = options[i];
+    if (o == CU_JIT_ERROR_LOG_BUFFER || o == CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES || o == CU_JIT_INFO_LOG_BUFFER ||
+        o == CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES) {
+      trace::note(trace::Layer::Libcuda, "link: an input's options may not name a log buffer (option {})",
+                  static_cast<int>(o));
+      return CUDA_ERROR_INVALID_VALUE;
+    }
+  }
+  JitOptions scratch;
+  if (read_jit_options(n, options, values, link.options.compile.target_sm, &scratch) != CUDA_SUCCESS)
+    return CUDA_ERROR_INVALID_VALUE;
+  return CUDA_SUCCESS;
+}
+
 // A call that no input defines: the joined module's "Unresolved extern function 'f'" is, for a
 // link, nvlink's "Undefined reference to 'f' in 'input'" (the first input that declares f) and
 // CUDA_ERROR_INVALID_SOURCE, as on the H200 (link_extern/probe_link_extern.txt caller_alone).
@@ -125,29 +148,34 @@ CUresult cuLinkCreate_v2(unsigned int numOptions, CUjit_option* options, void** 
 // Contract: adds an input of size bytes: PTX, a fatbinary (its PTX) or a cubin (minicuda's ELF;
 // NVIDIA's: CUDA_ERROR_NO_BINARY_FOR_GPU). Bad PTX: the JIT's error (218, 222), the input left
 // out of the link. Unknown link: CUDA_ERROR_INVALID_HANDLE; NULL data or size 0:
-// CUDA_ERROR_INVALID_VALUE; objects, libraries, NVVM IR: CUDA_ERROR_NOT_SUPPORTED.
+// CUDA_ERROR_INVALID_VALUE; objects, libraries, NVVM IR: CUDA_ERROR_NOT_SUPPORTED. The input's own
+// options: check_input_options.
 CUresult cuLinkAddData_v2(CUlinkState state, CUjitInputType type, void* data, size_t size, const char* name,
-                          unsigned int, CUjit_option*, void**) {
+                          unsigned int numOptions, CUjit_option* options, void** optionValues) {
   trace::Scope scope(trace::Layer::Libcuda, "cuLinkAddData_v2(type={}, size={}, name={})", static_cast<int>(type), size,
                      name ? name : "(null)");
   std::lock_guard lock(driver_mutex());
   CUlinkState_st* link = find_link(state);
   if (link == nullptr) return done(scope, CUDA_ERROR_INVALID_HANDLE);
   if (data == nullptr || size == 0) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  if (CUresult r = check_input_options(*link, numOptions, options, optionValues); r != CUDA_SUCCESS)
+    return done(scope, r);
   std::string bytes(static_cast<const char*>(data), size);
   bytes.push_back('\0');
   return done(scope, add_input(*link, type, bytes.data(), name));
 }
 
 // Contract: as cuLinkAddData_v2, with the file's bytes. A missing file: CUDA_ERROR_FILE_NOT_FOUND.
-CUresult cuLinkAddFile_v2(CUlinkState state, CUjitInputType type, const char* path, unsigned int, CUjit_option*,
-                          void**) {
+CUresult cuLinkAddFile_v2(CUlinkState state, CUjitInputType type, const char* path, unsigned int numOptions,
+                          CUjit_option* options, void** optionValues) {
   trace::Scope scope(trace::Layer::Libcuda, "cuLinkAddFile_v2(type={}, path={})", static_cast<int>(type),
                      path ? path : "(null)");
   std::lock_guard lock(driver_mutex());
   CUlinkState_st* link = find_link(state);
   if (link == nullptr) return done(scope, CUDA_ERROR_INVALID_HANDLE);
   if (path == nullptr) return done(scope, CUDA_ERROR_INVALID_VALUE);
+  if (CUresult r = check_input_options(*link, numOptions, options, optionValues); r != CUDA_SUCCESS)
+    return done(scope, r);
   std::string bytes;
   if (CUresult r = read_image_file(path, &bytes); r != CUDA_SUCCESS) return done(scope, r);
   return done(scope, add_input(*link, type, bytes.data(), path));
