@@ -136,6 +136,26 @@ TEST_F(NvccPrograms, DriverHostProgramRunsThroughLibcuda) {
   EXPECT_EQ(v["failures"], "0");
 }
 
+// A Driver API program of nvcc's linked with -lcuda that loads its kernel from a .ptx file nvcc
+// wrote (cuModuleLoad): the JIT compiles it and the launch runs on the SIMT executor.
+TEST_F(NvccPrograms, DriverProgramLoadsAPtxFileAndLaunchesIt) {
+  const std::string exe = build("driver_ptx.cpp", "-lcuda");
+  ASSERT_FALSE(exe.empty());
+  expect_minicuda_libraries(exe, false);
+  const std::string ptx = kWork + "/saxpy_kernel.ptx";
+  CommandResult compiled =
+      run_command("'" + nvcc_ + "' -ptx -arch=sm_90 -o '" + ptx + "' '" + kPrograms + "/saxpy_kernel.cu'");
+  ASSERT_EQ(compiled.status, 0) << compiled.output;
+  CommandResult r = run_on_minicuda(exe + "' '" + ptx, "MINICUDA_TRACE=libcuda CUDA_CACHE_DISABLE=1");
+  ASSERT_EQ(r.status, 0) << r.output;
+  auto v = key_values(r.output);
+  EXPECT_EQ(v["y999"], "1999");  // 2 * 999 + 1
+  EXPECT_EQ(v["sum"], "1000000.0");  // sum of 2i + 1 over 0..999
+  EXPECT_EQ(v["regsPositive"], "1");
+  EXPECT_EQ(v["failures"], "0");
+  EXPECT_NE(r.output.find("JIT cache disabled: compiling"), std::string::npos) << r.output;
+}
+
 // A __managed__ variable (PTX .attribute(.managed)): libcuda places it in managed memory and
 // __cudaInitModule binds nvcc's host pointer to it, so host code and the kernel share it: 32
 // threads each add increment (1, copied to the symbol) to managed_total (5, written by the host).
