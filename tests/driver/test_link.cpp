@@ -89,9 +89,10 @@ TEST_F(Link, PtxInputsLinkAndLoad) {
 // cuLinkComplete compiles the joined module, which resolves the call, in either order. Alone, the
 // declaring input's link fails with the linker's error, and a load of it without a link with
 // ptxas' (tests/data/h200/link_extern/probe_link_extern.txt).
-// The probe's two inputs, read from its source so that the test links the very text the H200 linked.
-std::string probe_ptx(const std::string& variable) {
-  std::ifstream in(std::string(MINICUDA_H200_DATA) + "/link_extern/probe_link_extern.cu");
+// A PTX input of a probe (`variable` of tests/data/h200/`probe`), read from its source so that the
+// test links the very text the H200 linked.
+std::string probe_ptx(const std::string& variable, const std::string& probe = "link_extern/probe_link_extern.cu") {
+  std::ifstream in(std::string(MINICUDA_H200_DATA) + "/" + probe);
   const std::string source((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const std::string open = "static const char* " + variable + " = R\"(";
   const size_t at = source.find(open);
@@ -169,23 +170,10 @@ TEST_F(Link, AnExternFunctionIsResolvedByAnotherInput) {
 // asked the H200 (its kernel and its answers).
 namespace link_options {
 
-const char* kGood = R"(.version 8.0
-.target sm_90
-.address_size 64
-.visible .entry fill(.param .u64 out)
-{
-  .reg .b32 %r<3>;
-  .reg .b64 %rd<4>;
-  ld.param.u64 %rd1, [out];
-  cvta.to.global.u64 %rd2, %rd1;
-  mov.u32 %r1, %tid.x;
-  mul.wide.u32 %rd3, %r1, 4;
-  add.s64 %rd3, %rd2, %rd3;
-  add.u32 %r2, %r1, 100;
-  st.global.u32 [%rd3], %r2;
-  ret;
+const std::string& good() {
+  static const std::string text = probe_ptx("kGood", "link_options/probe_link_options.cu");
+  return text;
 }
-)";
 
 std::string recorded_answer(const std::string& key) {
   return recorded_in(std::string(MINICUDA_H200_DATA) + "/link_options/probe_link_options.txt", key);
@@ -200,7 +188,8 @@ std::string answer(CUresult r) {
 
 TEST_F(Link, AnInputsOwnOptionsAreCheckedAsTheH200ChecksThem) {
   using namespace link_options;
-  std::string bad = kGood;
+  ASSERT_NE(good().find(".entry fill"), std::string::npos);
+  std::string bad = good();
   bad.replace(bad.find("ld.param.u64"), 12, "ld.parm.u64");
   static char create_err[4096], input_err[4096];
   CUjit_option co[2] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
@@ -235,7 +224,7 @@ TEST_F(Link, AnInputsOwnOptionsAreCheckedAsTheH200ChecksThem) {
     ASSERT_EQ(cuLinkCreate(0, nullptr, nullptr, &ls), CUDA_SUCCESS);
     CUjit_option o[1] = {c.option};
     void* v[1] = {reinterpret_cast<void*>(c.value)};
-    EXPECT_EQ(answer(cuLinkAddData(ls, CU_JIT_INPUT_PTX, const_cast<char*>(kGood), std::strlen(kGood) + 1, "good.ptx",
+    EXPECT_EQ(answer(cuLinkAddData(ls, CU_JIT_INPUT_PTX, const_cast<char*>(good().c_str()), good().size() + 1, "good.ptx",
                                    c.n, c.null_arrays ? nullptr : o, c.null_arrays ? nullptr : v)),
               recorded_answer(std::string("add.") + c.key));
     void* cubin = nullptr;
@@ -248,7 +237,7 @@ TEST_F(Link, AnInputsOwnOptionsAreCheckedAsTheH200ChecksThem) {
 TEST_F(Link, AFileInputIsLinkedLoadedAndRun) {
   using namespace link_options;
   const std::string path = ::testing::TempDir() + "/link_file_input.ptx";
-  std::ofstream(path) << kGood;
+  std::ofstream(path) << good();
   CUlinkState ls = nullptr;
   ASSERT_EQ(cuLinkCreate(0, nullptr, nullptr, &ls), CUDA_SUCCESS);
   EXPECT_EQ(answer(cuLinkAddFile(ls, CU_JIT_INPUT_PTX, path.c_str(), 0, nullptr, nullptr)), recorded_answer("file.add"));

@@ -93,6 +93,31 @@ struct HostFatbin {
   }
 };
 
+// vadd(a, b, c, n) of a module over a[i] = i, b[i] = 2i, in blocks of 256: what the launch and the
+// synchronisation returned, and c.
+struct VaddRun {
+  CUresult launched = CUDA_SUCCESS, synced = CUDA_SUCCESS;
+  std::vector<float> c;
+};
+VaddRun run_vadd(CUfunction vadd, int n) {
+  std::vector<float> ha(n), hb(n);
+  for (int i = 0; i < n; ++i) ha[i] = static_cast<float>(i), hb[i] = static_cast<float>(2 * i);
+  CUdeviceptr a = 0, b = 0, c = 0;
+  EXPECT_EQ(cuMemAlloc(&a, n * 4), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemAlloc(&b, n * 4), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemAlloc(&c, n * 4), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemcpyHtoD(a, ha.data(), n * 4), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemcpyHtoD(b, hb.data(), n * 4), CUDA_SUCCESS);
+  void* args[] = {&a, &b, &c, &n};
+  VaddRun run;
+  run.launched = cuLaunchKernel(vadd, (n + 255) / 256, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr);
+  run.synced = cuCtxSynchronize();
+  run.c.resize(n);
+  EXPECT_EQ(cuMemcpyDtoH(run.c.data(), c, n * 4), CUDA_SUCCESS);
+  cuMemFree(a), cuMemFree(b), cuMemFree(c);
+  return run;
+}
+
 using ModuleLoad = Ready;
 
 TEST(ModuleLoadOrder, BeforeInitAndWithoutContext) {
@@ -206,26 +231,12 @@ TEST_F(ModuleLoad, Lz4CompressedFatbinariesLoadAndRunAsTheH200s) {
     ASSERT_EQ(std::to_string(cuModuleLoadData(&m, fat.data())) + " CUDA_SUCCESS", recorded_in(probe, key + ".load"));
     CUfunction vadd = nullptr;
     ASSERT_EQ(cuModuleGetFunction(&vadd, m, "vadd"), CUDA_SUCCESS);
-    const int n = 1000;
-    std::vector<float> ha(n), hb(n), hc(n);
-    for (int i = 0; i < n; ++i) ha[i] = static_cast<float>(i), hb[i] = static_cast<float>(2 * i);
-    CUdeviceptr a = 0, b = 0, c = 0;
-    ASSERT_EQ(cuMemAlloc(&a, n * 4), CUDA_SUCCESS);
-    ASSERT_EQ(cuMemAlloc(&b, n * 4), CUDA_SUCCESS);
-    ASSERT_EQ(cuMemAlloc(&c, n * 4), CUDA_SUCCESS);
-    ASSERT_EQ(cuMemcpyHtoD(a, ha.data(), n * 4), CUDA_SUCCESS);
-    ASSERT_EQ(cuMemcpyHtoD(b, hb.data(), n * 4), CUDA_SUCCESS);
-    int count = n;
-    void* args[] = {&a, &b, &c, &count};
-    CUresult launched = cuLaunchKernel(vadd, 4, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr);
-    CUresult synced = cuCtxSynchronize();
-    ASSERT_EQ(cuMemcpyDtoH(hc.data(), c, n * 4), CUDA_SUCCESS);
+    VaddRun run = run_vadd(vadd, 1000);
     int wrong = 0;
-    for (int i = 0; i < n; ++i) wrong += hc[i] != ha[i] + hb[i];
-    EXPECT_EQ(fmt::format("{} {} wrong {} c[999] {}", static_cast<int>(launched), static_cast<int>(synced), wrong,
-                          fmt_float(hc[999])),
+    for (int i = 0; i < 1000; ++i) wrong += run.c[i] != static_cast<float>(3 * i);
+    EXPECT_EQ(fmt::format("{} {} wrong {} c[999] {}", static_cast<int>(run.launched), static_cast<int>(run.synced),
+                          wrong, fmt_float(run.c[999])),
               recorded_in(probe, key + ".run"));
-    cuMemFree(a), cuMemFree(b), cuMemFree(c);
     EXPECT_EQ(cuModuleUnload(m), CUDA_SUCCESS);
   }
   // A byte of the PTX-only image's LZ4 block changed: the block still decodes, to PTX whose
@@ -432,23 +443,14 @@ TEST_F(PtxModule, APtxKernelRunsAndReadsItsModulesVariables) {
   CUfunction vadd = nullptr, bump = nullptr;
   ASSERT_EQ(cuModuleGetFunction(&vadd, m, "vadd"), CUDA_SUCCESS);
   ASSERT_EQ(cuModuleGetFunction(&bump, m, "bump"), CUDA_SUCCESS);
-  const int n = 1024;
-  CUdeviceptr a = 0, b = 0, c = 0;
-  std::vector<float> ha(n), hb(n), hc(n);
-  for (int i = 0; i < n; ++i) ha[i] = static_cast<float>(i), hb[i] = static_cast<float>(2 * i);
-  ASSERT_EQ(cuMemAlloc(&a, n * 4), CUDA_SUCCESS);
-  ASSERT_EQ(cuMemAlloc(&b, n * 4), CUDA_SUCCESS);
-  ASSERT_EQ(cuMemAlloc(&c, n * 4), CUDA_SUCCESS);
-  ASSERT_EQ(cuMemcpyHtoD(a, ha.data(), n * 4), CUDA_SUCCESS);
-  ASSERT_EQ(cuMemcpyHtoD(b, hb.data(), n * 4), CUDA_SUCCESS);
-  int count = n;
-  void* args[] = {&a, &b, &c, &count};
-  ASSERT_EQ(cuLaunchKernel(vadd, 4, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr), CUDA_SUCCESS);
-  ASSERT_EQ(cuCtxSynchronize(), CUDA_SUCCESS);
-  ASSERT_EQ(cuMemcpyDtoH(hc.data(), c, n * 4), CUDA_SUCCESS);
-  EXPECT_EQ(fmt_float(hc[1000]), recorded("launch.good.c[1000]"));  // a + b * c_scale[0]
+  VaddRun run = run_vadd(vadd, 1024);
+  ASSERT_EQ(run.launched, CUDA_SUCCESS);
+  ASSERT_EQ(run.synced, CUDA_SUCCESS);
+  EXPECT_EQ(fmt_float(run.c[1000]), recorded("launch.good.c[1000]"));  // a + b * c_scale[0]
   // bump: atomicAdd on g_counter (7), then thread 0 writes it: 32 threads later it is 39.
-  void* bargs[] = {&c};
+  CUdeviceptr out = 0;
+  ASSERT_EQ(cuMemAlloc(&out, 4), CUDA_SUCCESS);
+  void* bargs[] = {&out};
   ASSERT_EQ(cuLaunchKernel(bump, 1, 1, 1, 32, 1, 1, 0, nullptr, bargs, nullptr), CUDA_SUCCESS);
   ASSERT_EQ(cuCtxSynchronize(), CUDA_SUCCESS);
   CUdeviceptr g = 0;
@@ -457,7 +459,7 @@ TEST_F(PtxModule, APtxKernelRunsAndReadsItsModulesVariables) {
   int counter = 0;
   ASSERT_EQ(cuMemcpyDtoH(&counter, g, 4), CUDA_SUCCESS);
   EXPECT_EQ(counter, 7 + 32);
-  cuMemFree(a), cuMemFree(b), cuMemFree(c);
+  cuMemFree(out);
   EXPECT_EQ(cuModuleUnload(m), CUDA_SUCCESS);
 }
 

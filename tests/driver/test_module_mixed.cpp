@@ -21,15 +21,9 @@ void twice(float* data, int n) {
   if (i < n) data[i] *= 2;
 }
 
-// The PTX entry: its own `twice` (it triples, so that a test sees which ran), `add_one`, which only
-// the PTX has, and a variable.
-const char* kPtx = R"(
-.version 8.0
-.target sm_90
-.address_size 64
-.global .align 4 .u32 ptx_value = 5;
-
-.visible .entry twice(.param .u64 data, .param .u32 n)
+// A PTX kernel (float* data, int n) that applies `operation` (%f2 from %f1) to each element.
+std::string ptx_kernel(const std::string& name, const std::string& operation) {
+  return ".visible .entry " + name + R"((.param .u64 data, .param .u32 n)
 {
   .reg .pred %p<2>;
   .reg .b32 %r<6>;
@@ -47,42 +41,29 @@ const char* kPtx = R"(
   mul.wide.s32 %rd3, %r5, 4;
   add.s64 %rd4, %rd2, %rd3;
   ld.global.f32 %f1, [%rd4];
-  mul.f32 %f2, %f1, 0f40400000;
-  st.global.f32 [%rd4], %f2;
-DONE:
-  ret;
-}
-
-.visible .entry add_one(.param .u64 data, .param .u32 n)
-{
-  .reg .pred %p<2>;
-  .reg .b32 %r<6>;
-  .reg .f32 %f<3>;
-  .reg .b64 %rd<5>;
-  ld.param.u64 %rd1, [data];
-  ld.param.u32 %r1, [n];
-  mov.u32 %r2, %ctaid.x;
-  mov.u32 %r3, %ntid.x;
-  mov.u32 %r4, %tid.x;
-  mad.lo.s32 %r5, %r2, %r3, %r4;
-  setp.ge.s32 %p1, %r5, %r1;
-  @%p1 bra DONE;
-  cvta.to.global.u64 %rd2, %rd1;
-  mul.wide.s32 %rd3, %r5, 4;
-  add.s64 %rd4, %rd2, %rd3;
-  ld.global.f32 %f1, [%rd4];
-  add.f32 %f2, %f1, 0f3F800000;
+  )" + operation + R"(
   st.global.f32 [%rd4], %f2;
 DONE:
   ret;
 }
 )";
+}
+
+// The PTX entry: its own `twice` (it triples, so that a test sees which ran), `add_one`, which only
+// the PTX has, and a variable.
+const std::string& ptx_entry() {
+  static const std::string text = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                                  ".global .align 4 .u32 ptx_value = 5;\n" +
+                                  ptx_kernel("twice", "mul.f32 %f2, %f1, 0f40400000;") +
+                                  ptx_kernel("add_one", "add.f32 %f2, %f1, 0f3F800000;");
+  return text;
+}
 
 // One fatbinary: the header, minicuda's entry and its ModuleImage, then the PTX entry and its text.
 class MixedFatbin {
  public:
   MixedFatbin() {
-    const size_t text = (std::strlen(kPtx) + 1 + 7) / 8 * 8;
+    const size_t text = (ptx_entry().size() + 1 + 7) / 8 * 8;
     const size_t entries = 2 * sizeof(fatbin::FatbinEntry) + sizeof(fatbin::ModuleImage) + text;
     words_.resize((sizeof(fatbin::FatbinHeader) + entries) / 8);
     auto* at = reinterpret_cast<uint8_t*>(words_.data());
@@ -106,7 +87,7 @@ class MixedFatbin {
     ptx.sm_version = 90;
     ptx.flags = fatbin::kFatbinFlag64Bit | fatbin::kFatbinFlagLinux;
     at = put(at, &ptx, sizeof ptx);
-    put(at, kPtx, std::strlen(kPtx));
+    put(at, ptx_entry().data(), ptx_entry().size());
   }
   const void* data() const { return words_.data(); }
 

@@ -6,15 +6,7 @@
 
 #include <cuda.h>
 
-static int failures = 0;
-static void check(const char* what, CUresult r) {
-  if (r != CUDA_SUCCESS) {
-    const char* name = nullptr;
-    cuGetErrorName(r, &name);
-    std::printf("error %s %d %s\n", what, static_cast<int>(r), name != nullptr ? name : "?");
-    ++failures;
-  }
-}
+#include "driver_check.h"
 
 int main(int argc, char** argv) {
   if (argc < 2) return 2;
