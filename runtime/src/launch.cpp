@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -37,6 +38,7 @@ struct Module {
   fatbin::KernelImage* images = nullptr;
   const void* const* host_functions = nullptr;
   size_t image_count = 0;
+  std::map<int, std::string> linked;  // by pid: the image link_relocatable made of the module
 };
 
 struct Function {
@@ -69,6 +71,42 @@ struct LaunchConfig {
 };
 thread_local std::vector<LaunchConfig> t_configs;  // the <<<>>> stack (push, then the stub pops)
 
+// nvcc -rdc=true: the wrapper (version 2) lists in filename_or_fatbins each translation unit's
+// fatbinary, NULL-terminated (crt/link.stub's __cudaPrelinkedFatbins), whose device code is
+// linked when the module loads. The simulator runs PTX, not the device-linked SASS of `data`, so
+// the runtime links the units' PTX with libcuda's linker: one cuLinkAddData of each fatbinary,
+// cuLinkComplete, and the linked image is the module's. A unit with no PTX for the device (the
+// device runtime's library carries SASS, and PTX only for the newest GPU) is left out; if another
+// unit calls into it, the completion names the missing function. False (and nothing kept) when
+// there is no list or the link fails; the caller then loads `data` as it is.
+bool link_relocatable(Module& m, std::string* image) {
+  const auto* units = static_cast<void* const*>(m.wrapper->filename_or_fatbins);
+  if (m.wrapper->version != 2 || units == nullptr || units[0] == nullptr) return false;
+  std::vector<bool> left_out;
+  for (size_t i = 0; units[i] != nullptr; ++i) left_out.push_back(false);
+  for (;;) {  // each pass leaves out one more unit without PTX for the device, or ends
+    CUlinkState link = nullptr;
+    if (cuLinkCreate(0, nullptr, nullptr, &link) != CUDA_SUCCESS) return false;
+    CUresult added = CUDA_SUCCESS;
+    size_t i = 0;
+    for (; i < left_out.size() && added == CUDA_SUCCESS; ++i) {
+      if (left_out[i]) continue;
+      const auto* header = static_cast<const fatbin::FatbinHeader*>(units[i]);
+      const size_t size = header->magic == fatbin::kFatbinMagic ? header->header_size + header->fat_size : 0;
+      added = size == 0 ? CUDA_ERROR_INVALID_IMAGE
+                        : cuLinkAddData(link, CU_JIT_INPUT_FATBINARY, units[i], size,
+                                        fmt::format("translation unit {}", i).c_str(), 0, nullptr, nullptr);
+    }
+    void* linked = nullptr;
+    size_t size = 0;
+    const bool ok = added == CUDA_SUCCESS && cuLinkComplete(link, &linked, &size) == CUDA_SUCCESS;
+    if (ok) image->assign(static_cast<const char*>(linked), size);
+    (void)cuLinkDestroy(link);
+    if (added != CUDA_ERROR_NO_BINARY_FOR_GPU) return ok;
+    left_out[i - 1] = true;
+  }
+}
+
 // The library of module m in this process, loaded at first use. Caller holds the registry lock.
 cudaError_t library_of(Module& m, CUlibrary* out) {
   CUlibrary& library = m.library[kernel::vdso_getpid()];
@@ -76,7 +114,9 @@ cudaError_t library_of(Module& m, CUlibrary* out) {
     // Before the driver reads the images: the block functions recorded since they were built.
     for (size_t i = 0; i < m.image_count; ++i)
       if (m.images[i].region_entry == nullptr) m.images[i].region_entry = crt::linked_regions(m.host_functions[i]);
-    CUresult res = cuLibraryLoadData(&library, m.wrapper->data, nullptr, nullptr, 0, nullptr, nullptr, 0);
+    std::string& linked = m.linked[kernel::vdso_getpid()];
+    const void* image = link_relocatable(m, &linked) ? static_cast<const void*>(linked.data()) : m.wrapper->data;
+    CUresult res = cuLibraryLoadData(&library, image, nullptr, nullptr, 0, nullptr, nullptr, 0);
     if (res != CUDA_SUCCESS) return to_cuda_error(res);
   }
   *out = library;

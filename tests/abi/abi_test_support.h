@@ -1,14 +1,19 @@
 // Helpers of the tests of the shared libraries nvcc-built programs load (tests/abi): running a
-// command, reading the "key value" lines the test programs print, finding nvcc.
+// command, reading the "key value" lines the test programs print, finding nvcc, and laying out a
+// fatbinary of PTX as nvcc does.
 #pragma once
 
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "fatbinary.h"
 
 namespace minicuda::abi_testing {
 
@@ -83,6 +88,26 @@ inline std::string find_nvcc() {
     if (fs::is_regular_file(candidate, ec)) return candidate.string();
   }
   return {};
+}
+
+// A fatbinary with one uncompressed PTX entry for compute_`sm`, as nvcc lays one out.
+inline std::vector<uint64_t> ptx_fatbin(const std::string& ptx, uint32_t sm = 90) {
+  const uint64_t padded = (ptx.size() + 1 + 7) / 8 * 8;
+  fatbin::FatbinHeader header{fatbin::kFatbinMagic, 1, sizeof(fatbin::FatbinHeader), sizeof(fatbin::FatbinEntry) + padded};
+  fatbin::FatbinEntry entry{};
+  entry.kind = fatbin::kFatbinKindPtx;
+  entry.version = 0x0101;
+  entry.header_size = sizeof entry;
+  entry.padded_payload_size = static_cast<uint32_t>(padded);
+  entry.major = 9;
+  entry.sm_version = sm;
+  entry.flags = fatbin::kFatbinFlag64Bit | fatbin::kFatbinFlagLinux;
+  std::vector<uint64_t> words((sizeof header + sizeof entry + padded) / 8, 0);
+  auto* bytes = reinterpret_cast<char*>(words.data());
+  std::memcpy(bytes, &header, sizeof header);
+  std::memcpy(bytes + sizeof header, &entry, sizeof entry);
+  std::memcpy(bytes + sizeof header + sizeof entry, ptx.data(), ptx.size());
+  return words;
 }
 
 }  // namespace minicuda::abi_testing

@@ -156,6 +156,26 @@ TEST_F(NvccPrograms, DriverProgramLoadsAPtxFileAndLaunchesIt) {
   EXPECT_NE(r.output.find("JIT cache disabled: compiling"), std::string::npos) << r.output;
 }
 
+// A program of two translation units built with -rdc=true: the kernel calls a device function of
+// the other unit. The runtime links the units' PTX when the module loads (launch.cpp), for the
+// default build (SASS and PTX) and a PTX-only one.
+TEST_F(NvccPrograms, RelocatableDeviceCodeIsLinkedAtLoad) {
+  for (const std::string arch : {"-arch=sm_90", "-gencode arch=compute_90,code=compute_90"}) {
+    SCOPED_TRACE(arch);
+    const std::string exe = kWork + "/rdc" + std::to_string(arch.size());
+    CommandResult built = run_command("'" + nvcc_ + "' -rdc=true " + arch + " -cudart shared -o '" + exe + "' '" +
+                                      kPrograms + "/rdc_main.cu' '" + kPrograms + "/rdc_add.cu'");
+    ASSERT_EQ(built.status, 0) << built.output;
+    CommandResult r = run_on_minicuda(exe);
+    ASSERT_EQ(r.status, 0) << r.output;
+    auto v = key_values(r.output);
+    EXPECT_EQ(v["launch"], "0");
+    EXPECT_EQ(v["copy"], "0");
+    EXPECT_EQ(v["out31"], "41");
+    EXPECT_EQ(v["sum"], std::to_string(32 * 10 + 31 * 32 / 2));
+  }
+}
+
 // A __managed__ variable (PTX .attribute(.managed)): libcuda places it in managed memory and
 // __cudaInitModule binds nvcc's host pointer to it, so host code and the kernel share it: 32
 // threads each add increment (1, copied to the symbol) to managed_total (5, written by the host).

@@ -22,26 +22,6 @@
 namespace minicuda::abi_testing {
 namespace {
 
-// A fatbinary with one uncompressed PTX entry for compute_90, as nvcc lays one out.
-std::vector<uint64_t> ptx_fatbin(const std::string& ptx) {
-  const uint64_t padded = (ptx.size() + 1 + 7) / 8 * 8;
-  fatbin::FatbinHeader header{fatbin::kFatbinMagic, 1, sizeof(fatbin::FatbinHeader), sizeof(fatbin::FatbinEntry) + padded};
-  fatbin::FatbinEntry entry{};
-  entry.kind = fatbin::kFatbinKindPtx;
-  entry.version = 0x0101;
-  entry.header_size = sizeof entry;
-  entry.padded_payload_size = static_cast<uint32_t>(padded);
-  entry.major = 9;
-  entry.sm_version = 90;
-  entry.flags = fatbin::kFatbinFlag64Bit | fatbin::kFatbinFlagLinux;
-  std::vector<uint64_t> words((sizeof header + sizeof entry + padded) / 8, 0);
-  auto* bytes = reinterpret_cast<char*>(words.data());
-  std::memcpy(bytes, &header, sizeof header);
-  std::memcpy(bytes + sizeof header, &entry, sizeof entry);
-  std::memcpy(bytes + sizeof header + sizeof entry, ptx.data(), ptx.size());
-  return words;
-}
-
 // The host side of a registered module: the fatbinary, its wrapper, and the addresses that stand
 // for nvcc's host stubs and host shadows (only their addresses matter).
 struct Module {
