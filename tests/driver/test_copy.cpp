@@ -142,15 +142,17 @@ TEST_F(CopyTest, NullUnknownAndFreedDevicePointers) {
 
 TEST_F(CopyTest, BadHostPointersFailWithoutCrashing) {
   CUdeviceptr a = alloc(4096, 0x77);
-  void* page = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  // A page with no access, kept mapped while it is used: an unmapped one could be taken by another
+  // thread's mmap (the engines', the sanitizer's) between the munmap and the copies.
+  void* page = mmap(nullptr, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   ASSERT_NE(page, MAP_FAILED);
-  ASSERT_EQ(munmap(page, 4096), 0);
   for (void* bad : {reinterpret_cast<void*>(0x1000), page}) {
     EXPECT_EQ(cuMemcpyHtoD_v2(a, bad, 16), CUDA_ERROR_INVALID_VALUE);
     EXPECT_EQ(cuMemcpyDtoH_v2(bad, a, 16), CUDA_ERROR_INVALID_VALUE);
     EXPECT_EQ(cuMemcpy(a, dev(bad), 16), CUDA_ERROR_INVALID_VALUE);
     EXPECT_EQ(cuMemcpy(dev(bad), a, 16), CUDA_ERROR_INVALID_VALUE);
   }
+  ASSERT_EQ(munmap(page, 4096), 0);
   void* ro = mmap(nullptr, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);  // readable only
   EXPECT_EQ(ro == MAP_FAILED ? CUDA_ERROR_UNKNOWN : cuMemcpyDtoH_v2(ro, a, 16), CUDA_ERROR_INVALID_VALUE);
   EXPECT_EQ(cuMemcpyHtoD_v2(a, ro, 16), CUDA_SUCCESS);  // reading it is fine: zeros
