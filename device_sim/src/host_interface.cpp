@@ -201,6 +201,21 @@ void HostInterface::host_thread_loop() {
   }
 }
 
+bool HostInterface::collect_ready_locked(bool include_inline, std::vector<std::pair<uint64_t, Channel*>>& ready) {
+  bool busy = false;
+  ready.clear();
+  for (auto& [chid, channel] : channels_) {
+    if (channel->config.inline_only && !include_inline) continue;
+    busy = busy || channel->status == ChannelStatus::Busy;
+    if (channel->status == ChannelStatus::Pending || channel->status == ChannelStatus::Waiting)
+      ready.emplace_back(pbdma_->next_submit_time(*channel), channel.get());
+  }
+  // By submit time, ties in chid order (stable): an insertion sort, as there are few.
+  for (size_t i = 1; i < ready.size(); ++i)
+    for (size_t j = i; j > 0 && ready[j].first < ready[j - 1].first; --j) std::swap(ready[j], ready[j - 1]);
+  return busy;
+}
+
 size_t HostInterface::run_pending(bool include_inline) {
   uint64_t before;
   {
@@ -230,17 +245,19 @@ size_t HostInterface::run_channels(bool include_inline, bool wait) {
         bool progressed = true;
         while (progressed) {
           progressed = absorb_rings_locked();  // doorbells rung since the last look
-          busy = false;
-          ready.clear();
-          for (auto& [chid, channel] : channels_) {
-            if (channel->config.inline_only && !include_inline) continue;
-            busy = busy || channel->status == ChannelStatus::Busy;
-            if (channel->status == ChannelStatus::Pending || channel->status == ChannelStatus::Waiting)
-              ready.emplace_back(pbdma_->next_submit_time(*channel), channel.get());
+          busy = collect_ready_locked(include_inline, ready);
+          // A look reads the channels one after another, so it can miss work the host published
+          // on one channel while it looked and yet see work the same host thread published later
+          // on a channel it read after: that later work would go first. So look again until a
+          // look finds nothing new. A host thread publishes in submission order (GPPut, then the
+          // doorbell), so whatever it published before the work a look saw is seen by the next.
+          for (;;) {
+            const bool rung = absorb_rings_locked();
+            progressed = progressed || rung;
+            busy = collect_ready_locked(include_inline, second_look_);
+            if (!rung && second_look_ == ready) break;
+            std::swap(ready, second_look_);
           }
-          // By submit time, ties in chid order (stable): an insertion sort, as there are few.
-          for (size_t i = 1; i < ready.size(); ++i)
-            for (size_t j = i; j > 0 && ready[j].first < ready[j - 1].first; --j) std::swap(ready[j], ready[j - 1]);
           for (auto& [submitted, channel] : ready) {
             PbdmaRun run = pbdma_->run(*channel, /*one_entry=*/true);
             entries += run.entries;

@@ -75,9 +75,9 @@ uint64_t Pbdma::next_submit_time(const Channel& channel) const {
   const ChannelConfig& config = channel.config;
   uint32_t gp_put = 0, gp_get = 0;
   if (memory_.load32(config.userd_va + NVC56F_USERD_GP_PUT, &gp_put) ||
-      memory_.load32(config.userd_va + NVC56F_USERD_GP_GET, &gp_get) || gp_get == gp_put ||
-      gp_get >= config.gpfifo_entries)
+      memory_.load32(config.userd_va + NVC56F_USERD_GP_GET, &gp_get) || gp_get >= config.gpfifo_entries)
     return 0;
+  if (gp_get == gp_put) return kNothingSubmitted;
   uint64_t entry = 0;
   if (memory_.load64(config.gpfifo_va + uint64_t{gp_get} * NVC56F_GP_ENTRY__SIZE, &entry)) return 0;
   if (nv_gp_entry_length(entry) < 5) return 0;  // a control entry (the base comes first), or too short

@@ -52,9 +52,12 @@ class Pbdma {
   PbdmaRun run(Channel& channel, bool one_entry = false);
   // When the host submitted the channel's next work: the host time of the segment it is in, or
   // of the next segment, read from its first methods (MINICUDA_SET_ORIGIN_LO .. HOST_TIME_HI,
-  // which libcuda puts first in every segment). 0 when there is none or it cannot be read (a
-  // segment built otherwise, a control entry, an unmapped ring): such work goes first. Only
-  // the order of the host interface's choices depends on it, never what the work does.
+  // which libcuda puts first in every segment). kNothingSubmitted when GPGet has reached GPPut:
+  // work the host publishes after this look was submitted later than any it can see now. 0
+  // when the next work cannot be read (a segment built otherwise, a control entry, an unmapped
+  // ring): such work goes first. Only the order of the host interface's choices depends on it,
+  // never what the work does.
+  static constexpr uint64_t kNothingSubmitted = UINT64_MAX;
   uint64_t next_submit_time(const Channel& channel) const;
 
  private:

@@ -523,7 +523,11 @@ class HostInterface {
   uint64_t entries_consumed_ = 0;                             // by any run; guarded by mutex_
   mutable int waiters_ = 0;  // threads in engine_done_.wait: engine_done notifies only then; guarded by mutex_
   uint64_t next_serial_ = 1;                                  // guarded by mutex_
-  std::vector<std::pair<uint64_t, Channel*>> ready_;  // run_channels' scratch (no allocation per pass); guarded by mutex_
+  // run_channels' scratch (no allocation per pass); guarded by mutex_.
+  std::vector<std::pair<uint64_t, Channel*>> ready_, second_look_;
+  // The channels the PBDMA may run (Pending or Waiting), by their next work's submit time, into
+  // ready (mutex_ held); true if any channel is Busy.
+  bool collect_ready_locked(bool include_inline, std::vector<std::pair<uint64_t, Channel*>>& ready);
   // Channels rung and not yet taken by a pass become Pending (mutex_ held); true if any did.
   bool absorb_rings_locked();
   // The doorbell's own state: work submit token -> channel. Lock order: mutex_, then
