@@ -348,12 +348,6 @@ void Channel::release_host(uint64_t value) {
   __atomic_store_n(reinterpret_cast<uint64_t*>(host_semaphore_va(base_)), value, __ATOMIC_RELEASE);
 }
 
-uint64_t Channel::event_timestamp(uint32_t slot) const {
-  const uint8_t* semaphore = base_ + kSemaphoreOffset + (slot + 1ull) * NV_SEMAPHORE_FOUR_WORD_SIZE;
-  return __atomic_load_n(reinterpret_cast<const uint64_t*>(semaphore + NV_SEMAPHORE_TIMESTAMP_OFFSET),
-                         __ATOMIC_ACQUIRE);
-}
-
 bool Channel::faulted() const {
   return notifier_ != nullptr && __atomic_load_n(&notifier_->status, __ATOMIC_ACQUIRE) != 0;
 }

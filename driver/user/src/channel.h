@@ -128,14 +128,13 @@ class Channel {
   bool query(uint64_t fence) const;
 
   // Event semaphores: four-word (payload + GPU timestamp) semaphores after the fence's, in the
-  // same page. cuEventRecord is a release of one of them with a timestamp, after all earlier
-  // work (wait-for-idle) - what the real driver does for an event.
+  // same page: the first kEventSlots of the context's events (event_semaphores.h has the rest).
+  // cuEventRecord is a release of one of them with a timestamp, after all earlier work
+  // (wait-for-idle) - what the real driver does for an event.
   // The last four-word slot of the page is the host-function semaphore (below).
   static constexpr uint32_t kEventSlots = (4096 / NV_SEMAPHORE_FOUR_WORD_SIZE) - 2;
   // The GPU address of event semaphore slot (< kEventSlots) of this channel's page.
   uint64_t event_va(uint32_t slot) const;
-  // The GPU time (ns) of slot's last release.
-  uint64_t event_timestamp(uint32_t slot) const;
   // Appends a release of payload to the four-word semaphore at va (any channel's), with the
   // GPU's timestamp, after all earlier work (what an event record is); submit() publishes it.
   void release_timestamped(uint64_t va, uint64_t payload);

@@ -123,6 +123,7 @@ void teardown(CUctx_st& ctx) {
     ctx.channel = nullptr;
   }
   prebuilt::context_torn_down(ctx);  // the channels are idle: the GPU reads none of it any more
+  ctx.event_semaphores.release_all(ctx);
   if (ctx.staging) unpin_host_memory(ctx, ctx.staging, ctx.staging_alloc);
   ctx.staging = nullptr;
   if (ctx.doorbell) kernel::sys_munmap(const_cast<uint32_t*>(ctx.doorbell), NVC361_NV_USERMODE__SIZE);

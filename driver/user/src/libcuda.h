@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "cuda.h"
+#include "event_semaphores.h"
 #include "fatbinary.h"
 #include "minicuda/syscall.h"
 #include "minicuda/trace.h"
@@ -229,6 +230,8 @@ struct CUctx_st {
   // Streams and events made in this context (stream.cpp); owned, freed by teardown().
   std::set<CUstream_st*> streams;
   std::set<CUevent_st*> events;
+  // The semaphores the events release (event_semaphores.h): slots taken by live events.
+  minicuda::libcuda::EventSemaphores event_semaphores;
   // Each host thread's per-thread default stream (CU_STREAM_PER_THREAD), made at its first use;
   // also in `streams`, which owns it.
   std::map<std::thread::id, CUstream_st*> per_thread_streams;
@@ -324,7 +327,7 @@ struct CUstream_st {
 struct CUevent_st {
   CUctx_st* ctx = nullptr;
   unsigned flags = 0;
-  uint32_t slot = 0;        // its semaphore in the context's channel
+  uint32_t slot = 0;        // its semaphore (EventSemaphores)
   minicuda::libcuda::Channel* channel = nullptr;  // the channel of its last record
   uint64_t fence = 0;       // that record's fence on it (0: never recorded)
 };

@@ -322,8 +322,8 @@ CUresult cuStreamWaitEvent_ptsz(CUstream hStream, CUevent hEvent, unsigned int F
 
 // Contract: *phEvent = a new event of the current context. Flags: a mask of CU_EVENT_DEFAULT,
 // _BLOCKING_SYNC, _DISABLE_TIMING (anything else, or phEvent NULL: CUDA_ERROR_INVALID_VALUE;
-// _INTERPROCESS without _DISABLE_TIMING: CUDA_ERROR_INVALID_VALUE; with it: CUDA_ERROR_NOT_SUPPORTED). More than Channel::kEventSlots live events in one
-// context: CUDA_ERROR_OUT_OF_MEMORY.
+// _INTERPROCESS without _DISABLE_TIMING: CUDA_ERROR_INVALID_VALUE; with it: CUDA_ERROR_NOT_SUPPORTED). No system
+// memory for its semaphore: CUDA_ERROR_OUT_OF_MEMORY.
 CUresult cuEventCreate(CUevent* phEvent, unsigned int Flags) {
   trace::Scope scope(trace::Layer::Libcuda, "cuEventCreate(phEvent={}, Flags={})", static_cast<void*>(phEvent), Flags);
   std::lock_guard lock(driver_mutex());
@@ -339,15 +339,8 @@ CUresult cuEventCreate(CUevent* phEvent, unsigned int Flags) {
     trace::note(trace::Layer::Libcuda, "cuEventCreate: CU_EVENT_INTERPROCESS is not supported by minicuda");
     return done(scope, CUDA_ERROR_NOT_SUPPORTED);
   }
-  std::vector<bool> used(Channel::kEventSlots, false);
-  for (const CUevent_st* e : ctx->events) used[e->slot] = true;
   uint32_t slot = 0;
-  while (slot < Channel::kEventSlots && used[slot]) ++slot;
-  if (slot == Channel::kEventSlots) {
-    trace::note(trace::Layer::Libcuda, "cuEventCreate: all {} event semaphores of the context are in use",
-                Channel::kEventSlots);
-    return done(scope, CUDA_ERROR_OUT_OF_MEMORY);
-  }
+  if (CUresult r = ctx->event_semaphores.take(*ctx, &slot); r != CUDA_SUCCESS) return done(scope, r);
   auto* e = new CUevent_st{ctx, Flags, slot, 0};
   ctx->events.insert(e);
   *phEvent = e;
@@ -363,6 +356,7 @@ CUresult cuEventDestroy_v2(CUevent hEvent) {
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   if (!find_event(*ctx, hEvent) && !find_any_event(hEvent)) return done(scope, CUDA_ERROR_INVALID_HANDLE);
   hEvent->ctx->events.erase(hEvent);
+  hEvent->ctx->event_semaphores.give_back(hEvent->slot);
   delete hEvent;
   return done(scope, CUDA_SUCCESS);
 }
@@ -388,7 +382,7 @@ CUresult event_record(const char* api, DefaultStream mode, CUevent hEvent, CUstr
               "event: semaphore release with the GPU's timestamp, after all earlier work (slot {})", e->slot);
   host_clock::spend(host_clock::kEventRecordNs);
   order_with_null_stream(*ctx, s);
-  ch.release_timestamped(ctx->channel->event_va(e->slot), ch.last_fence() + 1);
+  ch.release_timestamped(ctx->event_semaphores.va(*ctx, e->slot), ch.last_fence() + 1);
   e->fence = ch.submit();
   e->channel = &ch;
   submitted(s, e->fence);
@@ -470,7 +464,8 @@ CUresult cuEventElapsedTime_v2(float* pMilliseconds, CUevent hStart, CUevent hEn
   if ((a->flags | b->flags) & CU_EVENT_DISABLE_TIMING) return done(scope, CUDA_ERROR_INVALID_HANDLE);
   if (Channel* faulted = faulted_channel(*ctx)) return done(scope, *ctx, faulted->fault_result());
   if (!a->channel->reached(a->fence) || !b->channel->reached(b->fence)) return done(scope, *ctx, CUDA_ERROR_NOT_READY);
-  int64_t ns = static_cast<int64_t>(ctx->channel->event_timestamp(b->slot) - ctx->channel->event_timestamp(a->slot));
+  int64_t ns = static_cast<int64_t>(ctx->event_semaphores.timestamp(*ctx, b->slot) -
+                                    ctx->event_semaphores.timestamp(*ctx, a->slot));
   *pMilliseconds = static_cast<float>(static_cast<double>(ns) / 1e6);
   return done(scope, CUDA_SUCCESS);
 }
