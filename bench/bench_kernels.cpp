@@ -47,6 +47,7 @@
 #include <vector>
 
 #include "bench_common.h"
+#include "bench_switch_floor.h"
 
 // --- the kernels ----------------------------------------------------------------------------
 
@@ -142,6 +143,8 @@ constexpr int kVectorBlock = 256;
 constexpr int kSumN = 1 << 20;
 constexpr int kSumBlock = 256;
 constexpr int kSumBlocks = kSumN / kSumBlock;
+static_assert(kSumBlocks == bench::kSwitchRingBlocks && kSumBlock == bench::kSwitchRingStacks,
+              "the switch floor has the tree's shape");
 constexpr int kMatN = 256;
 
 [[gnu::noinline]] void empty_call(int v) { benchmark::DoNotOptimize(v); }
@@ -518,6 +521,16 @@ int main(int argc, char** argv) {
                   "%.0f ns per thread to enter fiber mode\n",
                   k0 / 1e6, k1 / 1e6, k9 / 1e6, per_barrier, (k1 - k0) / kThreads - per_barrier);
       std::printf("    9 barriers alone are %.0f%% of the tree's cpu time\n", 100.0 * (k9 - k0) / cpu(tree));
+      if (have({"BM_BareSwitchRing/16/real_time", "BM_BareSwitchRing/256/real_time"})) {
+        // One host thread switching; the SM's workers could share the switches at best evenly.
+        const double small = wall("BM_BareSwitchRing/16/real_time"), large = wall("BM_BareSwitchRing/256/real_time");
+        const double ring = std::min(small, large), switches = kThreads * bench::kSwitchRingTurns;
+        std::printf("    the floor: a bare stack switch round %d stacks, %.1f ns (16 KiB stacks) / %.1f ns (256 KiB); "
+                    "the tree's %.1f M thread-barriers at %.1f ns alone, shared by %u workers: %.1f ms = %.0fx thread 0 "
+                    "(the fiber tree's goal: <= 30x)\n",
+                    bench::kSwitchRingStacks, small / switches, large / switches, switches / 1e6, ring / switches, workers,
+                    ring / workers / 1e6, ring / workers / wall(t0));
+      }
       if (have({"BM_AlignmentCheckOnOff", "BM_PushfPopfUnchanged"}))
         std::printf("    EFLAGS.AC on + off (per warp operation; a barrier leaves it on): cpu %.0f ns "
                     "(two pushf/popf that change nothing: %.0f ns)\n",
