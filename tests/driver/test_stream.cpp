@@ -266,6 +266,39 @@ TEST_F(StreamTest, TenThousandLiveEventsRecordAndTime) {
   EXPECT_EQ(cuMemFree_v2(a) | cuMemFree_v2(b), CUDA_SUCCESS);
 }
 
+// An event destroyed while its record is still queued keeps its semaphore until the GPU has
+// passed the record: the next event made must not take it, or the late record would write its
+// time over the new event's.
+TEST_F(StreamTest, ADestroyedEventsQueuedRecordDoesNotTimeTheNextEvent) {
+  constexpr size_t n = 64 * kMiB;
+  CUstream slow = nullptr, fast = nullptr;
+  ASSERT_EQ(cuStreamCreate(&slow, CU_STREAM_NON_BLOCKING) | cuStreamCreate(&fast, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
+  CUdeviceptr a = alloc(n), b = alloc(n);
+  CUevent late = nullptr, first = nullptr, second = nullptr;
+  ASSERT_EQ(cuEventCreate(&late, 0), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyDtoDAsync_v2(b, a, n, slow), CUDA_SUCCESS);  // the record waits behind 64 MiB
+  ASSERT_EQ(cuEventRecord(late, slow), CUDA_SUCCESS);
+  ASSERT_EQ(cuEventDestroy_v2(late), CUDA_SUCCESS);
+  ASSERT_EQ(cuEventCreate(&first, 0) | cuEventCreate(&second, 0), CUDA_SUCCESS);
+  ASSERT_EQ(cuEventRecord(first, fast), CUDA_SUCCESS);
+  ASSERT_EQ(cuEventRecord(second, fast), CUDA_SUCCESS);
+  ASSERT_EQ(cuCtxSynchronize(), CUDA_SUCCESS);
+  float ms = -1;
+  ASSERT_EQ(cuEventElapsedTime_v2(&ms, first, second), CUDA_SUCCESS);
+  EXPECT_GT(ms, 0.0f);     // the second record, 1.4 us of host time later
+  EXPECT_LT(ms, 0.01f);    // and not the copy's time after the first
+  // Once the GPU has passed it, the slot is taken again: a new event times as any.
+  CUevent third = nullptr;
+  ASSERT_EQ(cuEventCreate(&third, 0), CUDA_SUCCESS);
+  ASSERT_EQ(cuEventRecord(third, fast), CUDA_SUCCESS);
+  ASSERT_EQ(cuEventSynchronize(third), CUDA_SUCCESS);
+  ASSERT_EQ(cuEventElapsedTime_v2(&ms, second, third), CUDA_SUCCESS);
+  EXPECT_GT(ms, 0.0f);
+  EXPECT_EQ(cuEventDestroy_v2(first) | cuEventDestroy_v2(second) | cuEventDestroy_v2(third), CUDA_SUCCESS);
+  EXPECT_EQ(cuStreamDestroy_v2(slow) | cuStreamDestroy_v2(fast), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemFree_v2(a) | cuMemFree_v2(b), CUDA_SUCCESS);
+}
+
 // The _ptsz twins (what cuda.h maps the plain names to under CUDA_API_PER_THREAD_DEFAULT_STREAM),
 // called by name: hStream 0 is this thread's per-thread stream, which is not ordered behind
 // another blocking stream, held here by a host function; the trace names the twins.

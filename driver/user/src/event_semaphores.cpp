@@ -8,6 +8,7 @@
 namespace minicuda::libcuda {
 
 CUresult EventSemaphores::take(CUctx_st& ctx, uint32_t* slot) {
+  if (!pending_.empty()) reclaim();
   if (!free_.empty()) {
     *slot = free_.top();
     free_.pop();
@@ -31,7 +32,21 @@ CUresult EventSemaphores::take(CUctx_st& ctx, uint32_t* slot) {
   return CUDA_SUCCESS;
 }
 
-void EventSemaphores::give_back(uint32_t slot) { free_.push(slot); }
+void EventSemaphores::give_back(uint32_t slot, const Channel* channel, uint64_t fence) {
+  if (channel == nullptr || channel->reached_or_faulted(fence)) {
+    free_.push(slot);
+  } else {
+    pending_.push_back(Pending{slot, channel, fence});
+  }
+}
+
+void EventSemaphores::reclaim() {
+  std::erase_if(pending_, [&](const Pending& p) {
+    if (!p.channel->reached_or_faulted(p.fence)) return false;
+    free_.push(p.slot);
+    return true;
+  });
+}
 
 uint64_t EventSemaphores::va(const CUctx_st& ctx, uint32_t slot) const {
   if (slot < Channel::kEventSlots) return ctx.channel->event_va(slot);
@@ -49,6 +64,7 @@ uint64_t EventSemaphores::timestamp(const CUctx_st& ctx, uint32_t slot) const {
 void EventSemaphores::release_all(CUctx_st& ctx) {
   for (const Page& page : pages_) free_mapped_system_memory(ctx, page.base, kPageBytes, page.memory);
   pages_.clear();
+  pending_.clear();
   free_ = {};
   made_ = 0;
 }

@@ -23,6 +23,8 @@
 
 namespace minicuda::libcuda {
 
+class Channel;
+
 class EventSemaphores {
  public:
   static constexpr uint64_t kPageBytes = 64 << 10;
@@ -31,8 +33,10 @@ class EventSemaphores {
   // The lowest free slot into *slot, making a page when every slot made so far is taken.
   // CUDA_ERROR_OUT_OF_MEMORY when the page cannot be made.
   CUresult take(CUctx_st& ctx, uint32_t* slot);
-  // Slot is free again (its event was destroyed).
-  void give_back(uint32_t slot);
+  // Slot's event was destroyed. Its last record (fence on channel; channel null when it was
+  // never recorded) may still be on its way, and would then write its time over the next event
+  // made with the slot: the slot is free once the GPU has passed that record.
+  void give_back(uint32_t slot, const Channel* channel, uint64_t fence);
   // The GPU address of slot's semaphore (the same address for the CPU).
   uint64_t va(const CUctx_st& ctx, uint32_t slot) const;
   // The GPU time (ns) of slot's last release.
@@ -45,7 +49,15 @@ class EventSemaphores {
     uint8_t* base = nullptr;
     NvHandle memory = 0;
   };
+  struct Pending {
+    uint32_t slot;
+    const Channel* channel;
+    uint64_t fence;
+  };
+  // Frees the slots of pending_ whose record the GPU has passed.
+  void reclaim();
   std::vector<Page> pages_;
+  std::vector<Pending> pending_;  // destroyed events' slots, their last record still to come
   std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<>> free_;  // lowest first
   uint32_t made_ = 0;  // slots handed out at least once: [0, made_)
 };

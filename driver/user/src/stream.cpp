@@ -356,7 +356,7 @@ CUresult cuEventDestroy_v2(CUevent hEvent) {
   if (CUresult r = require_context(&ctx); r != CUDA_SUCCESS) return done(scope, r);
   if (!find_event(*ctx, hEvent) && !find_any_event(hEvent)) return done(scope, CUDA_ERROR_INVALID_HANDLE);
   hEvent->ctx->events.erase(hEvent);
-  hEvent->ctx->event_semaphores.give_back(hEvent->slot);
+  hEvent->ctx->event_semaphores.give_back(hEvent->slot, hEvent->channel, hEvent->fence);
   delete hEvent;
   return done(scope, CUDA_SUCCESS);
 }
