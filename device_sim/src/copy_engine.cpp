@@ -400,16 +400,21 @@ std::optional<ChannelFault> CopyEngine::release(uint32_t chid, const CopyState& 
     return std::nullopt;
   }
 
+  // The release's time and its trace line come before the store, once the store cannot fault:
+  // a host thread that sees the value may at once wait on it again or read the trace.
+  if (auto fault = memory_.check(va, four_word ? NV_SEMAPHORE_FOUR_WORD_SIZE : (size == PayloadSize::Bits64 ? 8 : 4),
+                                 Access::Write))
+    return mmu_fault(chid, *fault, "semaphore");
   std::optional<uint64_t> timestamp;
   if (four_word) timestamp = device_.timeline().channel_time(chid);  // when the copy before it ended
-  if (auto fault = semaphore_release(memory_, va, payload, size, timestamp))
-    return mmu_fault(chid, *fault, "semaphore");
   device_.timeline().release(chid, va, payload);
   if (four_word)
     trace::note(trace::Layer::Gpu, "ce{}: sem release {:#x} = {} (four-word, t={} ns)", instance_,
                 va, payload, *timestamp);
   else
     trace::note(trace::Layer::Gpu, "ce{}: sem release {:#x} = {}", instance_, va, payload);
+  if (auto fault = semaphore_release(memory_, va, payload, size, timestamp))
+    return mmu_fault(chid, *fault, "semaphore");
   return std::nullopt;
 }
 

@@ -460,18 +460,24 @@ Pbdma::Step Pbdma::sem_execute(Channel& channel, uint32_t data, uint64_t at, Pbd
                 fmt::format("SEM_EXECUTE: semaphore {:#x} is not {}-byte aligned", va, alignment));
 
   if (release) {
-    std::optional<uint64_t> now;
-    if (timestamp) now = device_.timeline().channel_time(chid);
-    if (auto fault = semaphore_release(memory_, va, payload, size, now)) {
+    // The release's time and its trace line come before the store, once the store cannot fault:
+    // a host thread that sees the value may at once wait on it again or read the trace.
+    if (auto fault = memory_.check(va, alignment, Access::Write)) {  // the bytes the release writes
       run.fault = mmu_fault(chid, *fault, NVC56F_SEM_EXECUTE, "semaphore");
       return Step::Fault;
     }
+    std::optional<uint64_t> now;
+    if (timestamp) now = device_.timeline().channel_time(chid);
     device_.timeline().release(chid, va, payload);
     if (timestamp)
       trace::note(trace::Layer::Gpu, "host: ch {} sem release {:#x} = {} (t={} ns)", chid, va,
                   payload, *now);
     else
       trace::note(trace::Layer::Gpu, "host: ch {} sem release {:#x} = {}", chid, va, payload);
+    if (auto fault = semaphore_release(memory_, va, payload, size, now)) {
+      run.fault = mmu_fault(chid, *fault, NVC56F_SEM_EXECUTE, "semaphore");
+      return Step::Fault;
+    }
     return Step::Done;
   }
 
