@@ -18,6 +18,10 @@
 //       same 255 additions per block; loop mode)
 //     - the same with one thread per block, <<<4096, 1>>>, and a native serial loop
 //     - breakdown: a kernel that only waits at k barriers, k = 0, 1, 3, 9, on the same grid
+//   a per-block count of the odd ones among the same ints, on the same grid:
+//     - one __syncthreads_count, split into regions by cu2cxx (bench_kernels_regions.cu), and the
+//       same kernel here with fibers
+//     - the same count without a barrier, by thread 0 alone
 //   C = A B for 256 x 256 floats, <<<(16, 16), (16, 16)>>>:
 //     - tiled through shared memory, 2 barriers per tile (16 tiles): split into regions
 //       (bench_kernels_regions.cu), and the same kernel here with fibers
@@ -94,6 +98,20 @@ __global__ void block_sum_thread0(const int* in, int* out) {
   out[blockIdx.x] = sum;
 }
 
+// How many of the block's elements are odd: one barrier reduction (block_count_odd_regions in
+// bench_kernels_regions.cu is the same kernel, split into regions), and thread 0 alone.
+__global__ void block_count_odd(const int* in, int* out) {
+  const int odd = __syncthreads_count(in[blockIdx.x * blockDim.x + threadIdx.x] & 1);
+  if (threadIdx.x == 0) out[blockIdx.x] = odd;
+}
+__global__ void block_count_odd_thread0(const int* in, int* out) {
+  if (threadIdx.x != 0) return;
+  const int* p = in + blockIdx.x * blockDim.x;
+  int odd = 0;
+  for (unsigned t = 0; t < blockDim.x; ++t) odd += p[t] & 1;
+  out[blockIdx.x] = odd;
+}
+
 // The same sums with one thread per block (launched <<<blocks, 1>>>).
 __global__ void block_sum_one_thread(const int* in, int* out, unsigned per_block) {
   const int* p = in + blockIdx.x * per_block;
@@ -130,6 +148,7 @@ __global__ void matmul_plain(const float* a, const float* b, float* c, int n) {
 // Defined in bench_kernels_regions.cu, with block functions.
 __global__ void block_sum_tree_regions(const int* in, int* out);
 __global__ void matmul_tiled_regions(const float* a, const float* b, float* c, int n);
+__global__ void block_count_odd_regions(const int* in, int* out);
 
 // Only barriers: every thread waits at k of them.
 __global__ void barriers_only(int k) {
@@ -210,11 +229,13 @@ bool results_are_right() {
     return false;
   }
   native_block_sums(b.in.data(), b.sums.data(), kSumBlocks, kSumBlock);
-  auto check = [&](const char* what, cudaError_t launched) {
+  std::vector<int> odd(kSumBlocks, 0);
+  for (int i = 0; i < kSumN; ++i) odd[i / kSumBlock] += b.in[i] & 1;
+  auto check = [&](const char* what, cudaError_t launched, const std::vector<int>& want) {
     std::vector<int> sums(kSumBlocks, -1);
     if (launched != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess ||
         cudaMemcpy(sums.data(), b.d_sums, kSumBlocks * sizeof(int), cudaMemcpyDeviceToHost) != cudaSuccess ||
-        sums != b.sums) {
+        sums != want) {
       std::fprintf(stderr, "bench_kernels: %s gave a wrong result\n", what);
       return false;
     }
@@ -237,16 +258,21 @@ bool results_are_right() {
     std::fprintf(stderr, "bench_kernels: the tiled multiplies differ from the plain one\n");
     return false;
   }
-  return check("block_sum_tree", minicuda::launch<block_sum_tree>(dim3(kSumBlocks), dim3(kSumBlock), 0, nullptr,
-                                                                  b.d_in, b.d_sums)) &&
-         check("block_sum_tree_regions", minicuda::launch<block_sum_tree_regions>(dim3(kSumBlocks), dim3(kSumBlock),
-                                                                                  0, nullptr, b.d_in, b.d_sums)) &&
-         check("block_sum_shuffle", minicuda::launch<block_sum_shuffle>(dim3(kSumBlocks), dim3(kSumBlock), 0,
-                                                                        nullptr, b.d_in, b.d_sums)) &&
-         check("block_sum_thread0", minicuda::launch<block_sum_thread0>(dim3(kSumBlocks), dim3(kSumBlock), 0,
-                                                                        nullptr, b.d_in, b.d_sums)) &&
-         check("block_sum_one_thread", minicuda::launch<block_sum_one_thread>(dim3(kSumBlocks), dim3(1), 0, nullptr,
-                                                                              b.d_in, b.d_sums, kSumBlock));
+  const dim3 grid(kSumBlocks), block(kSumBlock);
+  return check("block_sum_tree", minicuda::launch<block_sum_tree>(grid, block, 0, nullptr, b.d_in, b.d_sums), b.sums) &&
+         check("block_sum_tree_regions",
+               minicuda::launch<block_sum_tree_regions>(grid, block, 0, nullptr, b.d_in, b.d_sums), b.sums) &&
+         check("block_sum_shuffle", minicuda::launch<block_sum_shuffle>(grid, block, 0, nullptr, b.d_in, b.d_sums),
+               b.sums) &&
+         check("block_sum_thread0", minicuda::launch<block_sum_thread0>(grid, block, 0, nullptr, b.d_in, b.d_sums),
+               b.sums) &&
+         check("block_sum_one_thread", minicuda::launch<block_sum_one_thread>(grid, dim3(1), 0, nullptr, b.d_in,
+                                                                              b.d_sums, kSumBlock), b.sums) &&
+         check("block_count_odd", minicuda::launch<block_count_odd>(grid, block, 0, nullptr, b.d_in, b.d_sums), odd) &&
+         check("block_count_odd_regions",
+               minicuda::launch<block_count_odd_regions>(grid, block, 0, nullptr, b.d_in, b.d_sums), odd) &&
+         check("block_count_odd_thread0",
+               minicuda::launch<block_count_odd_thread0>(grid, block, 0, nullptr, b.d_in, b.d_sums), odd);
 }
 
 // --- 1. vector_add ------------------------------------------------------------------------------
@@ -338,6 +364,13 @@ BENCHMARK(BM_BlockSumTree)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BlockSumShuffle)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BlockSumTreeRegions)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BlockSumThread0)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void BM_BlockCountOdd(benchmark::State& state) { block_sum_benchmark<block_count_odd>(state); }
+void BM_BlockCountOddRegions(benchmark::State& state) { block_sum_benchmark<block_count_odd_regions>(state); }
+void BM_BlockCountOddThread0(benchmark::State& state) { block_sum_benchmark<block_count_odd_thread0>(state); }
+BENCHMARK(BM_BlockCountOdd)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_BlockCountOddRegions)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_BlockCountOddThread0)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 void BM_BlockSumOneThreadPerBlock(benchmark::State& state) {
   bench::ProcessCpu cpu(state);
@@ -536,6 +569,16 @@ int main(int argc, char** argv) {
                     "(two pushf/popf that change nothing: %.0f ns)\n",
                     cpu("BM_AlignmentCheckOnOff"), cpu("BM_PushfPopfUnchanged"));
     }
+  }
+  if (have({"BM_BlockCountOdd/real_time", "BM_BlockCountOddRegions/real_time", "BM_BlockCountOddThread0/real_time"})) {
+    const std::string fibers = "BM_BlockCountOdd/real_time", regions = "BM_BlockCountOddRegions/real_time",
+                      t0 = "BM_BlockCountOddThread0/real_time";
+    std::printf("  block counts of odd ints, one __syncthreads_count as regions / thread 0 alone : wall %6.2fx "
+                "(%.2f ms vs %.2f ms; a barrier kernel's goal: <= 30x: %s), cpu %6.2fx\n",
+                wall(regions) / wall(t0), wall(regions) / 1e6, wall(t0) / 1e6, verdict(wall(regions) / wall(t0), 30),
+                cpu(regions) / cpu(t0));
+    std::printf("    the same count with fibers (not split) / thread 0 alone : wall %6.1fx (%.1f ms), cpu %6.1fx\n",
+                wall(fibers) / wall(t0), wall(fibers) / 1e6, cpu(fibers) / cpu(t0));
   }
   if (have({"BM_MatmulPlain/real_time", "BM_MatmulTiledRegions/real_time", "BM_MatmulTiledFibers/real_time"})) {
     const std::string plain = "BM_MatmulPlain/real_time", regions = "BM_MatmulTiledRegions/real_time",

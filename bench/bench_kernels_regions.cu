@@ -1,8 +1,9 @@
-// The barrier kernels of bench_kernels.cpp again, in a .cu file: cu2cxx splits them at their
-// barriers (region fission, docs/tools/cu2cxx.md), so the SM runs each block through the block
-// function, with no fibers. bench_kernels.cpp keeps the same kernels in C++ (not translated: loop
-// mode, then fibers at the first barrier), so one run measures both. tests/kernels/test_fission.cu
-// checks these kernels' results and that they run as regions.
+// The barrier kernels of bench_kernels.cpp again (the tree, the barrier-reduction count and the
+// tiled multiply), in a .cu file: cu2cxx splits them at their barriers (region fission,
+// docs/tools/cu2cxx.md), so the SM runs each block through the block function, with no fibers.
+// bench_kernels.cpp keeps the same kernels in C++ (not translated: loop mode, then fibers at the
+// first barrier), so one run measures both. tests/kernels/test_fission.cu and
+// test_fission_reductions.cu check these kernels' results and that they run as regions.
 
 // The classic shared-memory tree: 1 barrier after the loads, then one per halving (8 for 256).
 __global__ void block_sum_tree_regions(const int* in, int* out) {
@@ -14,6 +15,13 @@ __global__ void block_sum_tree_regions(const int* in, int* out) {
     __syncthreads();
   }
   if (threadIdx.x == 0) out[blockIdx.x] = partial[0];
+}
+
+// How many of the block's elements are odd, through one barrier reduction: cu2cxx splits it at
+// the __syncthreads_count (the region before folds each thread's predicate into the block's count).
+__global__ void block_count_odd_regions(const int* in, int* out) {
+  const int odd = __syncthreads_count(in[blockIdx.x * blockDim.x + threadIdx.x] & 1);
+  if (threadIdx.x == 0) out[blockIdx.x] = odd;
 }
 
 constexpr int kMatmulTile = 16;

@@ -7,7 +7,7 @@ Every kernel is a random mix of what makes region fission delicate (docs/tools/c
 "Region fission"): locals read through pointers (with casts, through macros, through aliasing
 parameters) and pure ones, references, shared memory, loops around barriers under block-uniform
 bounds, early returns, one thread writing what other threads read between barriers, and barriers
-under uniform conditions. The suite runs the program with MINICUDA_FISSION=check, where the GPU
+under uniform conditions, and barrier reductions. The suite runs the program with MINICUDA_FISSION=check, where the GPU
 runs every split kernel with fibers and as regions and compares the bytes they leave, and again
 with fission on and off, comparing the checksums it prints (tests/fission/CMakeLists.txt).
 
@@ -48,6 +48,8 @@ class Kernel:
         # Barriers inside __device__ functions the kernel calls (helpers(), cu2cxx inlines them):
         # through a reference and a pointer parameter, nested calls, a result in an expression.
         self.calls = rng.random() < 0.4
+        # Barrier reductions (__syncthreads_count/and/or), each a statement of its own.
+        self.reductions = rng.random() < 0.5
 
     # --- expressions -------------------------------------------------------------------------
     def leaf(self):
@@ -117,6 +119,15 @@ class Kernel:
         """Emits a statement whose accesses are in self.accesses, after a barrier if they do
         not fit the ways the spaces are used since the last one. False (nothing emitted) if the
         statement conflicts with itself."""
+        if not self.fit():
+            return False
+        self.emit(text)
+        return True
+
+    def fit(self):
+        """What place() does before it emits: a barrier if self.accesses do not fit the ways
+        the spaces are used since the last one, and those ways updated. False if the accesses
+        conflict with each other."""
         wanted = {}
         for space, how in self.accesses:
             if wanted.get(space, how) != how or (how == "write" and space in wanted):
@@ -127,7 +138,6 @@ class Kernel:
         if not fits:
             self.barrier()
         self.modes.update(wanted)
-        self.emit(text)
         return True
 
     def new_local(self):
@@ -152,6 +162,8 @@ class Kernel:
             kinds += ["early_return"]
         if self.calls:
             kinds += ["call", "call"]
+        if self.reductions:
+            kinds += ["reduction", "reduction"]
         kind = r.choice(kinds)
         if kind in ("local", "pure_local"):
             name = self.new_local()
@@ -200,6 +212,8 @@ class Kernel:
             return True
         if kind == "call":
             return self.call()
+        if kind == "reduction":
+            return self.reduction()
         if kind == "uniform_if":
             return self.uniform_if()
         if kind == "early_return":
@@ -221,6 +235,38 @@ class Kernel:
         self.loop_depth -= 1
         self.locals, self.modes = before_locals, before_modes
         self.emit("}")
+        return True
+
+    def reduction(self):
+        """A barrier reduction as a statement of its own, a seam as a barrier is: its predicate
+        (which may read memory) runs before the seam, in the spaces' ways since the last barrier;
+        its result is declared, assigned to a local or written to the thread's own word of b
+        after the seam, or dropped."""
+        r = self.rng
+        function = r.choice(["__syncthreads_count", "__syncthreads_and", "__syncthreads_or"])
+        value = self.value()
+        predicate = r.choice([f"({value}) % {r.randint(2, 5)}u == 0u", f"({value}) & 1u",
+                              f"t < {r.randrange(1, 129)}u", value])
+        if not self.fit():
+            return False
+        call = f"{function}({predicate})"
+        mutable = [v for v in self.locals if v in self.mutable]
+        form = r.randrange(4)
+        self.modes = {}
+        if form == 0:
+            name = self.new_local()
+            const = r.random() < 0.5
+            self.emit(f"{'const ' if const else ''}unsigned {name} = {call};")
+            self.locals.append(name)
+            if not const:
+                self.mutable.add(name)
+        elif form == 1 and mutable:
+            self.emit(f"{r.choice(mutable)} {r.choice(['=', '+=', '^='])} {call};")
+        elif form == 2:
+            self.emit(f"{call};")
+        else:
+            self.emit(f"b[(2u * g + 1u) % n] = {call};")
+            self.modes = {"global": "own"}
         return True
 
     def call(self):

@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "fission_test.h"
 #include "kernel_test.h"
 #include "minicuda/trace.h"
 
@@ -274,32 +275,6 @@ namespace minicuda::kernels_test {
 namespace {
 
 class KernelFission : public FreshProcess {};
-
-// How the compute engine ran `kernel` (its trace note): "regions", "fibers" (a block function
-// ignored under MINICUDA_FISSION=0), or "" (no block function: loop mode and fibers).
-std::string mode_in(const trace::Recorder& recorder, const std::string& kernel) {
-  const std::string key = kernel + " runs as ";
-  for (const std::string& text : recorder.texts(trace::Layer::Gpu)) {
-    const std::size_t at = text.find(key);
-    if (at != std::string::npos) return text.substr(at + key.size(), text.find(' ', at + key.size()) - at - key.size());
-  }
-  return "";
-}
-template <class Launch>
-std::string mode_of(const std::string& kernel, Launch launch) {
-  trace::Recorder recorder;
-  launch();
-  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  return mode_in(recorder, kernel);
-}
-
-// The mode a split kernel runs in, in this process: "both" under MINICUDA_FISSION=check.
-std::string split_mode() {
-  const char* env = std::getenv("MINICUDA_FISSION");
-  if (env != nullptr && std::string(env) == "0") return "fibers";
-  if (env != nullptr && std::string(env) == "check") return "both";
-  return "regions";
-}
 
 std::vector<int> iota_mod(size_t n, int mod) {
   std::vector<int> v(n);

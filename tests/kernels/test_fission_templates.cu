@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "fission_test.h"
 #include "kernel_test.h"
 #include "minicuda/trace.h"
 
@@ -124,27 +125,6 @@ namespace minicuda::kernels_test {
 namespace {
 
 class FissionTemplates : public FreshProcess {};
-
-// How the compute engine ran `kernel` (its trace note: "regions", "fibers" or "" without a
-// block function), and how a split kernel runs in this process.
-template <class Launch>
-std::string mode_of(const std::string& kernel, Launch launch) {
-  trace::Recorder recorder;
-  launch();
-  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  const std::string key = kernel + " runs as ";
-  for (const std::string& text : recorder.texts(trace::Layer::Gpu)) {
-    const std::size_t at = text.find(key);
-    if (at != std::string::npos) return text.substr(at + key.size(), text.find(' ', at + key.size()) - at - key.size());
-  }
-  return "";
-}
-std::string split_mode() {
-  const char* env = std::getenv("MINICUDA_FISSION");
-  if (env != nullptr && std::string(env) == "0") return "fibers";
-  if (env != nullptr && std::string(env) == "check") return "both";
-  return "regions";
-}
 
 // Small integers: every product and partial sum is exact in float, whatever the order.
 std::vector<float> small_ints(int count, int seed) {

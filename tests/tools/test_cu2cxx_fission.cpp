@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -304,6 +305,29 @@ TEST(Cu2cxxFission, AReturnMarksTheThreadDone) {
   EXPECT_NE(t.text.find("if (minicuda_exited[minicuda_t]) continue;"), std::string::npos);
 }
 
+// A barrier reduction of its own is a seam: the region before folds each thread's predicate
+// (as the int the built-in takes) into the block's accumulator, reset where that region starts;
+// the region after runs the statement with the accumulator in place of the call.
+TEST(Cu2cxxFission, BarrierReductionsOfTheirOwnAreSeams) {
+  const Translation t = split(
+      "__global__ void k(int* out, float x) {\n"
+      "  int c = __syncthreads_count(x > 0);\n"
+      "  out[threadIdx.x] = __syncthreads_and(threadIdx.x);\n"
+      "  __syncthreads_or(1);\n"
+      "  out[c] <<= __syncthreads_or(x);\n"
+      "}\n");
+  for (const char* want : {"int minicuda_reduce_0 = 0; int minicuda_reduce_1 = 0; int minicuda_reduce_2 = 0; "
+                           "int minicuda_reduce_3 = 0;",
+                           "{ minicuda_reduce_0 = 0; for (", "minicuda_reduce_0 += ::minicuda::fission::predicate(x > 0);",
+                           "minicuda_value = minicuda_reduce_0;",  // c lives on: kept per thread
+                           "{ minicuda_reduce_1 = 1; for (", "minicuda_reduce_1 &= ::minicuda::fission::predicate(threadIdx.x);",
+                           "out[threadIdx.x] = minicuda_reduce_1;", "minicuda_reduce_2 |= ::minicuda::fission::predicate(1);",
+                           "minicuda_reduce_3 |= ::minicuda::fission::predicate(x);", "out[c] <<= minicuda_reduce_3;"})
+    EXPECT_NE(t.text.find(want), std::string::npos) << want << "\n" << t.text;
+  EXPECT_EQ(t.text.find("minicuda_reduce_2;"), std::string::npos) << "a dropped result has no statement after its seam";
+  EXPECT_EQ(t.text.find("__syncthreads_", t.text.find("k__regions")), std::string::npos) << t.text;
+}
+
 TEST(Cu2cxxFission, ALoopAroundBarriersEndsOnceEveryThreadHasReturned) {
   const Translation t = split(
       "__global__ void k(int* p) {\n"
@@ -428,8 +452,23 @@ TEST(Cu2cxxFissionFallback, CooperativeGroupsAndNewWarpIntrinsics) {
                    "__reduce_add_sync");
   expect_not_split("__global__ void k(int* p) { __syncthreads(); cg::this_grid().sync(); }\n", "this_grid");
 }
-TEST(Cu2cxxFissionFallback, BarrierReductions) {
-  expect_not_split("__global__ void k(int* p) { __syncthreads(); p[0] = __syncthreads_count(1); }\n", "__syncthreads_count");
+// A barrier reduction anywhere but as a statement of its own keeps fibers.
+TEST(Cu2cxxFissionFallback, BarrierReductionsInsideExpressions) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"p[0] = __syncthreads_count(1) + 1;", "is not a statement of its own"},
+      {"p[0] == __syncthreads_count(1);", "is compared, not assigned"},
+      {"int a = p[1], b = __syncthreads_count(1);", "not one declaration or one assignment"},
+      {"p[0] = __syncthreads_count(__syncthreads_or(1));", "has a barrier in its predicate"},
+      {"p[0] = p[1] ? 1 : p[2] = __syncthreads_and(1);", "not one declaration or one assignment"},
+      {"p[__syncthreads_or(1)] = __syncthreads_and(1);", "shares its statement with another barrier"},
+      {"if (__syncthreads_or(p[0])) { __syncthreads(); }", "calls __syncthreads_or"},
+      {"while (__syncthreads_or(p[0])) { __syncthreads(); }", "calls __syncthreads_or"},
+      {"if (p[0]) p[1] = __syncthreads_count(1);", "an if around a barrier has no braced body"},
+      {"do { p[0]--; } while (__syncthreads_or(p[0]));", "not a loop, an if or a block"},
+      {"__shared__ int s; s = 0; p[0] = s + __syncthreads_count(1);", "is not a statement of its own"},
+  };
+  for (const auto& [statement, why] : cases)
+    expect_not_split("__global__ void k(int* p) { " + std::string(statement) + " }\n", why);
 }
 TEST(Cu2cxxFissionFallback, Lambdas) {
   expect_not_split("__global__ void k(int* p) { auto f = [&](int i) { return p[i]; }; __syncthreads(); p[0] = f(1); }\n",

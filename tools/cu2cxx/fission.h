@@ -85,6 +85,9 @@ KernelFission split_kernel(const FileContext& file, const KernelSite& kernel);
 // Calls __syncthreads() or a barrier/warp intrinsic by name (`__shfl_sync`, `__syncwarp`, ...).
 bool is_barrier_name(std::string_view name);
 bool is_warp_or_reduction_name(std::string_view name);  // everything is_barrier_name has, but __syncthreads
+// The barrier reductions: __syncthreads_count, __syncthreads_and, __syncthreads_or; the operation
+// as the SM's syncthreads_reduce numbers it (0 count, 1 and, 2 or), or -1.
+int barrier_reduction_op(std::string_view name);
 // Device built-ins a region may call (math, atomics, printf, casts...): none reaches a barrier.
 bool is_builtin_function(std::string_view name);
 // Built-ins whose result depends only on their arguments (a rematerialized initializer may call them).

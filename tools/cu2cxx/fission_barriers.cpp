@@ -86,7 +86,8 @@ bool is_block_barrier(const Tokens& t, std::size_t k, std::size_t e, const std::
 }
 
 bool holds_block_barrier(const Tokens& t, std::size_t k, std::size_t e, const std::set<std::string>& handles) {
-  if (used_in(t, k, e, "__syncthreads")) return true;
+  for (std::string_view barrier : {"__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or"})
+    if (used_in(t, k, e, barrier)) return true;
   for (const std::string& h : handles)
     if (used_in(t, k, e, h)) return true;
   return false;

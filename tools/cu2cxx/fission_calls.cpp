@@ -27,7 +27,8 @@ std::optional<std::string> Planner::check_calls(std::size_t begin, std::size_t e
       continue;  // a parenthesized expression
     }
     const std::string name(t_[callee].text);
-    if (is_non_call_keyword(name) || name == "__syncthreads") continue;  // barriers: the seams
+    if (is_non_call_keyword(name) || name == "__syncthreads" || barrier_reduction_op(name) >= 0)
+      continue;  // barriers: the seams (a reduction anywhere but as a statement of its own keeps fibers)
     const bool member = callee > 0 && (t_[callee - 1].is_punct(".") || t_[callee - 1].is_punct(">"));
     const bool qualified = callee > 0 && t_[callee - 1].is_punct("::");
     const bool std_qualified = qualified && callee >= 2 && t_[callee - 2].is_identifier("std");

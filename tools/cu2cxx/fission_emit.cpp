@@ -58,6 +58,8 @@ class Emitter {
     out_.append(line_of(kernel_.name));
     out_.append("const unsigned minicuda_nx = blockDim.x, minicuda_ny = blockDim.y, minicuda_nz = blockDim.z; "
                 "[[maybe_unused]] const unsigned minicuda_n = minicuda_nx * minicuda_ny * minicuda_nz; ");
+    // The barrier reductions' accumulators: one per reduction, the block's (Stmt::Reduction).
+    for (unsigned r = 0; r < plan_.reductions; ++r) out_.append("int minicuda_reduce_" + std::to_string(r) + " = 0; ");
     std::string types;
     for (const Var& v : plan_.vars) {
       if (v.kind != Var::Kind::Replicated) continue;
@@ -182,16 +184,28 @@ class Emitter {
           replace_tokens(r, r + 1, "{ minicuda_exited[minicuda_t] = true; --minicuda_live; goto " + next + "; }"));
       returns = true;
     }
+    std::string resets;
     for (const Stmt* s : stmts) {
       if (s->hoisted) edits.push_back(replace_tokens(s->begin, s->end - 1, ""));
       if (s->rewritten) edits.push_back(replace_tokens(s->begin, s->end - 1, declaration_code(*s)));
+      const std::string accumulator = "minicuda_reduce_" + std::to_string(s->reduction_id);
+      if (s->reduction == Stmt::Reduction::Gather) {
+        // Each live thread folds its predicate in, converted to int as the built-in's parameter
+        // is; the accumulator starts afresh every time the region runs (each round of a loop).
+        static constexpr const char* kFold[] = {" += ", " &= ", " |= "};
+        resets.append(accumulator + (s->reduction_op == 1 ? " = 1; " : " = 0; "));
+        edits.push_back(replace_tokens(s->begin, s->call,
+                                       accumulator + kFold[s->reduction_op] + "::minicuda::fission::predicate"));
+      }
+      if (s->reduction == Stmt::Reduction::Result && !s->rewritten)
+        edits.push_back(replace_tokens(s->call, s->call_close, accumulator));
     }
     // A region that calls a function of the file sets the global threadIdx, which that function
     // reads; one that does not shadows it with a local, so that g++ sees the thread's index as
     // the loop's own counter.
     const bool calls = std::any_of(plan_.user_calls.begin(), plan_.user_calls.end(),
                                    [&](std::size_t c) { return c >= first && c < end; });
-    out_.append(line_of(first)).append("{ ");
+    out_.append(line_of(first)).append("{ ").append(resets);
     const std::string x_end = x_bound(stmts, visible);
     out_.append("for (unsigned minicuda_z = 0; minicuda_z < minicuda_nz; ++minicuda_z) "
                 "for (unsigned minicuda_y = 0; minicuda_y < minicuda_ny; ++minicuda_y) "

@@ -2,6 +2,9 @@
 // body at its split levels - the top of the body and the braced bodies of loops that hold a
 // barrier - into statements, and checks what may sit between them. Anything it cannot read with
 // certainty makes the kernel keep its fibers: the reason says what.
+#include <algorithm>
+#include <iterator>
+
 #include "fission_planner.h"
 
 namespace minicuda::cu2cxx::fission {
@@ -59,8 +62,8 @@ bool Planner::check_body_tokens(std::size_t begin, std::size_t end) {
     if (const auto skip = skipped_.find(k); skip != skipped_.end()) k = skip->second;  // a block handle
     const Token& t = t_[k];
     if (t.is_identifier()) {
-      if (is_warp_or_reduction_name(t.text))
-        return fail("it uses " + std::string(t.text) + at_line(k) + ": warp operations and barrier reductions need fibers");
+      if (is_warp_or_reduction_name(t.text) && barrier_reduction_op(t.text) < 0)
+        return fail("it uses " + std::string(t.text) + at_line(k) + ": warp operations need fibers");
       for (std::string_view refused : kRefused)
         if (t.text == refused) return fail("its body uses '" + std::string(refused) + "'" + at_line(k));
       if (t.is_identifier("extern") && !(k + 1 < end && t_[k + 1].is_identifier("__shared__")))
@@ -95,6 +98,11 @@ std::optional<std::vector<Stmt>> Planner::parse_level(std::size_t begin, std::si
     if (skipped_.contains(k)) {
       s.hoisted = true;  // a block handle's declaration: nothing per thread
     } else if (holds_block_barrier(t_, k, *e, handles_)) {
+      if (barrier_reduction(s, level)) {
+        k = *e;
+        continue;
+      }
+      if (!reason_.empty()) return std::nullopt;
       const bool loop = t_[k].is_identifier("for") || t_[k].is_identifier("while");
       if (is_block_barrier(t_, k, *e, handles_, cg_)) {
         s.kind = Stmt::Kind::Barrier;
@@ -133,6 +141,76 @@ std::optional<std::vector<Stmt>> Planner::parse_level(std::size_t begin, std::si
   return level;
 }
 
+bool Planner::barrier_reduction(const Stmt& s, std::vector<Stmt>& level) {
+  const std::size_t k = s.begin, e = s.end;
+  for (std::string_view compound : {"{", "if", "for", "while", "do", "switch"})
+    if (t_[k].text == compound) return false;  // parse_level's to read or refuse
+  bool names_reduction = false;
+  for (std::size_t j = k; j < e; ++j) names_reduction = names_reduction || barrier_reduction_op(t_[j].text) >= 0;
+  if (!names_reduction) return false;
+  const auto refuse = [&](const std::string& why) {
+    return fail("a barrier reduction " + why + " (only `F(p);`, `T v = F(p);` and `x = F(p);` split)" + at_line(k));
+  };
+  if (e - k < 4 || !t_[e - 2].is_punct(")")) return refuse("is not a statement of its own");
+  const std::size_t open = *matching_open(t_, e - 2), call = open - 1;
+  if (open == k || barrier_reduction_op(t_[call].text) < 0) return refuse("is not a statement of its own");
+  if (holds_block_barrier(t_, open, e, handles_)) return refuse("has a barrier in its predicate");
+  if (call > k) {
+    if (t_[call - 1].is_punct(".") || t_[call - 1].is_punct("->") || t_[call - 1].is_punct("::") ||
+        t_[call - 1].is_punct(">"))
+      return refuse("is called as a member or qualified");
+    if (holds_block_barrier(t_, k, call, handles_)) return refuse("shares its statement with another barrier");
+    // The prefix ends in `=` or a compound assignment (`+=`, `<<=`), not a comparison.
+    if (!t_[call - 1].is_punct("=")) return refuse("is not a statement of its own");
+    std::size_t op = call - 1;
+    while (op > k && adjacent(t_[op - 1], t_[op]) && t_[op - 1].text.size() == 1 &&
+           std::string_view("+-*/%&|^<>=!").find(t_[op - 1].text) != std::string_view::npos)
+      --op;
+    const std::string_view assignment(t_[op].text.data(), t_[call - 1].text.data() + 1 - t_[op].text.data());
+    static constexpr std::string_view kAssignments[] = {"=",  "+=", "-=", "*=", "/=",  "%=",
+                                                        "&=", "|=", "^=", "<<=", ">>="};
+    if (std::find(std::begin(kAssignments), std::end(kAssignments), assignment) == std::end(kAssignments))
+      return refuse("is compared, not assigned");
+    // One variable or one place, and nothing that decides whether the call runs.
+    static constexpr std::string_view kStatementWords[] = {"return", "if", "else", "for", "while", "do", "switch",
+                                                           "case", "default", "goto", "break", "continue"};
+    for (std::size_t j = k; j < op; ++j) {
+      const Token& t = t_[j];
+      if (t.is_punct(";") || t.is_punct("{") || t.is_punct("}") || t.is_punct("?") || t.is_punct(",") ||
+          t.is_punct(":"))
+        return refuse("has a prefix that is not one declaration or one assignment's left side");
+      if (std::find(std::begin(kStatementWords), std::end(kStatementWords), t.text) != std::end(kStatementWords))
+        return refuse("is part of a larger statement");
+    }
+  }
+  Stmt gather = s;
+  gather.reduction = Stmt::Reduction::Gather;
+  gather.reduction_id = plan_.reductions++;
+  gather.reduction_op = barrier_reduction_op(t_[call].text);
+  gather.call = call, gather.call_close = e - 2;
+  Stmt seam;
+  seam.kind = Stmt::Kind::Barrier;
+  seam.begin = k, seam.end = e;
+  level.push_back(gather);
+  level.push_back(seam);
+  if (call > k) {
+    Stmt result = gather;
+    result.reduction = Stmt::Reduction::Result;
+    level.push_back(std::move(result));
+  }
+  return true;
+}
+
+bool Planner::reduction_result(Stmt& s) {
+  for (std::size_t i : s.vars) {
+    Var& v = plan_.vars[i];
+    if (v.kind != Var::Kind::Local && v.kind != Var::Kind::Replicated)
+      return fail("the result of a barrier reduction is declared __shared__ or constexpr" + at_line(s.begin));
+    v.init = "= minicuda_reduce_" + std::to_string(s.reduction_id);
+  }
+  return true;
+}
+
 bool Planner::branch(Stmt& s, bool in_loop) {
   const std::size_t k = s.begin;
   if (!t_[k + 1].is_punct("(")) return fail("an if constexpr or consteval holds a barrier" + at_line(k));
@@ -166,8 +244,9 @@ bool Planner::classify(std::vector<Stmt>& level, std::size_t level_end, std::vec
     for (std::size_t j = i + 1; j < level.size() && later == kNone; ++j)
       if (level[j].kind != Stmt::Kind::Plain) later = level[j].begin;
     Stmt& s = level[i];
-    if (s.kind == Stmt::Kind::Plain && s.hoisted) continue;  // a block handle
+    if (s.kind == Stmt::Kind::Plain && (s.hoisted || s.reduction == Stmt::Reduction::Gather)) continue;
     if (s.kind == Stmt::Kind::Plain && !declaration(s, level_end, later, scope, in_loop, false)) return false;
+    if (s.reduction == Stmt::Reduction::Result && !reduction_result(s)) return false;
     if (s.kind == Stmt::Kind::Plain && s.vars.empty()) find_x_bound(s, scope);
     if (s.kind == Stmt::Kind::Scope) {
       std::vector<std::size_t> inner = scope;

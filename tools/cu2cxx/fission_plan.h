@@ -55,6 +55,17 @@ struct Stmt {
   std::vector<Stmt> body;                     // Loop, If, Scope: its (then-)body's statements
   std::size_t else_open = 0, else_close = 0;  // If: its else-body's braces (0: no else)
   std::vector<Stmt> else_body;                // If: its else-body's statements
+  // A barrier reduction that is a statement of its own at a split level - `F(P);` or `PREFIX
+  // F(P);`, F one of __syncthreads_count/_and/_or and PREFIX a one-variable declaration or an
+  // assignment's left side (`int v =`, `o[i] +=`) - is three statements over its tokens: Gather, a
+  // Plain whose region folds each live thread's P into the block's accumulator; a Barrier; and,
+  // with a PREFIX, Result, a Plain that runs the statement with the accumulator for the call in
+  // the region after the seam (where C++17 evaluates PREFIX too: after the call).
+  enum class Reduction { None, Gather, Result };
+  Reduction reduction = Reduction::None;
+  unsigned reduction_id = 0;                     // its accumulator: minicuda_reduce_<id>
+  int reduction_op = 0;                          // 0 count, 1 and, 2 or (barrier_reduction_op)
+  std::size_t call = 0, call_close = 0;          // F's token and the `)` closing its call
 };
 
 struct Plan {
@@ -64,6 +75,7 @@ struct Plan {
   std::vector<std::size_t> returns;      // the `return` tokens (each followed by `;`)
   std::vector<std::size_t> user_calls;   // `(` of calls to functions of the file
   unsigned replicated = 0;               // slots used (slot 0 is the exit flags)
+  unsigned reductions = 0;               // barrier reductions split (Stmt::Reduction)
   // Parameters the body changes: Replicated variables (indices into vars), one copy per thread
   // made from the parameter, which the block function takes as `minicuda_param_<name>`.
   std::vector<std::size_t> changed_params;
@@ -110,7 +122,7 @@ void find_block_handles(const Tokens& tokens, std::size_t begin, std::size_t end
 // `NS::sync(H);` or `H.sync();`, H one of `handles`.
 bool is_block_barrier(const Tokens& tokens, std::size_t k, std::size_t e, const std::set<std::string>& handles,
                       const std::set<std::string>& cg);
-// Does [k, e) name `__syncthreads` or one of `handles` (so may hold a barrier)?
+// Does [k, e) name `__syncthreads`, a barrier reduction or one of `handles` (so may hold a barrier)?
 bool holds_block_barrier(const Tokens& tokens, std::size_t k, std::size_t e, const std::set<std::string>& handles);
 
 // Does a `break` or `continue` in [begin, end) leave the enclosing (split) loop? `break_bound`:

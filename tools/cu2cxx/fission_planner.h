@@ -81,6 +81,14 @@ class Planner {
   // The statements of a split level [begin, end): barriers, loops around barriers, the rest.
   std::optional<std::vector<Stmt>> parse_level(std::size_t begin, std::size_t end, bool in_loop);
 
+  // Reads [s.begin, s.end) as a barrier reduction of its own (Stmt::Reduction) and appends its
+  // statements to `level`. False when it is not one; false with a reason (reason_) when it names
+  // a barrier reduction in a form that cannot be split.
+  bool barrier_reduction(const Stmt& s, std::vector<Stmt>& level);
+  // A reduction's Result statement, read as a declaration: the variable it declares, if any, is
+  // made from the block's accumulator.
+  bool reduction_result(Stmt& s);
+
   // Reads `if (C) { ... }` or `if (C) { ... } else { ... }` around a barrier, statement s: both
   // bodies braced (`else if` is a nested if without braces), each a split level of its own.
   bool branch(Stmt& s, bool in_loop);

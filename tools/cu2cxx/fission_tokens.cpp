@@ -177,6 +177,13 @@ bool is_warp_or_reduction_name(std::string_view n) {
          n.starts_with("__cluster_barrier");
 }
 
+int barrier_reduction_op(std::string_view name) {
+  if (name == "__syncthreads_count") return 0;
+  if (name == "__syncthreads_and") return 1;
+  if (name == "__syncthreads_or") return 2;
+  return -1;
+}
+
 bool is_builtin_variable(std::string_view name) {
   return name == "threadIdx" || name == "blockIdx" || name == "blockDim" || name == "gridDim" || name == "warpSize";
 }
@@ -272,7 +279,8 @@ bool maybe_modified(const Tokens& tokens, std::size_t begin, std::size_t end, st
                                 (tokens[j].is_punct(")") || tokens[j].is_punct(","));
     if (whole_argument) {
       const std::string_view callee = enclosing_callee(tokens, k, 0);
-      if (!callee.empty() && !is_builtin_function(callee)) return true;
+      // (The barrier reductions take an int by value.)
+      if (!callee.empty() && !is_builtin_function(callee) && barrier_reduction_op(callee) < 0) return true;
     }
   }
   return false;

@@ -39,6 +39,10 @@ struct alignas(alignof(S) >= 16 ? alignof(S) : (sizeof(S) >= 8 ? 16 : alignof(S)
   S value;
 };
 
+// A barrier reduction's predicate as the thread passes it to __syncthreads_count/_and/_or: an
+// int (the same conversion), true when not 0.
+inline bool predicate(int p) { return p != 0; }
+
 // Storage for `threads` copies of a replicated local of type S (one per thread of the block).
 template <class S>
 Replica<S>* replicas(unsigned slot, unsigned threads) {
