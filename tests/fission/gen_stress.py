@@ -164,6 +164,8 @@ class Kernel:
             kinds += ["call", "call"]
         if self.reductions:
             kinds += ["reduction", "reduction"]
+            if allow_loop:
+                kinds += ["reduction_loop"]
         kind = r.choice(kinds)
         if kind in ("local", "pure_local"):
             name = self.new_local()
@@ -214,6 +216,8 @@ class Kernel:
             return self.call()
         if kind == "reduction":
             return self.reduction()
+        if kind == "reduction_loop":
+            return self.reduction_loop()
         if kind == "uniform_if":
             return self.uniform_if()
         if kind == "early_return":
@@ -267,6 +271,33 @@ class Kernel:
         else:
             self.emit(f"b[(2u * g + 1u) % n] = {call};")
             self.modes = {"global": "own"}
+        return True
+
+    def reduction_loop(self):
+        """A loop whose condition is a barrier reduction, `while (__syncthreads_or(w > 0u))` or a
+        do-while on `!__syncthreads_and(w == 0u)`: w counts down a per-thread number of rounds
+        (0 to 3) that no other statement touches, so every thread of the block goes round until
+        the last one is done. The condition is a barrier: a while's body starts after one, and
+        either loop ends at one; a do's first round continues what came before it."""
+        r = self.rng
+        self.counter += 1
+        w = f"w{self.counter}"
+        self.emit(f"unsigned {w} = ({self.pure()}) % 4u;")
+        do = r.random() < 0.5
+        before_locals = list(self.locals)
+        if do:
+            self.emit("do {")
+        else:
+            self.emit(f"while (__syncthreads_or({w} > 0u)) {{")
+            self.modes = {}
+        self.loop_depth += 1
+        for _ in range(r.randint(1, 3)):
+            self.statement(allow_loop=False)
+        self.emit(f"{w} -= {w} > 0u;")
+        self.loop_depth -= 1
+        self.locals = before_locals
+        self.emit(f"}} while (!__syncthreads_and({w} == 0u));" if do else "}")
+        self.modes = {}
         return True
 
     def call(self):

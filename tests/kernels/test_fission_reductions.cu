@@ -6,6 +6,7 @@
 // ways and compares the bytes, and the whole binary runs again with MINICUDA_FISSION=0.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "fission_test.h"
@@ -29,6 +30,25 @@ __global__ void fission_votes(const float* in, int* out, int rounds) {
   }
   const int low = __syncthreads_or(x < -0.75f);
   o[3] = low + positive;
+}
+
+// Loops on barrier reductions: every thread goes round until the last one has no work left (the
+// block's `or`), threads with t % 7 == 6 returning in their second round, then a do-while that
+// ends when every live thread agrees (the block's `and`).
+__global__ void fission_reduction_loops(const int* work, int* out) {
+  const unsigned n = blockDim.x * blockDim.y, t = threadIdx.x + blockDim.x * threadIdx.y;
+  int left = work[blockIdx.x * n + t];
+  int rounds = 0;
+  while (__syncthreads_or(left > 0)) {
+    ++rounds;
+    if (t % 7 == 6 && rounds == 2) return;
+    if (left > 0) --left;
+  }
+  int agreed = 0;
+  do {
+    ++agreed;
+  } while (!__syncthreads_and(agreed >= static_cast<int>(t % 4)));
+  out[blockIdx.x * n + t] = rounds * 100 + agreed;
 }
 
 // The benchmark's count of odd elements per block (bench/bench_kernels_regions.cu, compiled into
@@ -80,6 +100,39 @@ TEST_F(FissionReductions, CountAndOrAsStatementsGiveTheBlocksResultToEveryLiveTh
   }
   EXPECT_EQ(out[(1 * n + 0) * 4 + 1], 1) << "block 1: every live thread's predicate holds";
   EXPECT_EQ(out[(2 * n + 0) * 4 + 1], 0) << "block 2: 0.25f is 0 as an int";
+}
+
+TEST_F(FissionReductions, LoopsOnABarrierReductionGoRoundUntilTheBlockAgrees) {
+  constexpr int kBlocks = 4;
+  const dim3 block(16, 6);
+  const int n = static_cast<int>(block.x * block.y);
+  std::vector<int> work(kBlocks * n);
+  for (int i = 0; i < kBlocks * n; ++i) work[i] = (i * 13) % (3 + i / n * 2);  // block b: 0 .. 2 + 2b rounds
+  DeviceArray<int> d_work(work), d_out(static_cast<std::size_t>(kBlocks * n), 0xff);
+  EXPECT_EQ(mode_of("fission_reduction_loops",
+                    [&] { fission_reduction_loops<<<kBlocks, block>>>(d_work.get(), d_out.get()); }),
+            split_mode());
+  const std::vector<int> out = d_out.read();
+  for (int b = 0; b < kBlocks; ++b) {
+    // The block as the GPU runs it: rounds while any live thread has work left.
+    std::vector<int> left(work.begin() + b * n, work.begin() + (b + 1) * n), rounds(n, 0);
+    std::vector<bool> exited(n, false);
+    for (;;) {
+      bool any = false;
+      for (int t = 0; t < n; ++t) any = any || (!exited[t] && left[t] > 0);
+      if (!any) break;
+      for (int t = 0; t < n; ++t) {
+        if (exited[t]) continue;
+        if (++rounds[t] == 2 && t % 7 == 6) exited[t] = true;
+        else if (left[t] > 0) --left[t];
+      }
+    }
+    int agreed = 1;
+    for (int t = 0; t < n; ++t)
+      if (!exited[t]) agreed = std::max(agreed, t % 4);
+    for (int t = 0; t < n; ++t)
+      EXPECT_EQ(out[b * n + t], exited[t] ? -1 : rounds[t] * 100 + agreed) << "block " << b << " thread " << t;
+  }
 }
 
 TEST_F(FissionReductions, TheBenchmarksCountRunsAsRegions) {

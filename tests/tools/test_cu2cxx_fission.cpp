@@ -328,6 +328,35 @@ TEST(Cu2cxxFission, BarrierReductionsOfTheirOwnAreSeams) {
   EXPECT_EQ(t.text.find("__syncthreads_", t.text.find("k__regions")), std::string::npos) << t.text;
 }
 
+// A loop whose condition is a barrier reduction (`F(P)` or `!F(P)`, nothing else) runs as
+// `for (;;)` around its body's regions, the condition's region before them (after, for a
+// do-while) and the block's exit on the accumulator.
+TEST(Cu2cxxFission, ALoopOnABarrierReductionRunsItsConditionAsARegion) {
+  const Translation t = split(
+      "__global__ void k(int* p) {\n"
+      "  int c = p[threadIdx.x];\n"
+      "  while (__syncthreads_or(c > 0)) {\n"
+      "    --c;\n"
+      "  }\n"
+      "  do {\n"
+      "    ++c;\n"
+      "    __syncthreads();\n"
+      "  } while (!__syncthreads_and(c >= 2));\n"
+      "  p[threadIdx.x] = c;\n"
+      "}\n");
+  const std::string text = t.text.substr(t.text.find("k__regions("));  // the block function
+  const std::size_t first = text.find("{ for (;;) {"), second = text.find("{ for (;;) {", first + 1);
+  ASSERT_NE(second, std::string::npos) << text;
+  const std::size_t gather0 = text.find("minicuda_reduce_0 |= ::minicuda::fission::predicate(c > 0);"),
+                    leave0 = text.find("if (!minicuda_reduce_0) break;"), body0 = text.find("--c;"),
+                    body1 = text.find("++c;"), gather1 = text.find("minicuda_reduce_1 &= ::minicuda::fission::predicate(c >= 2);"),
+                    leave1 = text.find("if (minicuda_reduce_1) break;");
+  for (std::size_t at : {gather0, leave0, body0, body1, gather1, leave1}) ASSERT_NE(at, std::string::npos) << text;
+  EXPECT_TRUE(first < gather0 && gather0 < leave0 && leave0 < body0 && body0 < second) << "while: the condition first";
+  EXPECT_TRUE(second < body1 && body1 < gather1 && gather1 < leave1) << "do-while: the condition last";
+  EXPECT_EQ(text.find("__syncthreads_"), std::string::npos) << text;
+}
+
 TEST(Cu2cxxFission, ALoopAroundBarriersEndsOnceEveryThreadHasReturned) {
   const Translation t = split(
       "__global__ void k(int* p) {\n"
@@ -462,9 +491,10 @@ TEST(Cu2cxxFissionFallback, BarrierReductionsInsideExpressions) {
       {"p[0] = p[1] ? 1 : p[2] = __syncthreads_and(1);", "not one declaration or one assignment"},
       {"p[__syncthreads_or(1)] = __syncthreads_and(1);", "shares its statement with another barrier"},
       {"if (__syncthreads_or(p[0])) { __syncthreads(); }", "calls __syncthreads_or"},
-      {"while (__syncthreads_or(p[0])) { __syncthreads(); }", "calls __syncthreads_or"},
+      {"while (__syncthreads_or(p[0]) && p[1]) { __syncthreads(); }", "calls __syncthreads_or"},
       {"if (p[0]) p[1] = __syncthreads_count(1);", "an if around a barrier has no braced body"},
-      {"do { p[0]--; } while (__syncthreads_or(p[0]));", "not a loop, an if or a block"},
+      {"do { p[0]--; __syncthreads(); } while (p[0]);", "not a loop, an if or a block"},
+      {"do { p[0]--; } while (__syncthreads_or(p[0]) + 1);", "not a loop, an if or a block"},
       {"__shared__ int s; s = 0; p[0] = s + __syncthreads_count(1);", "is not a statement of its own"},
   };
   for (const auto& [statement, why] : cases)

@@ -196,6 +196,8 @@ class Emitter {
         resets.append(accumulator + (s->reduction_op == 1 ? " = 1; " : " = 0; "));
         edits.push_back(replace_tokens(s->begin, s->call,
                                        accumulator + kFold[s->reduction_op] + "::minicuda::fission::predicate"));
+        // A loop's condition (reduction_loop) ends at its `)`, which ends the statement here.
+        if (!t_[s->end - 1].is_punct(";")) edits.push_back(replace_tokens(s->end - 1, s->end - 1, ";"));
       }
       if (s->reduction == Stmt::Reduction::Result && !s->rewritten)
         edits.push_back(replace_tokens(s->call, s->call_close, accumulator));
@@ -266,11 +268,34 @@ class Emitter {
       const Var& v = plan_.vars[i];
       if (v.kind == Var::Kind::Remat && v.uniform) out_.append(redeclaration(v));
     }
+    if (s.reduction == Stmt::Reduction::Gather) {
+      reduction_loop(s, visible);
+      return;
+    }
     out_.append(copy(s.begin, s.body_open + 1, {}));
     // Once every thread has returned the block is done, as it would be with fibers, even if
     // the loop would go on (`for (;;)` left only through `return`).
     if (!plan_.returns.empty()) out_.append(" if (minicuda_live == 0) break;");
     level(s.body, visible);
+    out_.append(line_of(s.body_close)).append("} }");
+  }
+
+  // A loop whose condition is a barrier reduction: `for (;;)` around the body's regions, with the
+  // condition's Gather region before them (after them, for a do-while) and the block's exit on
+  // the accumulator. Opened by loop().
+  void reduction_loop(const Stmt& s, const std::vector<std::size_t>& visible) {
+    out_.append("for (;;) {");
+    if (!plan_.returns.empty()) out_.append(" if (minicuda_live == 0) break;");
+    // The predicate's tokens and the condition's `)`, which becomes the statement's `;`.
+    Stmt gather = s;
+    gather.kind = Stmt::Kind::Plain;
+    gather.begin = s.call, gather.end = s.call_close + 2;
+    gather.body.clear();
+    const std::string leave = std::string(" if (") + (s.negated ? "" : "!") + "minicuda_reduce_" +
+                              std::to_string(s.reduction_id) + ") break;";
+    if (!s.do_while) region({&gather}, visible), out_.append(leave);
+    level(s.body, visible);
+    if (s.do_while) region({&gather}, visible), out_.append(leave);
     out_.append(line_of(s.body_close)).append("} }");
   }
 

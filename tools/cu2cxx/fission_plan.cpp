@@ -103,6 +103,12 @@ std::optional<std::vector<Stmt>> Planner::parse_level(std::size_t begin, std::si
         continue;
       }
       if (!reason_.empty()) return std::nullopt;
+      if (const std::optional<bool> read = reduction_loop(s)) {
+        if (!*read) return std::nullopt;
+        level.push_back(std::move(s));
+        k = *e;
+        continue;
+      }
       const bool loop = t_[k].is_identifier("for") || t_[k].is_identifier("while");
       if (is_block_barrier(t_, k, *e, handles_, cg_)) {
         s.kind = Stmt::Kind::Barrier;
@@ -201,6 +207,46 @@ bool Planner::barrier_reduction(const Stmt& s, std::vector<Stmt>& level) {
   return true;
 }
 
+std::optional<bool> Planner::reduction_loop(Stmt& s) {
+  const std::size_t k = s.begin, e = s.end;
+  std::size_t body_open = 0, body_close = 0, cond_open = 0;
+  const bool do_while = t_[k].is_identifier("do");
+  if (t_[k].is_identifier("while") && t_[k + 1].is_punct("(")) {
+    cond_open = k + 1;
+    body_open = *matching_close(t_, cond_open) + 1;
+    if (!(body_open < e && t_[body_open].is_punct("{") && *matching_close(t_, body_open) == e - 1)) return std::nullopt;
+    body_close = e - 1;
+  } else if (do_while && t_[k + 1].is_punct("{")) {
+    body_open = k + 1;
+    body_close = *matching_close(t_, body_open);
+    if (!(body_close + 2 < e && t_[body_close + 1].is_identifier("while") && t_[body_close + 2].is_punct("(")))
+      return std::nullopt;
+    cond_open = body_close + 2;
+    if (*matching_close(t_, cond_open) + 2 != e) return std::nullopt;
+  } else {
+    return std::nullopt;
+  }
+  const std::size_t cond_close = *matching_close(t_, cond_open);
+  const bool negated = t_[cond_open + 1].is_punct("!");
+  const std::size_t call = cond_open + (negated ? 2 : 1);
+  if (barrier_reduction_op(t_[call].text) < 0 || !t_[call + 1].is_punct("(") ||
+      *matching_close(t_, call + 1) + 1 != cond_close)
+    return std::nullopt;  // a while is then read as any loop; a do-while keeps fibers
+  if (holds_block_barrier(t_, call + 1, cond_close, handles_))
+    return fail("a barrier reduction has a barrier in its predicate" + at_line(k));
+  s.kind = Stmt::Kind::Loop;
+  s.reduction = Stmt::Reduction::Gather;
+  s.reduction_id = plan_.reductions++;
+  s.reduction_op = barrier_reduction_op(t_[call].text);
+  s.call = call, s.call_close = cond_close - 1;
+  s.negated = negated, s.do_while = do_while;
+  s.body_open = body_open, s.body_close = body_close;
+  std::optional<std::vector<Stmt>> body = parse_level(body_open + 1, body_close, true);
+  if (!body) return false;
+  s.body = std::move(*body);
+  return true;
+}
+
 bool Planner::reduction_result(Stmt& s) {
   for (std::size_t i : s.vars) {
     Var& v = plan_.vars[i];
@@ -267,6 +313,9 @@ bool Planner::if_statement(Stmt& s, const std::vector<std::size_t>& scope, bool 
 
 bool Planner::loop(Stmt& s, const std::vector<std::size_t>& scope) {
   std::vector<std::size_t> inner = scope;
+  // A barrier reduction as the condition: the same in every thread by construction, and its
+  // predicate runs in a region of its own, per thread.
+  if (s.reduction == Stmt::Reduction::Gather) return classify(s.body, s.body_close, inner, true);
   const std::size_t open = s.begin + 1, close = s.body_open - 1;
   if (t_[s.begin].is_identifier("for")) {
     std::vector<std::size_t> semicolons;

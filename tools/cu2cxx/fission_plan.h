@@ -61,11 +61,16 @@ struct Stmt {
   // Plain whose region folds each live thread's P into the block's accumulator; a Barrier; and,
   // with a PREFIX, Result, a Plain that runs the statement with the accumulator for the call in
   // the region after the seam (where C++17 evaluates PREFIX too: after the call).
+  // A Loop `while (F(P)) { ... }`, `while (!F(P)) { ... }` or `do { ... } while (F(P));` (or
+  // `!F(P)`) is marked Gather too: its condition is a Gather region run before each round (after
+  // each, for a do), and the block leaves the loop on the accumulator.
   enum class Reduction { None, Gather, Result };
   Reduction reduction = Reduction::None;
   unsigned reduction_id = 0;                     // its accumulator: minicuda_reduce_<id>
   int reduction_op = 0;                          // 0 count, 1 and, 2 or (barrier_reduction_op)
   std::size_t call = 0, call_close = 0;          // F's token and the `)` closing its call
+  bool negated = false;                          // a Loop's condition is `!F(P)`
+  bool do_while = false;                         // a Loop is `do { ... } while (...);`
 };
 
 struct Plan {

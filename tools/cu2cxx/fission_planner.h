@@ -88,6 +88,9 @@ class Planner {
   // A reduction's Result statement, read as a declaration: the variable it declares, if any, is
   // made from the block's accumulator.
   bool reduction_result(Stmt& s);
+  // Reads [s.begin, s.end) as a loop whose condition is a barrier reduction (Stmt::Reduction):
+  // nothing when it is not one, else whether it could be read (false: reason_ says why).
+  std::optional<bool> reduction_loop(Stmt& s);
 
   // Reads `if (C) { ... }` or `if (C) { ... } else { ... }` around a barrier, statement s: both
   // bodies braced (`else if` is a nested if without braces), each a split level of its own.
