@@ -356,10 +356,15 @@ class Kernel:
 
     def uniform_if(self):
         """An if around barriers whose condition is the same in the whole block, with an else
-        half of the time. A branch that does not run leaves the spaces as they were, so each
-        branch starts from them and the code after the if must fit all that came before."""
+        half of the time: a block-uniform expression, or (in kernels with reductions) a barrier
+        reduction of a per-thread predicate, which is a barrier before the branches. A branch
+        that does not run leaves the spaces as they were, so each branch starts from them and the
+        code after the if must fit all that came before."""
         r = self.rng
         cond = r.choice(["blockIdx.x % 2u == 0u", "m > 1u", "n % 3u != 1u", "(blockIdx.x + m) % 3u == 0u"])
+        if self.reductions and r.random() < 0.4:
+            cond = f"{r.choice(['', '!'])}{r.choice(['__syncthreads_or', '__syncthreads_and'])}(({self.pure()}) % 3u == 0u)"
+            self.modes = {}
         before_locals, before_modes = list(self.locals), dict(self.modes)
         after_modes = dict(before_modes)
         branches = ["if (" + cond + ") {"] + (["} else {"] if r.random() < 0.5 else [])

@@ -34,7 +34,7 @@ __global__ void fission_votes(const float* in, int* out, int rounds) {
 
 // Loops on barrier reductions: every thread goes round until the last one has no work left (the
 // block's `or`), threads with t % 7 == 6 returning in their second round, then a do-while that
-// ends when every live thread agrees (the block's `and`).
+// ends when every live thread agrees (the block's `and`), and an if on another `and`.
 __global__ void fission_reduction_loops(const int* work, int* out) {
   const unsigned n = blockDim.x * blockDim.y, t = threadIdx.x + blockDim.x * threadIdx.y;
   int left = work[blockIdx.x * n + t];
@@ -48,6 +48,9 @@ __global__ void fission_reduction_loops(const int* work, int* out) {
   do {
     ++agreed;
   } while (!__syncthreads_and(agreed >= static_cast<int>(t % 4)));
+  if (!__syncthreads_and(static_cast<int>(t % 5) < rounds)) {
+    agreed += 10;
+  }
   out[blockIdx.x * n + t] = rounds * 100 + agreed;
 }
 
@@ -102,7 +105,7 @@ TEST_F(FissionReductions, CountAndOrAsStatementsGiveTheBlocksResultToEveryLiveTh
   EXPECT_EQ(out[(2 * n + 0) * 4 + 1], 0) << "block 2: 0.25f is 0 as an int";
 }
 
-TEST_F(FissionReductions, LoopsOnABarrierReductionGoRoundUntilTheBlockAgrees) {
+TEST_F(FissionReductions, LoopsAndIfsOnABarrierReductionGoAsTheBlockAgrees) {
   constexpr int kBlocks = 4;
   const dim3 block(16, 6);
   const int n = static_cast<int>(block.x * block.y);
@@ -128,8 +131,14 @@ TEST_F(FissionReductions, LoopsOnABarrierReductionGoRoundUntilTheBlockAgrees) {
       }
     }
     int agreed = 1;
-    for (int t = 0; t < n; ++t)
-      if (!exited[t]) agreed = std::max(agreed, t % 4);
+    bool all_below = true;
+    for (int t = 0; t < n; ++t) {
+      if (exited[t]) continue;
+      agreed = std::max(agreed, t % 4);
+      all_below = all_below && t % 5 < rounds[t];
+    }
+    if (!all_below) agreed += 10;
+    EXPECT_EQ(all_below, b >= 2) << "block " << b << ": the if goes both ways across the blocks";
     for (int t = 0; t < n; ++t)
       EXPECT_EQ(out[b * n + t], exited[t] ? -1 : rounds[t] * 100 + agreed) << "block " << b << " thread " << t;
   }

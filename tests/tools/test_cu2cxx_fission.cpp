@@ -330,8 +330,8 @@ TEST(Cu2cxxFission, BarrierReductionsOfTheirOwnAreSeams) {
 
 // A loop whose condition is a barrier reduction (`F(P)` or `!F(P)`, nothing else) runs as
 // `for (;;)` around its body's regions, the condition's region before them (after, for a
-// do-while) and the block's exit on the accumulator.
-TEST(Cu2cxxFission, ALoopOnABarrierReductionRunsItsConditionAsARegion) {
+// do-while) and the block's exit on the accumulator; an if on one folds it, then branches once.
+TEST(Cu2cxxFission, LoopsAndIfsOnABarrierReductionRunTheirConditionAsARegion) {
   const Translation t = split(
       "__global__ void k(int* p) {\n"
       "  int c = p[threadIdx.x];\n"
@@ -342,7 +342,11 @@ TEST(Cu2cxxFission, ALoopOnABarrierReductionRunsItsConditionAsARegion) {
       "    ++c;\n"
       "    __syncthreads();\n"
       "  } while (!__syncthreads_and(c >= 2));\n"
-      "  p[threadIdx.x] = c;\n"
+      "  if (!__syncthreads_count(c == 3)) {\n"
+      "    p[threadIdx.x] = c;\n"
+      "  } else {\n"
+      "    p[threadIdx.x] = -c;\n"
+      "  }\n"
       "}\n");
   const std::string text = t.text.substr(t.text.find("k__regions("));  // the block function
   const std::size_t first = text.find("{ for (;;) {"), second = text.find("{ for (;;) {", first + 1);
@@ -354,6 +358,11 @@ TEST(Cu2cxxFission, ALoopOnABarrierReductionRunsItsConditionAsARegion) {
   for (std::size_t at : {gather0, leave0, body0, body1, gather1, leave1}) ASSERT_NE(at, std::string::npos) << text;
   EXPECT_TRUE(first < gather0 && gather0 < leave0 && leave0 < body0 && body0 < second) << "while: the condition first";
   EXPECT_TRUE(second < body1 && body1 < gather1 && gather1 < leave1) << "do-while: the condition last";
+  const std::size_t gather2 = text.find("minicuda_reduce_2 += ::minicuda::fission::predicate(c == 3);"),
+                    branch2 = text.find("if (!minicuda_reduce_2) {"), then2 = text.find("p[threadIdx.x] = c;"),
+                    else2 = text.find("p[threadIdx.x] = -c;");
+  for (std::size_t at : {gather2, branch2, then2, else2}) ASSERT_NE(at, std::string::npos) << text;
+  EXPECT_TRUE(leave1 < gather2 && gather2 < branch2 && branch2 < then2 && then2 < else2) << "if: the condition first";
   EXPECT_EQ(text.find("__syncthreads_"), std::string::npos) << text;
 }
 
@@ -490,7 +499,8 @@ TEST(Cu2cxxFissionFallback, BarrierReductionsInsideExpressions) {
       {"p[0] = __syncthreads_count(__syncthreads_or(1));", "has a barrier in its predicate"},
       {"p[0] = p[1] ? 1 : p[2] = __syncthreads_and(1);", "not one declaration or one assignment"},
       {"p[__syncthreads_or(1)] = __syncthreads_and(1);", "shares its statement with another barrier"},
-      {"if (__syncthreads_or(p[0])) { __syncthreads(); }", "calls __syncthreads_or"},
+      {"if (__syncthreads_or(p[0]) || p[1]) { __syncthreads(); }", "calls __syncthreads_or"},
+      {"if (__syncthreads_or(p[0])) p[1] = 1;", "an if around a barrier has no braced body"},
       {"while (__syncthreads_or(p[0]) && p[1]) { __syncthreads(); }", "calls __syncthreads_or"},
       {"if (p[0]) p[1] = __syncthreads_count(1);", "an if around a barrier has no braced body"},
       {"do { p[0]--; __syncthreads(); } while (p[0]);", "not a loop, an if or a block"},

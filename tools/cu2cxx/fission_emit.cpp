@@ -286,28 +286,43 @@ class Emitter {
   void reduction_loop(const Stmt& s, const std::vector<std::size_t>& visible) {
     out_.append("for (;;) {");
     if (!plan_.returns.empty()) out_.append(" if (minicuda_live == 0) break;");
-    // The predicate's tokens and the condition's `)`, which becomes the statement's `;`.
-    Stmt gather = s;
-    gather.kind = Stmt::Kind::Plain;
-    gather.begin = s.call, gather.end = s.call_close + 2;
-    gather.body.clear();
-    const std::string leave = std::string(" if (") + (s.negated ? "" : "!") + "minicuda_reduce_" +
-                              std::to_string(s.reduction_id) + ") break;";
-    if (!s.do_while) region({&gather}, visible), out_.append(leave);
+    const std::string leave = " if (" + condition(s, true) + ") break;";
+    if (!s.do_while) fold(s, visible), out_.append(leave);
     level(s.body, visible);
-    if (s.do_while) region({&gather}, visible), out_.append(leave);
+    if (s.do_while) fold(s, visible), out_.append(leave);
     out_.append(line_of(s.body_close)).append("} }");
   }
 
-  // An if around barriers: its condition once per block, each body's regions inside. The
-  // uniform re-declared locals come first, since the condition may read them.
+  // The region that folds the predicate of a Loop's or an If's barrier-reduction condition: its
+  // tokens and the condition's `)`, which ends the statement there.
+  void fold(const Stmt& s, const std::vector<std::size_t>& visible) {
+    Stmt gather;
+    gather.reduction = Stmt::Reduction::Gather;
+    gather.reduction_id = s.reduction_id, gather.reduction_op = s.reduction_op;
+    gather.call = s.call, gather.call_close = s.call_close;
+    gather.begin = s.call, gather.end = s.call_close + 2;
+    region({&gather}, visible);
+  }
+  // A folded condition read from the block's accumulator; `inverse`: its negation.
+  static std::string condition(const Stmt& s, bool inverse) {
+    return std::string(s.negated != inverse ? "!" : "") + "minicuda_reduce_" + std::to_string(s.reduction_id);
+  }
+
+  // An if around barriers: its condition once per block (a barrier reduction's folded first),
+  // each body's regions inside. The uniform re-declared locals come first, since the condition
+  // may read them.
   void branch(const Stmt& s, const std::vector<std::size_t>& visible) {
     out_.append(line_of(s.begin)).append("{ ");
     for (std::size_t i : visible) {
       const Var& v = plan_.vars[i];
       if (v.kind == Var::Kind::Remat && v.uniform) out_.append(redeclaration(v));
     }
-    out_.append(copy(s.begin, s.body_open + 1, {}));
+    if (s.reduction == Stmt::Reduction::Gather) {
+      fold(s, visible);
+      out_.append(" if (" + condition(s, false) + ") {");
+    } else {
+      out_.append(copy(s.begin, s.body_open + 1, {}));
+    }
     level(s.body, visible);
     out_.append(line_of(s.body_close)).append("}");
     if (s.else_open != 0) {

@@ -120,7 +120,7 @@ std::optional<std::vector<Stmt>> Planner::parse_level(std::size_t begin, std::si
         if (!body) return std::nullopt;
         s.body = std::move(*body);
       } else if (t_[k].is_identifier("if")) {
-        if (!branch(s, in_loop)) return std::nullopt;
+        if (!branch(s, in_loop) || (!reduction_condition(s.begin + 1, s) && !reason_.empty())) return std::nullopt;
       } else if (loop) {
         const std::size_t close = *matching_close(t_, k + 1);
         if (!(close + 1 < *e && t_[close + 1].is_punct("{") && *matching_close(t_, close + 1) == *e - 1)) {
@@ -207,6 +207,23 @@ bool Planner::barrier_reduction(const Stmt& s, std::vector<Stmt>& level) {
   return true;
 }
 
+bool Planner::reduction_condition(std::size_t open, Stmt& s) {
+  const std::size_t close = *matching_close(t_, open);
+  const bool negated = t_[open + 1].is_punct("!");
+  const std::size_t call = open + (negated ? 2 : 1);
+  if (barrier_reduction_op(t_[call].text) < 0 || !t_[call + 1].is_punct("(") ||
+      *matching_close(t_, call + 1) + 1 != close)
+    return false;
+  if (holds_block_barrier(t_, call + 1, close, handles_))
+    return fail("a barrier reduction has a barrier in its predicate" + at_line(call));
+  s.reduction = Stmt::Reduction::Gather;
+  s.reduction_id = plan_.reductions++;
+  s.reduction_op = barrier_reduction_op(t_[call].text);
+  s.call = call, s.call_close = close - 1;
+  s.negated = negated;
+  return true;
+}
+
 std::optional<bool> Planner::reduction_loop(Stmt& s) {
   const std::size_t k = s.begin, e = s.end;
   std::size_t body_open = 0, body_close = 0, cond_open = 0;
@@ -226,20 +243,10 @@ std::optional<bool> Planner::reduction_loop(Stmt& s) {
   } else {
     return std::nullopt;
   }
-  const std::size_t cond_close = *matching_close(t_, cond_open);
-  const bool negated = t_[cond_open + 1].is_punct("!");
-  const std::size_t call = cond_open + (negated ? 2 : 1);
-  if (barrier_reduction_op(t_[call].text) < 0 || !t_[call + 1].is_punct("(") ||
-      *matching_close(t_, call + 1) + 1 != cond_close)
-    return std::nullopt;  // a while is then read as any loop; a do-while keeps fibers
-  if (holds_block_barrier(t_, call + 1, cond_close, handles_))
-    return fail("a barrier reduction has a barrier in its predicate" + at_line(k));
+  if (!reduction_condition(cond_open, s))
+    return reason_.empty() ? std::nullopt : std::optional<bool>(false);  // else a while is read as any loop
   s.kind = Stmt::Kind::Loop;
-  s.reduction = Stmt::Reduction::Gather;
-  s.reduction_id = plan_.reductions++;
-  s.reduction_op = barrier_reduction_op(t_[call].text);
-  s.call = call, s.call_close = cond_close - 1;
-  s.negated = negated, s.do_while = do_while;
+  s.do_while = do_while;
   s.body_open = body_open, s.body_close = body_close;
   std::optional<std::vector<Stmt>> body = parse_level(body_open + 1, body_close, true);
   if (!body) return false;
@@ -305,7 +312,8 @@ bool Planner::classify(std::vector<Stmt>& level, std::size_t level_end, std::vec
 }
 
 bool Planner::if_statement(Stmt& s, const std::vector<std::size_t>& scope, bool in_loop) {
-  if (!header_is_uniform(s.begin + 2, s.body_open - 1, scope, {}, "the condition of an if")) return false;
+  // A barrier reduction as the condition is the same in every thread by construction.
+  if (s.reduction != Stmt::Reduction::Gather && !header_is_uniform(s.begin + 2, s.body_open - 1, scope, {}, "the condition of an if")) return false;
   std::vector<std::size_t> then_scope = scope, else_scope = scope;
   return classify(s.body, s.body_close, then_scope, in_loop) &&
          (s.else_open == 0 || classify(s.else_body, s.else_close, else_scope, in_loop));

@@ -88,6 +88,10 @@ class Planner {
   // A reduction's Result statement, read as a declaration: the variable it declares, if any, is
   // made from the block's accumulator.
   bool reduction_result(Stmt& s);
+  // Is the condition in the parentheses opening at `open` exactly `F(P)` or `!F(P)`? Then marks
+  // s (a Loop or an If) as folding it (Stmt::Reduction). False with a reason (reason_) when P
+  // holds a barrier.
+  bool reduction_condition(std::size_t open, Stmt& s);
   // Reads [s.begin, s.end) as a loop whose condition is a barrier reduction (Stmt::Reduction):
   // nothing when it is not one, else whether it could be read (false: reason_ says why).
   std::optional<bool> reduction_loop(Stmt& s);
