@@ -274,8 +274,9 @@ class Kernel:
         return True
 
     def reduction_loop(self):
-        """A loop whose condition is a barrier reduction, `while (__syncthreads_or(w > 0u))` or a
-        do-while on `!__syncthreads_and(w == 0u)`: w counts down a per-thread number of rounds
+        """A loop whose condition holds a barrier reduction, `while (__syncthreads_or(w > 0u))`,
+        `while (__syncthreads_count(w > 0u) + k > 1u)` or a do-while on `!__syncthreads_and(w ==
+        0u)`: w counts down a per-thread number of rounds
         (0 to 3) that no other statement touches, so every thread of the block goes round until
         the last one is done. The condition is a barrier: a while's body starts after one, and
         either loop ends at one; a do's first round continues what came before it."""
@@ -288,7 +289,8 @@ class Kernel:
         if do:
             self.emit("do {")
         else:
-            self.emit(f"while (__syncthreads_or({w} > 0u)) {{")
+            self.emit(r.choice([f"while (__syncthreads_or({w} > 0u)) {{",
+                                f"while (__syncthreads_count({w} > 0u) + {r.randrange(2)}u > 1u) {{"]))
             self.modes = {}
         self.loop_depth += 1
         for _ in range(r.randint(1, 3)):
@@ -363,7 +365,9 @@ class Kernel:
         r = self.rng
         cond = r.choice(["blockIdx.x % 2u == 0u", "m > 1u", "n % 3u != 1u", "(blockIdx.x + m) % 3u == 0u"])
         if self.reductions and r.random() < 0.4:
-            cond = f"{r.choice(['', '!'])}{r.choice(['__syncthreads_or', '__syncthreads_and'])}(({self.pure()}) % 3u == 0u)"
+            cond = r.choice([
+                f"{r.choice(['', '!'])}{r.choice(['__syncthreads_or', '__syncthreads_and'])}(({self.pure()}) % 3u == 0u)",
+                f"__syncthreads_count(({self.pure()}) % 3u == 0u) * 3u > threads"])
             self.modes = {}
         before_locals, before_modes = list(self.locals), dict(self.modes)
         after_modes = dict(before_modes)

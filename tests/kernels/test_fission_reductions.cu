@@ -34,7 +34,8 @@ __global__ void fission_votes(const float* in, int* out, int rounds) {
 
 // Loops on barrier reductions: every thread goes round until the last one has no work left (the
 // block's `or`), threads with t % 7 == 6 returning in their second round, then a do-while that
-// ends when every live thread agrees (the block's `and`), and an if on another `and`.
+// ends when every live thread agrees (the block's `and`), an if on another `and`, and a loop on
+// a count compared with the block's size.
 __global__ void fission_reduction_loops(const int* work, int* out) {
   const unsigned n = blockDim.x * blockDim.y, t = threadIdx.x + blockDim.x * threadIdx.y;
   int left = work[blockIdx.x * n + t];
@@ -51,7 +52,12 @@ __global__ void fission_reduction_loops(const int* work, int* out) {
   if (!__syncthreads_and(static_cast<int>(t % 5) < rounds)) {
     agreed += 10;
   }
-  out[blockIdx.x * n + t] = rounds * 100 + agreed;
+  int laps = 0;
+  const int half = n / 2;  // n is even
+  while (__syncthreads_count(laps < (int)(t % 3)) > half) {
+    ++laps;
+  }
+  out[blockIdx.x * n + t] = laps * 1000 + rounds * 100 + agreed;
 }
 
 // The benchmark's count of odd elements per block (bench/bench_kernels_regions.cu, compiled into
@@ -138,9 +144,15 @@ TEST_F(FissionReductions, LoopsAndIfsOnABarrierReductionGoAsTheBlockAgrees) {
       all_below = all_below && t % 5 < rounds[t];
     }
     if (!all_below) agreed += 10;
+    int laps = 0;
+    for (;; ++laps) {
+      int count = 0;
+      for (int t = 0; t < n; ++t) count += !exited[t] && laps < t % 3;
+      if (count * 2 <= n) break;
+    }
     EXPECT_EQ(all_below, b >= 2) << "block " << b << ": the if goes both ways across the blocks";
     for (int t = 0; t < n; ++t)
-      EXPECT_EQ(out[b * n + t], exited[t] ? -1 : rounds[t] * 100 + agreed) << "block " << b << " thread " << t;
+      EXPECT_EQ(out[b * n + t], exited[t] ? -1 : laps * 1000 + rounds[t] * 100 + agreed) << "block " << b << " thread " << t;
   }
 }
 

@@ -352,18 +352,36 @@ TEST(Cu2cxxFission, LoopsAndIfsOnABarrierReductionRunTheirConditionAsARegion) {
   const std::size_t first = text.find("{ for (;;) {"), second = text.find("{ for (;;) {", first + 1);
   ASSERT_NE(second, std::string::npos) << text;
   const std::size_t gather0 = text.find("minicuda_reduce_0 |= ::minicuda::fission::predicate(c > 0);"),
-                    leave0 = text.find("if (!minicuda_reduce_0) break;"), body0 = text.find("--c;"),
+                    leave0 = text.find("if (!(minicuda_reduce_0)) break;"), body0 = text.find("--c;"),
                     body1 = text.find("++c;"), gather1 = text.find("minicuda_reduce_1 &= ::minicuda::fission::predicate(c >= 2);"),
-                    leave1 = text.find("if (minicuda_reduce_1) break;");
+                    leave1 = text.find("if (!(!minicuda_reduce_1)) break;");
   for (std::size_t at : {gather0, leave0, body0, body1, gather1, leave1}) ASSERT_NE(at, std::string::npos) << text;
   EXPECT_TRUE(first < gather0 && gather0 < leave0 && leave0 < body0 && body0 < second) << "while: the condition first";
   EXPECT_TRUE(second < body1 && body1 < gather1 && gather1 < leave1) << "do-while: the condition last";
   const std::size_t gather2 = text.find("minicuda_reduce_2 += ::minicuda::fission::predicate(c == 3);"),
-                    branch2 = text.find("if (!minicuda_reduce_2) {"), then2 = text.find("p[threadIdx.x] = c;"),
+                    branch2 = text.find("if ((!minicuda_reduce_2)) {"), then2 = text.find("p[threadIdx.x] = c;"),
                     else2 = text.find("p[threadIdx.x] = -c;");
   for (std::size_t at : {gather2, branch2, then2, else2}) ASSERT_NE(at, std::string::npos) << text;
   EXPECT_TRUE(leave1 < gather2 && gather2 < branch2 && branch2 < then2 && then2 < else2) << "if: the condition first";
   EXPECT_EQ(text.find("__syncthreads_"), std::string::npos) << text;
+}
+
+// Around the reduction, a condition may hold what a loop's header may (uniform values, pure
+// built-ins): it is evaluated once per block, with the accumulator for the call.
+TEST(Cu2cxxFission, AConditionAroundABarrierReductionIsEvaluatedOncePerBlock) {
+  const Translation t = split(
+      "__global__ void k(int* p, int n) {\n"
+      "  int c = p[threadIdx.x];\n"
+      "  while (__syncthreads_count(c > 0) * 2 > n + (int)blockDim.x / 4) {\n"
+      "    c -= 2;\n"
+      "  }\n"
+      "  if (min(__syncthreads_count(c > 0), 3) == 3) {\n"
+      "    p[threadIdx.x] = c;\n"
+      "  }\n"
+      "}\n");
+  for (const char* want : {"if (!(minicuda_reduce_0 * 2 > n + (int)blockDim.x / 4)) break;",
+                           "if ((min(minicuda_reduce_1, 3) == 3)) {"})
+    EXPECT_NE(t.text.find(want), std::string::npos) << want << "\n" << t.text;
 }
 
 TEST(Cu2cxxFission, ALoopAroundBarriersEndsOnceEveryThreadHasReturned) {
@@ -499,12 +517,15 @@ TEST(Cu2cxxFissionFallback, BarrierReductionsInsideExpressions) {
       {"p[0] = __syncthreads_count(__syncthreads_or(1));", "has a barrier in its predicate"},
       {"p[0] = p[1] ? 1 : p[2] = __syncthreads_and(1);", "not one declaration or one assignment"},
       {"p[__syncthreads_or(1)] = __syncthreads_and(1);", "shares its statement with another barrier"},
-      {"if (__syncthreads_or(p[0]) || p[1]) { __syncthreads(); }", "calls __syncthreads_or"},
+      {"if (__syncthreads_or(p[0]) || p[1]) { __syncthreads(); }", "with &&, || or ?:, which may skip it"},
+      {"if (p[1] ? __syncthreads_or(p[0]) : 0) { p[2] = 1; }", "with &&, || or ?:, which may skip it"},
+      {"if (__syncthreads_count(p[0]) > threadIdx.x) { p[2] = 1; }", "the condition of an if around a barrier reads threadIdx"},
+      {"if (__syncthreads_count(p[0]) == __syncthreads_count(1)) { p[2] = 1; }", "holds a barrier reduction and another barrier"},
       {"if (__syncthreads_or(p[0])) p[1] = 1;", "an if around a barrier has no braced body"},
-      {"while (__syncthreads_or(p[0]) && p[1]) { __syncthreads(); }", "calls __syncthreads_or"},
+      {"while (__syncthreads_or(p[0]) && p[1]) { __syncthreads(); }", "with &&, || or ?:, which may skip it"},
       {"if (p[0]) p[1] = __syncthreads_count(1);", "an if around a barrier has no braced body"},
       {"do { p[0]--; __syncthreads(); } while (p[0]);", "not a loop, an if or a block"},
-      {"do { p[0]--; } while (__syncthreads_or(p[0]) + 1);", "not a loop, an if or a block"},
+      {"int c = p[0]; do { c--; } while (__syncthreads_count(c) > c);", "the condition of a loop around a barrier reads c"},
       {"__shared__ int s; s = 0; p[0] = s + __syncthreads_count(1);", "is not a statement of its own"},
   };
   for (const auto& [statement, why] : cases)

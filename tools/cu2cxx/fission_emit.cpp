@@ -303,9 +303,11 @@ class Emitter {
     gather.begin = s.call, gather.end = s.call_close + 2;
     region({&gather}, visible);
   }
-  // A folded condition read from the block's accumulator; `inverse`: its negation.
-  static std::string condition(const Stmt& s, bool inverse) {
-    return std::string(s.negated != inverse ? "!" : "") + "minicuda_reduce_" + std::to_string(s.reduction_id);
+  // A folded condition, the block's accumulator in place of the call; `inverse`: its negation.
+  std::string condition(const Stmt& s, bool inverse) const {
+    const std::string c = copy(s.cond_begin, s.cond_end,
+                               {replace_tokens(s.call, s.call_close, "minicuda_reduce_" + std::to_string(s.reduction_id))});
+    return (inverse ? "!(" : "(") + c + ")";
   }
 
   // An if around barriers: its condition once per block (a barrier reduction's folded first),

@@ -209,19 +209,41 @@ bool Planner::barrier_reduction(const Stmt& s, std::vector<Stmt>& level) {
 
 bool Planner::reduction_condition(std::size_t open, Stmt& s) {
   const std::size_t close = *matching_close(t_, open);
-  const bool negated = t_[open + 1].is_punct("!");
-  const std::size_t call = open + (negated ? 2 : 1);
-  if (barrier_reduction_op(t_[call].text) < 0 || !t_[call + 1].is_punct("(") ||
-      *matching_close(t_, call + 1) + 1 != close)
-    return false;
-  if (holds_block_barrier(t_, call + 1, close, handles_))
+  std::size_t call = kNone;
+  for (std::size_t k = open + 1; k < close && call == kNone; ++k)
+    if (barrier_reduction_op(t_[k].text) >= 0) call = k;
+  if (call == kNone || !t_[call + 1].is_punct("(")) return false;
+  const std::size_t call_close = *matching_close(t_, call + 1);
+  if (holds_block_barrier(t_, call + 1, call_close, handles_))
     return fail("a barrier reduction has a barrier in its predicate" + at_line(call));
+  const Token& before = t_[call - 1];
+  if (before.is_punct(".") || before.is_punct("->") || before.is_punct("::") || before.is_punct(">"))
+    return fail("a barrier reduction is called as a member or qualified" + at_line(call));
+  // The reduction runs every time the condition does, in every thread: nothing may skip it, and
+  // what surrounds it is read once per block (if_statement and loop check that it is uniform).
+  for (std::size_t k = open + 1; k < close; ++k) {
+    if (k == call) {
+      k = call_close;
+      continue;
+    }
+    const bool doubled = k + 1 < close && adjacent(t_[k], t_[k + 1]) && t_[k + 1].text == t_[k].text;
+    if (barrier_reduction_op(t_[k].text) >= 0 || (handles_.contains(std::string(t_[k].text))))
+      return fail("a condition holds a barrier reduction and another barrier" + at_line(k));
+    if (t_[k].is_punct("?") || ((t_[k].is_punct("&") || t_[k].is_punct("|")) && doubled))
+      return fail("a barrier reduction sits in a condition with &&, || or ?:, which may skip it" + at_line(k));
+  }
   s.reduction = Stmt::Reduction::Gather;
   s.reduction_id = plan_.reductions++;
   s.reduction_op = barrier_reduction_op(t_[call].text);
-  s.call = call, s.call_close = close - 1;
-  s.negated = negated;
+  s.call = call, s.call_close = call_close;
+  s.cond_begin = open + 1, s.cond_end = close;
   return true;
+}
+
+bool Planner::reduction_condition_is_uniform(const Stmt& s, const std::vector<std::size_t>& scope,
+                                             const std::string& what) {
+  return header_is_uniform(s.cond_begin, s.call, scope, {}, what) &&
+         header_is_uniform(s.call_close + 1, s.cond_end, scope, {}, what);
 }
 
 std::optional<bool> Planner::reduction_loop(Stmt& s) {
@@ -313,6 +335,8 @@ bool Planner::classify(std::vector<Stmt>& level, std::size_t level_end, std::vec
 
 bool Planner::if_statement(Stmt& s, const std::vector<std::size_t>& scope, bool in_loop) {
   // A barrier reduction as the condition is the same in every thread by construction.
+  if (s.reduction == Stmt::Reduction::Gather && !reduction_condition_is_uniform(s, scope, "the condition of an if"))
+    return false;
   if (s.reduction != Stmt::Reduction::Gather && !header_is_uniform(s.begin + 2, s.body_open - 1, scope, {}, "the condition of an if")) return false;
   std::vector<std::size_t> then_scope = scope, else_scope = scope;
   return classify(s.body, s.body_close, then_scope, in_loop) &&
@@ -323,7 +347,9 @@ bool Planner::loop(Stmt& s, const std::vector<std::size_t>& scope) {
   std::vector<std::size_t> inner = scope;
   // A barrier reduction as the condition: the same in every thread by construction, and its
   // predicate runs in a region of its own, per thread.
-  if (s.reduction == Stmt::Reduction::Gather) return classify(s.body, s.body_close, inner, true);
+  if (s.reduction == Stmt::Reduction::Gather)
+    return reduction_condition_is_uniform(s, scope, "the condition of a loop") &&
+           classify(s.body, s.body_close, inner, true);
   const std::size_t open = s.begin + 1, close = s.body_open - 1;
   if (t_[s.begin].is_identifier("for")) {
     std::vector<std::size_t> semicolons;

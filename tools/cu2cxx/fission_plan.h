@@ -47,7 +47,7 @@ struct Stmt {
   // Plain: `if (threadIdx.x < E) S` with E the same for every thread (or `== 0`): a region made
   // of this statement alone runs only the threads for which the condition can hold (x below
   // the first x where it fails; for `< E` found by bisecting the condition itself, which is
-  // monotone in x). cond_begin/cond_end: the condition's tokens.
+  // monotone in x). cond_begin/cond_end: the condition's tokens (also a reduction's Loop or If).
   enum class XBound { None, Search, One };
   XBound x_bound = XBound::None;
   std::size_t cond_begin = 0, cond_end = 0;
@@ -61,15 +61,15 @@ struct Stmt {
   // Plain whose region folds each live thread's P into the block's accumulator; a Barrier; and,
   // with a PREFIX, Result, a Plain that runs the statement with the accumulator for the call in
   // the region after the seam (where C++17 evaluates PREFIX too: after the call).
-  // A Loop `while (F(P)) { ... }`, `while (!F(P)) { ... }` or `do { ... } while (F(P));` (or
-  // `!F(P)`) is marked Gather too: its condition is a Gather region run before each round (after
-  // each, for a do), and the block leaves the loop on the accumulator.
+  // A Loop `while (C) { ... }` or `do { ... } while (C);`, or an If `if (C) { ... }`, whose
+  // condition C holds F(P) is marked Gather too (cond_begin/cond_end: C's tokens): P folds in a
+  // region of its own before each round (after each, for a do; before the branch, for an if),
+  // and the block evaluates C once with the accumulator for the call.
   enum class Reduction { None, Gather, Result };
   Reduction reduction = Reduction::None;
   unsigned reduction_id = 0;                     // its accumulator: minicuda_reduce_<id>
   int reduction_op = 0;                          // 0 count, 1 and, 2 or (barrier_reduction_op)
   std::size_t call = 0, call_close = 0;          // F's token and the `)` closing its call
-  bool negated = false;                          // a Loop's condition is `!F(P)`
   bool do_while = false;                         // a Loop is `do { ... } while (...);`
 };
 

@@ -88,10 +88,14 @@ class Planner {
   // A reduction's Result statement, read as a declaration: the variable it declares, if any, is
   // made from the block's accumulator.
   bool reduction_result(Stmt& s);
-  // Is the condition in the parentheses opening at `open` exactly `F(P)` or `!F(P)`? Then marks
-  // s (a Loop or an If) as folding it (Stmt::Reduction). False with a reason (reason_) when P
-  // holds a barrier.
+  // Does the condition in the parentheses opening at `open` hold a barrier reduction F(P)? Then
+  // marks s (a Loop or an If) as folding it (Stmt::Reduction). False with a reason (reason_) when
+  // it does in a form that cannot be split: P or the rest holds another barrier, or an operator
+  // could skip the call.
   bool reduction_condition(std::size_t open, Stmt& s);
+  // The rest of such a condition around F(P) is read once per block: it must be uniform, as a
+  // loop's header (header_is_uniform). `what`: "the condition of an if" or "of a loop".
+  bool reduction_condition_is_uniform(const Stmt& s, const std::vector<std::size_t>& scope, const std::string& what);
   // Reads [s.begin, s.end) as a loop whose condition is a barrier reduction (Stmt::Reduction):
   // nothing when it is not one, else whether it could be read (false: reason_ says why).
   std::optional<bool> reduction_loop(Stmt& s);
